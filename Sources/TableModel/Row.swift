@@ -1,0 +1,38 @@
+/// One row of a table, as the server describes the cell to draw for it.
+///
+/// `id` is stable for the row's lifetime and unique within its list; clients key rows by
+/// it, never by text. Two rows with the same `id` and different content are one row that
+/// was updated.
+public struct Row: Sendable, Hashable, Identifiable {
+  public var id: String
+  public var style: CellStyle
+  public var text: String
+  public var detail: String?
+  /// The URL of the row's image, shown when the style allows one.
+  public var image: String?
+  public var accessory: AccessoryType
+  public var control: CellControl?
+  /// The control shown in editing mode.
+  public var editingStyle: EditingStyle
+  /// Whether editing mode shows a reorder handle.
+  public var isMovable: Bool
+  /// Whether tapping the row does anything (highlights, drills down, checks).
+  public var isSelectable: Bool
+
+  public init(
+    id: String, style: CellStyle = .default, text: String, detail: String? = nil,
+    image: String? = nil, accessory: AccessoryType = .none, control: CellControl? = nil,
+    editingStyle: EditingStyle = .none, isMovable: Bool = false, isSelectable: Bool = true
+  ) {
+    self.id = id
+    self.style = style
+    self.text = text
+    self.detail = detail
+    self.image = image
+    self.accessory = accessory
+    self.control = control
+    self.editingStyle = editingStyle
+    self.isMovable = isMovable
+    self.isSelectable = isSelectable
+  }
+}

@@ -1,0 +1,45 @@
+/// Everything a screen shows of one list at one version: the data behind a table view.
+///
+/// A snapshot is shared by every session viewing the list. What belongs to one session
+/// (the back title, editing mode) lives in ``Screen``.
+public struct TableSnapshot: Sendable, Hashable {
+  /// The list's id (`"L7"`).
+  public var list: String
+  /// Grows by exactly one with each change to the list.
+  public var version: Int
+  public var title: String
+  public var style: TableStyle
+  public var selection: SelectionMode
+  /// Whether rows may be deleted, inserted, moved and renamed.
+  public var isEditable: Bool
+  /// The section index titles (`sectionIndexTitles(for:)`), or nil for no index strip.
+  public var indexTitles: [String]?
+  /// The table's own header and footer views, as text.
+  public var header: String?
+  public var footer: String?
+  public var sections: [Section]
+
+  public init(
+    list: String, version: Int, title: String, style: TableStyle = .plain,
+    selection: SelectionMode = .none, isEditable: Bool = false, indexTitles: [String]? = nil,
+    header: String? = nil, footer: String? = nil, sections: [Section] = []
+  ) {
+    self.list = list
+    self.version = version
+    self.title = title
+    self.style = style
+    self.selection = selection
+    self.isEditable = isEditable
+    self.indexTitles = indexTitles
+    self.header = header
+    self.footer = footer
+    self.sections = sections
+  }
+
+  public var numberOfRows: Int { sections.reduce(0) { $0 + $1.rows.count } }
+
+  public subscript(indexPath: IndexPath) -> Row {
+    get { sections[indexPath.section].rows[indexPath.row] }
+    set { sections[indexPath.section].rows[indexPath.row] = newValue }
+  }
+}
