@@ -1,0 +1,53 @@
+# tableweb: `make run` serves the demo app, `make test` runs every test.
+# Both install what a fresh Debian machine is missing first.
+SHELL := /bin/bash
+SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
+APT_PACKAGES := libwebsockets-dev libsqlite3-dev pkg-config chromium chromium-driver
+VENV := .venv
+PORT ?= 8080
+DB ?= tableweb.sqlite
+
+.PHONY: run test deps pydeps build release swift-test e2e-test bench screenshots format
+
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	python3 -c 'import venv, ensurepip' 2>/dev/null || missing="$$missing python3-venv"; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+$(VENV)/.installed: Tests/e2e/requirements.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r Tests/e2e/requirements.txt
+	touch $@
+
+pydeps: $(VENV)/.installed
+
+build: deps
+	swift build
+
+release: deps
+	swift build -c release
+
+run: release
+	swift run -c release tableweb serve --port $(PORT) --db $(DB)
+
+swift-test: deps
+	swift test
+
+e2e-test: deps pydeps release
+	$(VENV)/bin/python -m pytest -q Tests/e2e
+
+test: swift-test e2e-test
+
+bench: release
+	swift run -c release tablebench diff
+	swift run -c release tablebench store
+	swift run -c release tablebench fanout
+
+screenshots: deps pydeps release
+	$(VENV)/bin/python Tests/e2e/screenshots.py
+
+format:
+	swift format --in-place --recursive Sources Tests Benchmarks
