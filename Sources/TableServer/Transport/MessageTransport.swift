@@ -1,0 +1,17 @@
+/// What the application asks of the transport.
+///
+/// - Important: Call only on the libwebsockets service thread (from a delegate callback,
+///   or from work the server runs there).
+public protocol MessageTransport: AnyObject {
+  /// Queues `frame` for `connection`. Returns false, and queues nothing, when the
+  /// connection's bounded queue is full: the caller decides how it catches up
+  /// (typically `replaceQueue` with a fresh screen).
+  @discardableResult
+  func send(_ frame: OutgoingFrame, to connection: ConnectionID) -> Bool
+  /// Drops everything queued for `connection` and queues `frames` instead.
+  func replaceQueue(of connection: ConnectionID, with frames: [OutgoingFrame])
+  /// Sends a close frame (status 1000 or 1001) after what is queued, then closes.
+  func close(_ connection: ConnectionID, reason: String)
+  /// How many frames wait to be written to `connection`.
+  func queuedFrameCount(of connection: ConnectionID) -> Int
+}
