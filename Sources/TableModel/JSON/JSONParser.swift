@@ -101,12 +101,14 @@ private struct JSONParser {
   mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
     try enterContainer()
     position += 1
-    var object = JSONObject()
+    var members: [(key: String, value: JSONValue)] = []
+    // Finding repeated keys by index keeps a hostile object with thousands of keys linear.
+    var indexOfKey: [String: Int] = [:]
     skipWhitespace()
     if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
       position += 1
       depth -= 1
-      return .object(object)
+      return .object(JSONObject())
     }
     while true {
       skipWhitespace()
@@ -120,7 +122,13 @@ private struct JSONParser {
       }
       position += 1
       skipWhitespace()
-      object[key] = try parseValue()  // A repeated key keeps the last value.
+      let value = try parseValue()
+      if let index = indexOfKey[key] {
+        members[index].value = value  // A repeated key keeps its first place and last value.
+      } else {
+        indexOfKey[key] = members.count
+        members.append((key, value))
+      }
       skipWhitespace()
       guard position < bytes.count else { throw fail("unexpected end of input") }
       if bytes[position] == UInt8(ascii: ",") {
@@ -128,7 +136,7 @@ private struct JSONParser {
       } else if bytes[position] == UInt8(ascii: "}") {
         position += 1
         depth -= 1
-        return .object(object)
+        return .object(JSONObject(uniqueMembers: members))
       } else {
         throw fail("expected ',' or '}'")
       }
@@ -187,7 +195,10 @@ private struct JSONParser {
       while position < bytes.count, isDigit(bytes[position]) { position += 1 }
     }
     let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-    guard let value = Double(text) else { throw JSONSyntaxError(offset: start, reason: "bad number") }
+    // Double(_:) turns an exponent too large into infinity, which JSON cannot write back.
+    guard let value = Double(text), value.isFinite else {
+      throw JSONSyntaxError(offset: start, reason: "number out of range")
+    }
     return .number(value)
   }
 
