@@ -42,39 +42,68 @@ private let badFrames: [BadClientFrame] = [
   .init(#"{"type":"tap","list":7,"row":"R1"}"#, #"field "list" must be a string"#),
   .init(#"{"type":"tap","list":null,"row":"R1"}"#, #"field "list" must be a string"#),
   .init(#"{"type":"tap","list":"L1"}"#, #"missing field "row""#),
-  .init(#"{"type":"tap","list":"L1","row":"R1","scroll":3}"#, #"field "scroll" must be a string or null"#),
+  .init(
+    #"{"type":"tap","list":"L1","row":"R1","scroll":3}"#,
+    #"field "scroll" must be a string or null"#),
   .init(#"{"type":"accessory","list":"L1","row":{}}"#, #"field "row" must be a string"#),
   .init(#"{"type":"hello","session":5}"#, #"field "session" must be a string or null"#),
-  .init(#"{"type":"hello","session":null,"client":false}"#, #"field "client" must be a string or null"#),
+  .init(
+    #"{"type":"hello","session":null,"client":false}"#, #"field "client" must be a string or null"#),
   .init(#"{"type":"editing"}"#, #"missing field "on""#),
   .init(#"{"type":"editing","on":"yes"}"#, #"field "on" must be true or false"#),
   .init(#"{"type":"editing","on":1}"#, #"field "on" must be true or false"#),
-  .init(#"{"type":"delete","list":"L1","rows":[]}"#, #"field "rows" must be a non-empty array of row ids"#),
+  .init(
+    #"{"type":"delete","list":"L1","rows":[]}"#,
+    #"field "rows" must be a non-empty array of row ids"#),
   .init(#"{"type":"delete","list":"L1","rows":"R1"}"#, #"field "rows" must be an array"#),
   .init(#"{"type":"delete","list":"L1","rows":["R1",2]}"#, #"field "rows[1]" must be a string"#),
   .init(#"{"type":"delete","list":"L1"}"#, #"missing field "rows""#),
   .init(#"{"type":"insert","list":"L1","section":"S1","after":null}"#, #"missing field "row""#),
-  .init(#"{"type":"insert","list":"L1","section":"S1","row":"Milk"}"#, #"field "row" must be an object"#),
+  .init(
+    #"{"type":"insert","list":"L1","section":"S1","row":"Milk"}"#, #"field "row" must be an object"#
+  ),
   .init(#"{"type":"insert","list":"L1","section":"S1","row":{}}"#, #"missing field "row.text""#),
-  .init(#"{"type":"insert","list":"L1","section":"S1","row":{"text":1}}"#, #"field "row.text" must be a string"#),
-  .init(#"{"type":"insert","list":"L1","section":"S1","row":{"text":"a","detail":2}}"#, #"field "row.detail" must be a string or null"#),
+  .init(
+    #"{"type":"insert","list":"L1","section":"S1","row":{"text":1}}"#,
+    #"field "row.text" must be a string"#),
+  .init(
+    #"{"type":"insert","list":"L1","section":"S1","row":{"text":"a","detail":2}}"#,
+    #"field "row.detail" must be a string or null"#),
   .init(
     #"{"type":"insert","list":"L1","section":"S1","row":{"text":"a","style":"fancy"}}"#,
     #"field "row.style" must be one of "default", "subtitle", "value1", "value2""#),
-  .init(#"{"type":"insert","list":"L1","section":"S1","after":5,"row":{"text":"a"}}"#, #"field "after" must be a string or null"#),
+  .init(
+    #"{"type":"insert","list":"L1","section":"S1","after":5,"row":{"text":"a"}}"#,
+    #"field "after" must be a string or null"#),
   .init(#"{"type":"insert","list":"L1","row":{"text":"a"}}"#, #"missing field "section""#),
   .init(#"{"type":"move","list":"L1","row":"R1","after":null}"#, #"missing field "section""#),
-  .init(#"{"type":"move","list":"L1","row":"R1","section":"S1","after":["R2"]}"#, #"field "after" must be a string or null"#),
+  .init(
+    #"{"type":"move","list":"L1","row":"R1","section":"S1","after":["R2"]}"#,
+    #"field "after" must be a string or null"#),
   .init(#"{"type":"toggle","list":"L1","row":"R1"}"#, #"missing field "on""#),
-  .init(#"{"type":"toggle","list":"L1","row":"R1","on":null}"#, #"field "on" must be true or false"#),
-  .init(#"{"type":"update","list":"L1","row":"R1","text":null}"#, #"field "text" must be a string"#),
-  .init(#"{"type":"update","list":"L1","row":"R1","detail":5}"#, #"field "detail" must be a string or null"#),
-  .init(#"{"type":"fetch","list":"L1","section":"S1","from":-1,"count":10}"#, #"field "from" must be a non-negative integer"#),
-  .init(#"{"type":"fetch","list":"L1","section":"S1","from":1.5,"count":10}"#, #"field "from" must be a non-negative integer"#),
-  .init(#"{"type":"fetch","list":"L1","section":"S1","from":"0","count":10}"#, #"field "from" must be a non-negative integer"#),
-  .init(#"{"type":"fetch","list":"L1","section":"S1","from":0,"count":0}"#, #"field "count" must be an integer of at least 1"#),
+  .init(
+    #"{"type":"toggle","list":"L1","row":"R1","on":null}"#, #"field "on" must be true or false"#),
+  .init(
+    #"{"type":"update","list":"L1","row":"R1","text":null}"#, #"field "text" must be a string"#),
+  .init(
+    #"{"type":"update","list":"L1","row":"R1","detail":5}"#,
+    #"field "detail" must be a string or null"#),
+  .init(
+    #"{"type":"fetch","list":"L1","section":"S1","from":-1,"count":10}"#,
+    #"field "from" must be a non-negative integer"#),
+  .init(
+    #"{"type":"fetch","list":"L1","section":"S1","from":1.5,"count":10}"#,
+    #"field "from" must be a non-negative integer"#),
+  .init(
+    #"{"type":"fetch","list":"L1","section":"S1","from":"0","count":10}"#,
+    #"field "from" must be a non-negative integer"#),
+  .init(
+    #"{"type":"fetch","list":"L1","section":"S1","from":0,"count":0}"#,
+    #"field "count" must be an integer of at least 1"#),
   .init(#"{"type":"fetch","list":"L1","section":"S1","from":0}"#, #"missing field "count""#),
-  .init(#"{"type":"fetch","list":"L1","section":0,"from":0,"count":1}"#, #"field "section" must be a string"#),
+  .init(
+    #"{"type":"fetch","list":"L1","section":0,"from":0,"count":1}"#,
+    #"field "section" must be a string"#),
 ]
 
 @Suite struct ClientMessageDecodingTests {
@@ -85,7 +114,10 @@ private let badFrames: [BadClientFrame] = [
     #expect(result == .failure(ProtocolError(.badMessage, bad.message)))
   }
 
-  @Test(arguments: ["", "   ", "{", "tap", #"{"type":"tap""#, #"{"type":"back"} x"#, "{'type':'back'}", "\u{FEFF}{}"])
+  @Test(arguments: [
+    "", "   ", "{", "tap", #"{"type":"tap""#, #"{"type":"back"} x"#, "{'type':'back'}",
+    "\u{FEFF}{}",
+  ])
   func textThatIsNotJSONIsBadJSON(_ frame: String) throws {
     let (ref, result) = ClientMessage.decode(frame)
     #expect(ref == nil)
@@ -105,7 +137,8 @@ private let badFrames: [BadClientFrame] = [
 
   @Test func unknownFieldsAreIgnored() {
     let (ref, result) = ClientMessage.decode(
-      #"{"type":"toggle","list":"L1","row":"R1","on":true,"color":"red","nested":{"a":[1]},"ref":9}"#)
+      #"{"type":"toggle","list":"L1","row":"R1","on":true,"color":"red","nested":{"a":[1]},"ref":9}"#
+    )
     #expect(ref == 9)
     #expect(result == .success(.toggle(list: "L1", row: "R1", isOn: true)))
   }
@@ -137,7 +170,9 @@ private let badFrames: [BadClientFrame] = [
     #expect(RowEdit(text: "New").applied(to: row).text == "New")
     #expect(RowEdit(text: "New").applied(to: row).detail == "Kept")
     #expect(RowEdit(detail: .some(nil)).applied(to: row).detail == nil)
-    #expect(RowEdit(detail: "Other").applied(to: row) == Row(id: "R1", style: .subtitle, text: "Old", detail: "Other", accessory: .checkmark))
+    #expect(
+      RowEdit(detail: "Other").applied(to: row)
+        == Row(id: "R1", style: .subtitle, text: "Old", detail: "Other", accessory: .checkmark))
     #expect(RowEdit().applied(to: row) == row)
     #expect(RowEdit().isEmpty)
     #expect(!RowEdit(detail: .some(nil)).isEmpty)
@@ -145,7 +180,8 @@ private let badFrames: [BadClientFrame] = [
 
   @Test func wholeNumbersWrittenWithAFractionOrExponentAreIntegers() {
     #expect(
-      ClientMessage.decode(#"{"type":"fetch","list":"L1","section":"S1","from":2.0,"count":1e2,"ref":3.0}"#)
+      ClientMessage.decode(
+        #"{"type":"fetch","list":"L1","section":"S1","from":2.0,"count":1e2,"ref":3.0}"#)
         == (3, .success(.fetch(list: "L1", section: "S1", from: 2, count: 100))))
   }
 

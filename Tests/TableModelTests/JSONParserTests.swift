@@ -33,7 +33,9 @@ private func refusal(bytes: [UInt8]) -> JSONSyntaxError? {
     #expect(parse("false") == .bool(false))
     #expect(parse("[]") == .array([]))
     #expect(parse("{}") == .object([:]))
-    #expect(parse(#"[1,"a",[null],{"k":false}]"#) == .array([.int(1), .string("a"), .array([.null]), .object(["k": .bool(false)])]))
+    #expect(
+      parse(#"[1,"a",[null],{"k":false}]"#)
+        == .array([.int(1), .string("a"), .array([.null]), .object(["k": .bool(false)])]))
   }
 
   @Test func whiteSpaceIsSpaceTabNewlineAndReturnOnly() {
@@ -147,7 +149,10 @@ private func refusal(bytes: [UInt8]) -> JSONSyntaxError? {
   }
 
   @Test func malformedNumbersAreRefused() {
-    for text in ["01", "-", "-a", "1.", ".5", "+1", "1e", "1e+", "0x10", "NaN", "Infinity", "-Infinity", "1.e5", "--1", "1..2"] {
+    for text in [
+      "01", "-", "-a", "1.", ".5", "+1", "1e", "1e+", "0x10", "NaN", "Infinity", "-Infinity",
+      "1.e5", "--1", "1..2",
+    ] {
       #expect(refusal(text) != nil, "\(text)")
     }
   }
@@ -155,7 +160,8 @@ private func refusal(bytes: [UInt8]) -> JSONSyntaxError? {
   @Test func numbersBeyondDoubleAreRefused() {
     #expect(refusal("1e400")?.reason == "number out of range")
     #expect(refusal("-1e400")?.reason == "number out of range")
-    #expect(refusal("[" + String(repeating: "9", count: 400) + "]")?.reason == "number out of range")
+    #expect(
+      refusal("[" + String(repeating: "9", count: 400) + "]")?.reason == "number out of range")
   }
 
   @Test func intValueOnlyForWholeNumbersThatFit() {
@@ -170,8 +176,11 @@ private func refusal(bytes: [UInt8]) -> JSONSyntaxError? {
 
   @Test func nestingUpToTheLimitIsAccepted() {
     let depth = JSONValue.maximumDepth
-    #expect(parse(String(repeating: "[", count: depth) + String(repeating: "]", count: depth)) != nil)
-    let objects = String(repeating: #"{"a":"#, count: depth - 1) + "{}" + String(repeating: "}", count: depth - 1)
+    #expect(
+      parse(String(repeating: "[", count: depth) + String(repeating: "]", count: depth)) != nil)
+    let objects =
+      String(repeating: #"{"a":"#, count: depth - 1) + "{}"
+      + String(repeating: "}", count: depth - 1)
     #expect(parse(objects) != nil)
   }
 
@@ -180,10 +189,13 @@ private func refusal(bytes: [UInt8]) -> JSONSyntaxError? {
     let arrays = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
     #expect(refusal(arrays)?.reason == "nested more than 256 deep")
     #expect(refusal(arrays)?.offset == depth - 1)
-    let objects = String(repeating: #"{"a":"#, count: depth - 1) + "{}" + String(repeating: "}", count: depth - 1)
+    let objects =
+      String(repeating: #"{"a":"#, count: depth - 1) + "{}"
+      + String(repeating: "}", count: depth - 1)
     #expect(refusal(objects)?.reason == "nested more than 256 deep")
     // Far deeper input, unterminated, fails at the limit without exhausting the stack.
-    #expect(refusal(String(repeating: "[", count: 1_000_000))?.reason == "nested more than 256 deep")
+    #expect(
+      refusal(String(repeating: "[", count: 1_000_000))?.reason == "nested more than 256 deep")
   }
 
   @Test func siblingContainersDoNotAddUpToTheLimit() {

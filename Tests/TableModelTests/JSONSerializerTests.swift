@@ -53,7 +53,9 @@ import Testing
     scalars += [0xE000, 0xFFFD, 0xFFFF, 0x10000, 0x1F600, 0x10FFFF].compactMap(Unicode.Scalar.init)
     for scalar in scalars {
       let string = "a" + String(Character(scalar)) + "\\"
-      #expect(try JSONValue(parsing: JSONValue.string(string).serialized) == .string(string), "U+\(String(scalar.value, radix: 16))")
+      #expect(
+        try JSONValue(parsing: JSONValue.string(string).serialized) == .string(string),
+        "U+\(String(scalar.value, radix: 16))")
     }
   }
 
@@ -89,7 +91,9 @@ import Testing
   }
 
   @Test func prettyPrintingIndentsByTwoSpaces() {
-    let value = JSONValue.object(["a": .array([.int(1), .int(2)]), "b": .object([:]), "c": .array([])])
+    let value = JSONValue.object([
+      "a": .array([.int(1), .int(2)]), "b": .object([:]), "c": .array([]),
+    ])
     #expect(
       value.prettyPrinted == """
         {

@@ -23,7 +23,8 @@ private let clientMessages: [ClientMessage] = [
   .delete(list: "L1", rows: ["R1"]),
   .delete(list: "L1", rows: ["R1", "R2", "R3"]),
   .insert(list: "L1", section: "S1", after: nil, row: NewRow(text: "A")),
-  .insert(list: "L1", section: "S1", after: "R1", row: NewRow(text: "B", detail: "b", style: .value2)),
+  .insert(
+    list: "L1", section: "S1", after: "R1", row: NewRow(text: "B", detail: "b", style: .value2)),
   .move(list: "L1", row: "R1", section: "S2", after: nil),
   .move(list: "L1", row: "R1", section: "S2", after: "R7"),
   .toggle(list: "L1", row: "R1", isOn: true),
@@ -55,7 +56,10 @@ private let serverMessages: [ServerMessage] = [
     ScreenMessage(
       transition: .pop, stack: ["Food", "Fruit"], screen: screen, scrollAnchor: "R2",
       selectedRow: "R1")),
-  .screen(ScreenMessage(transition: .none, stack: ["Empty"], screen: LoadedScreen(list: "L0", version: 0, title: "Empty"))),
+  .screen(
+    ScreenMessage(
+      transition: .none, stack: ["Empty"],
+      screen: LoadedScreen(list: "L0", version: 0, title: "Empty"))),
   .diff(TableDiff(list: "L1", from: 0, ops: [])),
   .diff(
     TableDiff(
@@ -66,7 +70,8 @@ private let serverMessages: [ServerMessage] = [
         .move(from: IndexPath(row: 3, section: 0), to: IndexPath(row: 0, section: 2)),
         .update(at: IndexPath(row: 1, section: 1), row: plain),
         .deleteSection(at: 4),
-        .insertSection(at: 0, section: Section(id: "S7", header: "New", footer: "Section", rows: [plain, full])),
+        .insertSection(
+          at: 0, section: Section(id: "S7", header: "New", footer: "Section", rows: [plain, full])),
         .insertSection(at: 1, section: Section(id: "S8")),
         .updateSection(at: 2, header: nil, footer: "Only a footer"),
         .updateSection(at: 3, header: "Only a header", footer: nil),
@@ -102,7 +107,9 @@ private let serverMessages: [ServerMessage] = [
   }
 
   @Test func everyServerMessageKindIsCovered() {
-    #expect(Set(serverMessages.map(\.typeName)) == Set(ServerMessage.Kind.allCases.map(\.rawValue) + ["presence"]))
+    #expect(
+      Set(serverMessages.map(\.typeName))
+        == Set(ServerMessage.Kind.allCases.map(\.rawValue) + ["presence"]))
   }
 
   @Test func extensionsAreLeftOutWhenTheyHaveNoValue() {
@@ -111,9 +118,13 @@ private let serverMessages: [ServerMessage] = [
       ClientMessage.tap(list: "L1", row: "R1", scrollAnchor: "R0").serialized()
         == #"{"type":"tap","list":"L1","row":"R1","scroll":"R0"}"#)
     #expect(
-      ClientMessage.insert(list: "L", section: "S", after: nil, row: NewRow(text: "x", style: .value1)).serialized()
-        == #"{"type":"insert","list":"L","section":"S","after":null,"row":{"text":"x","detail":null,"style":"value1"}}"#)
-    let message = ScreenMessage(transition: .pop, stack: ["A"], screen: LoadedScreen(list: "L", version: 1, title: "A"))
+      ClientMessage.insert(
+        list: "L", section: "S", after: nil, row: NewRow(text: "x", style: .value1)
+      ).serialized()
+        == #"{"type":"insert","list":"L","section":"S","after":null,"row":{"text":"x","detail":null,"style":"value1"}}"#
+    )
+    let message = ScreenMessage(
+      transition: .pop, stack: ["A"], screen: LoadedScreen(list: "L", version: 1, title: "A"))
     #expect(!ServerMessage.screen(message).serialized.contains("scroll"))
     #expect(!ServerMessage.screen(message).serialized.contains("selected"))
   }
@@ -129,7 +140,8 @@ private let serverMessages: [ServerMessage] = [
         Section(id: "S1", header: "Long", rows: rows),
         Section(id: "S2", footer: "Short", rows: Array(rows.prefix(2))),
       ])
-    let loaded = LoadedScreen(Screen(snapshot: snapshot, backTitle: "Back", isEditing: true, rowLimit: 3))
+    let loaded = LoadedScreen(
+      Screen(snapshot: snapshot, backTitle: "Back", isEditing: true, rowLimit: 3))
     #expect(
       loaded
         == LoadedScreen(
@@ -137,8 +149,10 @@ private let serverMessages: [ServerMessage] = [
           isEditing: true, isEditable: true, selection: .single, indexTitles: ["1"],
           header: "h", footer: "f",
           sections: [
-            LoadedSection(id: "S1", header: "Long", footer: nil, count: 5, rows: Array(rows.prefix(3))),
-            LoadedSection(id: "S2", header: nil, footer: "Short", count: 2, rows: Array(rows.prefix(2))),
+            LoadedSection(
+              id: "S1", header: "Long", footer: nil, count: 5, rows: Array(rows.prefix(3))),
+            LoadedSection(
+              id: "S2", header: nil, footer: "Short", count: 2, rows: Array(rows.prefix(2))),
           ]))
     #expect(!loaded.sections[0].isComplete)
     #expect(loaded.sections[1].isComplete)

@@ -75,7 +75,8 @@ private let airplaneJSON = """
       isEditing: false, isEditable: true, selection: .none, indexTitles: ["A", "B"],
       header: nil, footer: "About this Mac",
       sections: [
-        LoadedSection(id: "S1", header: nil, footer: "Footnote", count: 250, rows: [wifi, airplane])
+        LoadedSection(
+          id: "S1", header: nil, footer: "Footnote", count: 250, rows: [wifi, airplane])
       ])
     try expectServerExample(
       example,
@@ -129,7 +130,10 @@ private let airplaneJSON = """
         }
       }
     }
-    #expect(AccessoryType.allCases.map(\.rawValue) == ["none", "disclosure", "detailDisclosure", "detail", "checkmark"])
+    #expect(
+      AccessoryType.allCases.map(\.rawValue) == [
+        "none", "disclosure", "detailDisclosure", "detail", "checkmark",
+      ])
   }
 
   @Test func diffWithEveryOp() throws {

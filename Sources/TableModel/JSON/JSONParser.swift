@@ -95,7 +95,9 @@ private struct JSONParser {
 
   mutating func enterContainer() throws(JSONSyntaxError) {
     depth += 1
-    if depth > JSONValue.maximumDepth { throw fail("nested more than \(JSONValue.maximumDepth) deep") }
+    if depth > JSONValue.maximumDepth {
+      throw fail("nested more than \(JSONValue.maximumDepth) deep")
+    }
   }
 
   mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
@@ -188,13 +190,16 @@ private struct JSONParser {
     }
     if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
       position += 1
-      if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+      if position < bytes.count,
+        bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")
+      {
         position += 1
       }
       guard position < bytes.count, isDigit(bytes[position]) else { throw fail("expected a digit") }
       while position < bytes.count, isDigit(bytes[position]) { position += 1 }
     }
-    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+    let text = String(
+      decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
     // Double(_:) turns an exponent too large into infinity, which JSON cannot write back.
     guard let value = Double(text), value.isFinite else {
       throw JSONSyntaxError(offset: start, reason: "number out of range")

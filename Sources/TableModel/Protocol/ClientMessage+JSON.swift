@@ -1,12 +1,15 @@
 extension ClientMessage {
+  /// What decoding a frame gives: the `ref` when it could be read, and the command or
+  /// the error to answer with.
+  public typealias Decoded = (ref: Int?, result: Result<ClientMessage, ProtocolError>)
+
   /// Decodes one frame from a client. The `ref` is recovered whenever the frame is an
   /// object with an integer `ref`, even when the rest is bad, so that the `error` can
   /// carry it. Unknown fields are ignored.
   ///
   /// Text that is not JSON is `bad_json`; anything else wrong is `bad_message`, naming
   /// the field.
-  public static func decode(_ text: String) -> (ref: Int?, result: Result<ClientMessage, ProtocolError>)
-  {
+  public static func decode(_ text: String) -> Decoded {
     let json: JSONValue
     do {
       json = try JSONValue(parsing: text)
@@ -17,8 +20,7 @@ extension ClientMessage {
   }
 
   /// Decodes one parsed frame from a client; see ``decode(_:)-(String)``.
-  public static func decode(_ json: JSONValue) -> (ref: Int?, result: Result<ClientMessage, ProtocolError>)
-  {
+  public static func decode(_ json: JSONValue) -> Decoded {
     let fields: FieldReader
     let ref: Int?
     do {

@@ -47,7 +47,9 @@ struct FieldReader {
 
   func string(_ key: String) throws(ProtocolError) -> String {
     let value = try required(key, "a string")
-    guard case .string(let string) = value else { throw FieldReader.mistyped(name(of: key), "a string") }
+    guard case .string(let string) = value else {
+      throw FieldReader.mistyped(name(of: key), "a string")
+    }
     return string
   }
 

@@ -22,10 +22,6 @@ extension LoadedScreen {
   }
 
   init(reading fields: FieldReader) throws(ProtocolError) {
-    var sections: [LoadedSection] = []
-    for sectionFields in try fields.objects(WireKey.sections) {
-      sections.append(try LoadedSection(reading: sectionFields))
-    }
     self.init(
       list: try fields.string(WireKey.list),
       version: try fields.int(WireKey.version),
@@ -38,6 +34,6 @@ extension LoadedScreen {
       indexTitles: try fields.optionalStrings(WireKey.indexTitles),
       header: try fields.optionalString(WireKey.header),
       footer: try fields.optionalString(WireKey.footer),
-      sections: sections)
+      sections: try LoadedSection.sections(WireKey.sections, of: fields))
   }
 }

@@ -28,6 +28,17 @@ extension LoadedSection {
     }
     self.init(id: id, header: header, footer: footer, count: count, rows: rows)
   }
+
+  /// Reads the array `key` of SECTIONs.
+  static func sections(_ key: String, of fields: FieldReader) throws(ProtocolError)
+    -> [LoadedSection]
+  {
+    var sections: [LoadedSection] = []
+    for sectionFields in try fields.objects(key) {
+      sections.append(try LoadedSection(reading: sectionFields))
+    }
+    return sections
+  }
 }
 
 extension Section {

@@ -69,7 +69,8 @@ extension ServerMessage {
     case .rows:
       self = .rows(try RowsMessage(reading: fields))
     case .ack:
-      self = .ack(ref: try fields.int(WireKey.ref), version: try fields.optionalInt(WireKey.version))
+      self = .ack(
+        ref: try fields.int(WireKey.ref), version: try fields.optionalInt(WireKey.version))
     case .error:
       let codeName = try fields.string(WireKey.code)
       // A code from a newer server is still an error; treat it as the catch-all.
