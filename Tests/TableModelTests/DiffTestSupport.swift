@@ -29,7 +29,10 @@ func sections(_ specs: [String]) -> [Section] {
 func notation(_ sections: [Section]) -> String {
   sections.map { section in
     let header = section.header.map { "(\($0))" } ?? ""
-    return "\(section.id)\(header): " + section.rows.map(\.text).joined(separator: " ")
+    let rows = section.rows.map { row in
+      row.text.prefix { $0 != "'" } == row.id ? row.text : "\(row.id)=\(row.text)"
+    }
+    return "\(section.id)\(header): " + rows.joined(separator: " ")
   }.joined(separator: " | ")
 }
 
@@ -40,8 +43,9 @@ func diff(_ old: [Section], _ new: [Section], sourceLocation: SourceLocation = #
 {
   let ops = try TableDiff.ops(from: old, to: new)
   let applied = try TableDiff.apply(ops, to: old)
+  let isNew = applied == new
   #expect(
-    applied == new, "applying \(ops) to \(notation(old)) gives \(notation(applied))",
+    isNew, "applying \(ops) to \(notation(old)) gives \(notation(applied))",
     sourceLocation: sourceLocation)
   return ops.map(\.description)
 }
