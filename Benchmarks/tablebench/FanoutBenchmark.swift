@@ -24,13 +24,16 @@ struct FanoutBenchmark: ParsableCommand {
   func run() throws {
     let limit = raiseFileLimit()
     guard clients + 64 <= limit else {
-      throw ValidationError("\(clients) clients need more than the \(limit) file descriptors allowed")
+      throw ValidationError(
+        "\(clients) clients need more than the \(limit) file descriptors allowed")
     }
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tablebench-fanout-\(getpid())")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tablebench-fanout-\(getpid())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let port = try freeLoopbackPort()
-    let process = try startServer(port: port, database: folder.appendingPathComponent("fanout.sqlite").path)
+    let process = try startServer(
+      port: port, database: folder.appendingPathComponent("fanout.sqlite").path)
     defer {
       process.terminate()
       process.waitUntilExit()
@@ -41,7 +44,9 @@ struct FanoutBenchmark: ParsableCommand {
 
     let changer = try sockets.open()
     let target = try findEditableList(sockets, changer)
-    print("server pid \(pid), port \(port); changing row \(target.row) of \(target.list) (\"\(target.title)\")")
+    print(
+      "server pid \(pid), port \(port); changing row \(target.row) of \(target.list) (\"\(target.title)\")"
+    )
 
     let rssBefore = try residentKiB(of: pid)
     let joinStart = ContinuousClock.now
@@ -65,7 +70,8 @@ struct FanoutBenchmark: ParsableCommand {
           if index == changer {
             if message.starts(with: Array(#"{"type":"ack""#.utf8)) { changerDone = true }
             if message.starts(with: Array(#"{"type":"error""#.utf8)) {
-              throw BenchError("the change was refused: \(String(decoding: message, as: UTF8.self))")
+              throw BenchError(
+                "the change was refused: \(String(decoding: message, as: UTF8.self))")
             }
             return
           }
@@ -82,7 +88,9 @@ struct FanoutBenchmark: ParsableCommand {
       version += 1
       // Stay under the server's per-connection rate limit (50 commands/s).
       let spent = ContinuousClock.now - started
-      if spent < .milliseconds(25) { Thread.sleep(forTimeInterval: Double((.milliseconds(25) - spent) / .milliseconds(1)) / 1000) }
+      if spent < .milliseconds(25) {
+        Thread.sleep(forTimeInterval: Double((.milliseconds(25) - spent) / .milliseconds(1)) / 1000)
+      }
     }
 
     allHaveIt.sort()
@@ -105,7 +113,9 @@ struct FanoutBenchmark: ParsableCommand {
 
   private func startServer(port: Int, database: String) throws -> Process {
     let executable =
-      server ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("tableweb").path
+      server
+      ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("tableweb")
+      .path
     guard FileManager.default.isExecutableFile(atPath: executable) else {
       throw ValidationError("no tableweb at \(executable): build it with `swift build -c release`")
     }
@@ -120,7 +130,9 @@ struct FanoutBenchmark: ParsableCommand {
   private func waitForServer(_ sockets: FanoutClients, process: Process) throws {
     let deadline = ContinuousClock.now + .seconds(30)
     while ContinuousClock.now < deadline {
-      guard process.isRunning else { throw BenchError("tableweb serve exited with \(process.terminationStatus)") }
+      guard process.isRunning else {
+        throw BenchError("tableweb serve exited with \(process.terminationStatus)")
+      }
       if canConnect(port: sockets.port) { return }
       Thread.sleep(forTimeInterval: 0.05)
     }
@@ -145,7 +157,8 @@ struct FanoutBenchmark: ParsableCommand {
     let rows = root["sections"]?.arrayValue?.flatMap { $0["rows"]?.arrayValue ?? [] } ?? []
     for row in rows where row["accessory"]?.stringValue == "disclosure" {
       let id = row["id"]!.stringValue!
-      try sockets.send(#"{"type":"tap","list":"\#(root["list"]!.stringValue!)","row":"\#(id)"}"#, to: changer)
+      try sockets.send(
+        #"{"type":"tap","list":"\#(root["list"]!.stringValue!)","row":"\#(id)"}"#, to: changer)
       let screen = try nextScreen(sockets, changer)
       if screen["editable"]?.boolValue == true,
         let first = screen["sections"]?.arrayValue?.first?["rows"]?.arrayValue?.first
@@ -175,7 +188,9 @@ struct FanoutBenchmark: ParsableCommand {
 
   /// Connects `count` viewers, each saying hello and tapping its way to `list`, a few
   /// hundred at a time; returns when every one shows it.
-  private func joinViewers(_ sockets: FanoutClients, count: Int, rootRow: String, list: String) throws {
+  private func joinViewers(_ sockets: FanoutClients, count: Int, rootRow: String, list: String)
+    throws
+  {
     let first = sockets.clients.count
     var opened = 0
     var ready = 0
@@ -183,7 +198,9 @@ struct FanoutBenchmark: ParsableCommand {
     let listMarker = Array(#""list":"\#(list)""#.utf8)
     let deadline = ContinuousClock.now + .seconds(120)
     while ready < count {
-      guard ContinuousClock.now < deadline else { throw BenchError("only \(ready) of \(count) viewers joined in 120 s") }
+      guard ContinuousClock.now < deadline else {
+        throw BenchError("only \(ready) of \(count) viewers joined in 120 s")
+      }
       while opened < count && opened - ready < 200 {
         _ = try sockets.open()
         opened += 1
@@ -198,12 +215,14 @@ struct FanoutBenchmark: ParsableCommand {
           if message.firstRange(of: listMarker) != nil {
             ready += 1
           } else {
-            try sockets.send(#"{"type":"tap","list":"\#(rootListOf(message))","row":"\#(rootRow)"}"#, to: index)
+            try sockets.send(
+              #"{"type":"tap","list":"\#(rootListOf(message))","row":"\#(rootRow)"}"#, to: index)
           }
         }
       }
       // A connection whose upgrade completed but sent nothing yet needs its hello.
-      for index in first..<sockets.clients.count where sockets.clients[index].isOpen && !handshaken.contains(index) {
+      for index in first..<sockets.clients.count
+      where sockets.clients[index].isOpen && !handshaken.contains(index) {
         handshaken.insert(index)
         try sockets.send(#"{"type":"hello","session":null}"#, to: index)
       }
@@ -232,7 +251,8 @@ private func format(_ value: Double) -> String { String(format: "%.2f", value) }
 private func residentKiB(of pid: Int32) throws -> Int {
   let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
   guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-    let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+    let kib = Int(
+      line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
   else { throw BenchError("no VmRSS for process \(pid)") }
   return kib
 }

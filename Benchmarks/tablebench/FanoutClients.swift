@@ -66,7 +66,9 @@ final class FanoutClients {
       frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
     } else {
       frame.append(0x80 | 127)
-      for shift in stride(from: 56, through: 0, by: -8) { frame.append(UInt8((payload.count >> shift) & 0xFF)) }
+      for shift in stride(from: 56, through: 0, by: -8) {
+        frame.append(UInt8((payload.count >> shift) & 0xFF))
+      }
     }
     let mask: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
     frame += mask
@@ -77,7 +79,9 @@ final class FanoutClients {
   private func write(_ bytes: [UInt8], to index: Int) throws {
     var sent = 0
     while sent < bytes.count {
-      let count = bytes[sent...].withUnsafeBytes { Glibc.write(clients[index].fd, $0.baseAddress, $0.count) }
+      let count = bytes[sent...].withUnsafeBytes {
+        Glibc.write(clients[index].fd, $0.baseAddress, $0.count)
+      }
       guard count > 0 else {
         if errno == EINTR || errno == EAGAIN { continue }
         throw BenchError("write: errno \(errno)")
@@ -165,7 +169,9 @@ final class FanoutClients {
   private func headerEnd(_ bytes: [UInt8]) -> Int? {
     guard bytes.count >= 4 else { return nil }
     for index in 3..<bytes.count
-    where bytes[index] == 10 && bytes[index - 1] == 13 && bytes[index - 2] == 10 && bytes[index - 3] == 13 {
+    where bytes[index] == 10 && bytes[index - 1] == 13 && bytes[index - 2] == 10
+      && bytes[index - 3] == 13
+    {
       return index + 1
     }
     return nil

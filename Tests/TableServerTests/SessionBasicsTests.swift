@@ -1,3 +1,4 @@
+import TableModel
 import Testing
 
 @testable import TableServer
@@ -10,7 +11,9 @@ import Testing
     #expect(tokens.allSatisfy { $0.count == 32 })
   }
 
-  @Test(arguments: ["", "abc", String(repeating: "g", count: 32), String(repeating: "A", count: 32)])
+  @Test(arguments: [
+    "", "abc", String(repeating: "g", count: 32), String(repeating: "A", count: 32),
+  ])
   func malformedTokensAreUnknown(_ text: String) {
     #expect(!SessionToken.isWellFormed(text))
   }
@@ -20,7 +23,9 @@ import Testing
   @Test func aBurstThenTheRefillRate() {
     let start = ContinuousClock.now
     var bucket = TokenBucket(capacity: 10, refillPerSecond: 5, now: start)
-    func takes(after milliseconds: Int) -> Bool { bucket.take(at: start + .milliseconds(milliseconds)) }
+    func takes(after milliseconds: Int) -> Bool {
+      bucket.take(at: start + .milliseconds(milliseconds))
+    }
     let burst = (0..<10).map { _ in takes(after: 0) }
     #expect(burst == Array(repeating: true, count: 10))
     #expect(takes(after: 0) == false)

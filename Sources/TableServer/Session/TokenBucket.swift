@@ -9,7 +9,8 @@ public struct TokenBucket: Sendable, Hashable {
   private(set) var lastRefill: ContinuousClock.Instant
 
   public init(capacity: Double, refillPerSecond: Double, now: ContinuousClock.Instant) {
-    precondition(capacity >= 1 && refillPerSecond > 0, "capacity \(capacity), refill \(refillPerSecond)")
+    precondition(
+      capacity >= 1 && refillPerSecond > 0, "capacity \(capacity), refill \(refillPerSecond)")
     self.capacity = capacity
     self.refillPerSecond = refillPerSecond
     self.tokens = capacity
@@ -20,7 +21,8 @@ public struct TokenBucket: Sendable, Hashable {
   public mutating func take(at now: ContinuousClock.Instant) -> Bool {
     let elapsed = now - lastRefill
     if elapsed > .zero {
-      let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+      let seconds =
+        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
       tokens = min(capacity, tokens + seconds * refillPerSecond)
       lastRefill = now
     }

@@ -1,20 +1,23 @@
+import TableModel
+
 /// What a person did, as one client command says it. The server core handles exactly
-/// these; `UserAction(_:)` reads them from the protocol's `ClientMessage`.
+/// these; ``init(_:)`` reads them from the protocol's `ClientMessage`.
 ///
 /// Rows, sections and lists are named by their stable ids, so a command means the same
 /// thing while other people edit the list.
 public enum UserAction: Sendable, Hashable {
   /// `hello`: join the session named by `token`, or start one.
   case helloSaid(token: String?)
-  /// `tap`: select the row.
-  case rowTapped(list: String, row: String)
+  /// `tap`: select the row. `scrollAnchor` is the first row visible on the screen left
+  /// behind, restored when the person comes back.
+  case rowTapped(list: String, row: String, scrollAnchor: String?)
   /// `accessory`: the row's detail (disclosure) button.
-  case accessoryButtonTapped(list: String, row: String)
+  case accessoryButtonTapped(list: String, row: String, scrollAnchor: String?)
   case backButtonTapped
   /// `editing`: the Edit / Done button.
   case editingToggled(isOn: Bool)
   case deleteConfirmed(list: String, rows: [String])
-  case rowInserted(list: String, section: String, after: String?, text: String, detail: String?)
+  case rowInserted(list: String, section: String, after: String?, row: NewRow)
   case rowMoved(list: String, row: String, section: String, after: String?)
   /// `detail` is nil when the command leaves it out, `.some(nil)` when it clears it.
   case rowRenamed(list: String, row: String, text: String?, detail: String??)
