@@ -1,3 +1,5 @@
+import TableStore
+
 /// Connects the session core to the transport: it receives the transport's callbacks,
 /// runs them through ``SessionServer`` and carries out the resulting ``ServerAction``s
 /// through a ``MessageTransport``.
@@ -10,7 +12,9 @@
 /// - Important: Every method must be called on the libwebsockets service thread; each
 ///   checks it on its first line.
 public final class SessionHost: ConnectionDelegate {
-  public private(set) var server: SessionServer
+  /// The core; nil once the transport has stopped, which releases the data source (and
+  /// so closes the database).
+  public private(set) var server: SessionServer?
   /// Set by whoever builds the transport, before it starts serving.
   public weak var transport: (any MessageTransport)?
   private let thread = ServiceThreadChecker("SessionHost")
@@ -24,31 +28,37 @@ public final class SessionHost: ConnectionDelegate {
 
   public func connectionDidOpen(_ connection: ConnectionID) {
     thread.check()
-    perform(server.connectionOpened(connection, at: clock.now))
+    perform(server?.connectionOpened(connection, at: clock.now))
   }
 
   public func connection(_ connection: ConnectionID, didReceive text: String) {
     thread.check()
-    perform(server.receive(text, from: connection, at: clock.now))
+    perform(server?.receive(text, from: connection, at: clock.now))
   }
 
   public func connectionDidSendTooLarge(_ connection: ConnectionID) {
     thread.check()
-    perform(server.receiveTooLarge(from: connection, at: clock.now))
+    perform(server?.receiveTooLarge(from: connection, at: clock.now))
   }
 
   public func connectionDidClose(_ connection: ConnectionID) {
     thread.check()
-    perform(server.connectionClosed(connection))
+    perform(server?.connectionClosed(connection))
   }
 
-  /// Closes every connection, for a clean shutdown.
-  public func closeAll(reason: String) {
+  /// Every connection is closed and nothing more will come: let the core go, and with it
+  /// the data source. (Sessions are already saved: every change was written when made.)
+  public func transportDidStop() {
     thread.check()
-    for connection in server.connectionIDs { transport?.close(connection, reason: reason) }
+    server = nil
+    onStop?()
   }
 
-  private func perform(_ actions: [ServerAction]) {
+  /// Called on the service thread once the transport has stopped and the core is gone.
+  public var onStop: (() -> Void)?
+
+  private func perform(_ actions: [ServerAction]?) {
+    guard let actions else { return }
     guard let transport, !actions.isEmpty else { return }
     var resynchronized: Set<ConnectionID> = []
     for action in actions {
@@ -59,11 +69,24 @@ public final class SessionHost: ConnectionDelegate {
           if transport.send(frame, to: connection) { continue }
           resynchronized.insert(connection)
           resynchronizations += 1
-          transport.replaceQueue(of: connection, with: server.freshScreen(for: connection))
+          transport.replaceQueue(of: connection, with: server?.freshScreen(for: connection) ?? [])
         }
       case .close(let connection, let reason):
         transport.close(connection, reason: reason)
       }
     }
+  }
+}
+
+extension SessionHost {
+  /// The usual wiring of `tableweb serve`: the SQLite store's lists and sessions behind the
+  /// session core. Set ``transport`` before the transport starts serving.
+  public convenience init(
+    store: Store, configuration: SessionServerConfiguration = SessionServerConfiguration()
+  ) {
+    let dataSource = StoreDataSource(store: store)
+    self.init(
+      server: SessionServer(
+        dataSource: dataSource, sessionStorage: dataSource, configuration: configuration))
   }
 }
