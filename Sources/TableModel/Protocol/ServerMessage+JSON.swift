@@ -38,7 +38,7 @@ extension ServerMessage {
     do {
       json = try JSONValue(parsing: text)
     } catch {
-      return .failure(ProtocolError(.badJSON, "not JSON: \(error)"))
+      return .failure(ProtocolError(error))
     }
     return decode(json)
   }
