@@ -156,26 +156,26 @@ private let badFrames: [BadClientFrame] = [
   @Test func updateLeavesOutWhatStaysAndNullRemovesTheDetail() {
     #expect(
       ClientMessage.decode(#"{"type":"update","list":"L1","row":"R1","text":"New"}"#).result
-        == .success(.update(list: "L1", row: "R1", edit: RowEdit(text: "New"))))
+        == .success(.update(list: "L1", row: "R1", edit: RowUpdate(text: "New"))))
     #expect(
       ClientMessage.decode(#"{"type":"update","list":"L1","row":"R1","detail":null}"#).result
-        == .success(.update(list: "L1", row: "R1", edit: RowEdit(detail: .some(nil)))))
+        == .success(.update(list: "L1", row: "R1", edit: RowUpdate(detail: .some(nil)))))
     #expect(
       ClientMessage.decode(#"{"type":"update","list":"L1","row":"R1"}"#).result
-        == .success(.update(list: "L1", row: "R1", edit: RowEdit())))
+        == .success(.update(list: "L1", row: "R1", edit: RowUpdate())))
   }
 
   @Test func rowEditAppliesOnlyWhatItChanges() {
     let row = Row(id: "R1", style: .subtitle, text: "Old", detail: "Kept", accessory: .checkmark)
-    #expect(RowEdit(text: "New").applied(to: row).text == "New")
-    #expect(RowEdit(text: "New").applied(to: row).detail == "Kept")
-    #expect(RowEdit(detail: .some(nil)).applied(to: row).detail == nil)
+    #expect(RowUpdate(text: "New").applied(to: row).text == "New")
+    #expect(RowUpdate(text: "New").applied(to: row).detail == "Kept")
+    #expect(RowUpdate(detail: .some(nil)).applied(to: row).detail == nil)
     #expect(
-      RowEdit(detail: "Other").applied(to: row)
+      RowUpdate(detail: "Other").applied(to: row)
         == Row(id: "R1", style: .subtitle, text: "Old", detail: "Other", accessory: .checkmark))
-    #expect(RowEdit().applied(to: row) == row)
-    #expect(RowEdit().isEmpty)
-    #expect(!RowEdit(detail: .some(nil)).isEmpty)
+    #expect(RowUpdate().applied(to: row) == row)
+    #expect(RowUpdate().isEmpty)
+    #expect(!RowUpdate(detail: .some(nil)).isEmpty)
   }
 
   @Test func wholeNumbersWrittenWithAFractionOrExponentAreIntegers() {

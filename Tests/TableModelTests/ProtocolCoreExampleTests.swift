@@ -253,7 +253,7 @@ private let airplaneJSON = """
   @Test func update() throws {
     try expectClientExample(
       #"{"type":"update","list":"L7","row":"R5","text":"Bread","detail":"Whole grain"}"#,
-      is: .update(list: "L7", row: "R5", edit: RowEdit(text: "Bread", detail: "Whole grain")))
+      is: .update(list: "L7", row: "R5", edit: RowUpdate(text: "Bread", detail: "Whole grain")))
   }
 
   @Test func fetch() throws {

@@ -82,7 +82,7 @@ extension ClientMessage {
     case .update:
       self = .update(
         list: try fields.string(WireKey.list), row: try fields.string(WireKey.row),
-        edit: try RowEdit(reading: fields))
+        edit: try RowUpdate(reading: fields))
     case .fetch:
       self = .fetch(
         list: try fields.string(WireKey.list), section: try fields.string(WireKey.section),

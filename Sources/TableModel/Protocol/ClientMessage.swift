@@ -26,7 +26,7 @@ public enum ClientMessage: Sendable, Hashable {
   /// Flips a row's switch.
   case toggle(list: String, row: String, isOn: Bool)
   /// New content for a row; what `edit` leaves out stays as it is.
-  case update(list: String, row: String, edit: RowEdit)
+  case update(list: String, row: String, edit: RowUpdate)
   /// Asks for rows `from..<from + count` of a long section.
   case fetch(list: String, section: String, from: Int, count: Int)
   /// Asks for the top screen again.

@@ -1,6 +1,6 @@
 /// New content for a row's labels, as `update` sends it. A field left out (nil) stays as
 /// it is; `detail` set to `.some(nil)` removes the detail.
-public struct RowEdit: Sendable, Hashable {
+public struct RowUpdate: Sendable, Hashable {
   public var text: String?
   public var detail: String??
 
@@ -21,7 +21,7 @@ public struct RowEdit: Sendable, Hashable {
   }
 }
 
-extension RowEdit {
+extension RowUpdate {
   /// The members `update` carries beside `list` and `row`: only the fields that change.
   var jsonMembers: [(key: String, value: JSONValue)] {
     var members: [(key: String, value: JSONValue)] = []
