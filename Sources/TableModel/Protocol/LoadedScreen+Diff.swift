@@ -34,7 +34,7 @@ extension LoadedScreen {
       sections.indices.contains(fetched.section)
     else { return false }
     var section = sections[fetched.section]
-    guard fetched.from <= section.rows.count else { return false }
+    guard fetched.from >= 0, fetched.from <= section.rows.count else { return false }
     for (offset, row) in fetched.rows.enumerated() {
       let index = fetched.from + offset
       guard index < section.count else { break }
