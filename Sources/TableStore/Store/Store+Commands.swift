@@ -85,9 +85,14 @@ extension Store {
           SELECT l.key FROM subtree s JOIN list l ON l.id = s.id ORDER BY s.depth, l.id
           """, [row.id], { $0.string(0) })
       }
+      // Every dependent is doomed too: unlink them so that no deletion cascades to a row
+      // whose block counts would then go stale. Each row is re-read, as an earlier
+      // deletion may have merged its block into the next.
+      for row in doomed { try execute("UPDATE row SET show_when_row = NULL WHERE id = ?", row.id) }
       for row in doomed {
-        try execute("DELETE FROM row WHERE id = ?", row.id)
-        try didRemoveRow(row)
+        guard let current = try rowRecord(id: row.id) else { continue }
+        try execute("DELETE FROM row WHERE id = ?", current.id)
+        try didRemoveRow(current)
       }
       let edits = doomed.filter(\.isVisible).map { RowEdit.delete(row: $0.key) }
       var change = StoreChange(removedLists: removedLists)
