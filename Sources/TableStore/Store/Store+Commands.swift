@@ -34,7 +34,7 @@ extension Store {
         INSERT INTO row (key, list_id, block_id, pos, text, detail, style, image, accessory, switch,
           checked, visible)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1) RETURNING id
-        """, key, record.id, block, pos, content.text, content.detail, content.style.rawValue,
+        """, key, record.id, block, pos, content.text, content.detail, (content.style ?? .default).rawValue,
         content.image, content.accessory?.rawValue, content.isOn)
       else { throw .notFound("list \(list)") }
       try didAddRow(toBlock: block, visible: true)
