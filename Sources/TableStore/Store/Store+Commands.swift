@@ -27,6 +27,15 @@ extension Store {
           afterRow = row
         }
       }
+      // No style given: the list's usual style, that of the neighbouring row.
+      var style = content.style
+      if style == nil {
+        var neighbour = afterRow?.id
+        if neighbour == nil { neighbour = try firstRow(ofSection: sectionID) }
+        if let neighbour {
+          style = try fetchOne("SELECT style FROM row WHERE id = ?", [neighbour], { CellStyle(rawValue: $0.string(0)) }) ?? nil
+        }
+      }
       let key = try makeKey("R")
       let (block, pos) = try slot(inSection: sectionID, after: afterRow)
       guard let rowID = try fetchInt(
@@ -34,7 +43,7 @@ extension Store {
         INSERT INTO row (key, list_id, block_id, pos, text, detail, style, image, accessory, switch,
           checked, visible)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1) RETURNING id
-        """, key, record.id, block, pos, content.text, content.detail, (content.style ?? .default).rawValue,
+        """, key, record.id, block, pos, content.text, content.detail, (style ?? .default).rawValue,
         content.image, content.accessory?.rawValue, content.isOn)
       else { throw .notFound("list \(list)") }
       try didAddRow(toBlock: block, visible: true)
@@ -161,6 +170,13 @@ extension Store {
       if let parent = try parentChange(of: record, lent: lent) { change.lists.append(parent) }
       return change
     }
+  }
+
+  /// The id of a section's first row, visible or not.
+  func firstRow(ofSection sectionID: Int) throws(StoreError) -> Int? {
+    guard let block = try fetchInt("SELECT id FROM block WHERE section_id = ? ORDER BY pos LIMIT 1", sectionID)
+    else { return nil }
+    return try fetchInt("SELECT id FROM row WHERE block_id = ? ORDER BY pos LIMIT 1", block)
   }
 
   /// Every visible row of a list, in stored order.
