@@ -1,11 +1,13 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import TableServer
 
 #if canImport(Glibc)
   import Glibc
 #endif
+
+/// The write end of the pipe the signal handler writes to.
+nonisolated(unsafe) private var signalPipe: Int32 = -1
 
 struct ServeCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -62,9 +64,8 @@ struct ServeCommand: AsyncParsableCommand {
 
         """.utf8))
 
-    let signals = Self.stopOnSignals(server)
+    Self.stopOnSignals(server)
     await server.waitUntilStopped()
-    _ = signals
     print("tableweb: stopped")
   }
 
@@ -74,15 +75,32 @@ struct ServeCommand: AsyncParsableCommand {
     PlaceholderConnectionDelegate()
   }
 
-  /// SIGINT and SIGTERM stop the server gracefully; the sources must stay alive.
-  private static func stopOnSignals(_ server: WebSocketServer) -> [any DispatchSourceSignal] {
-    [SIGINT, SIGTERM].map { signalNumber in
-      signal(signalNumber, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-      source.setEventHandler { server.requestStop() }
-      source.resume()
-      return source
+  /// SIGINT and SIGTERM stop the server gracefully; a second one exits at once.
+  ///
+  /// The handler only writes a byte to a pipe (all a signal handler may safely do); a
+  /// thread reading the pipe asks the server to stop.
+  private static func stopOnSignals(_ server: WebSocketServer) {
+    var descriptors: [Int32] = [0, 0]
+    guard pipe(&descriptors) == 0 else { return }
+    signalPipe = descriptors[1]
+    for signalNumber in [SIGINT, SIGTERM] {
+      var action = sigaction()
+      action.__sigaction_handler.sa_handler = { _ in
+        var byte: UInt8 = 1
+        _ = write(signalPipe, &byte, 1)
+      }
+      sigaction(signalNumber, &action, nil)
     }
+    let reader = descriptors[0]
+    let thread = Thread {
+      var byte: UInt8 = 0
+      guard read(reader, &byte, 1) == 1 else { return }
+      server.requestStop()
+      guard read(reader, &byte, 1) == 1 else { return }
+      FileHandle.standardError.write(Data("tableweb: stopping now\n".utf8))
+      Glibc.exit(1)
+    }
+    thread.start()
   }
 
   /// The `Public` folder of the package this executable was built from (found by walking

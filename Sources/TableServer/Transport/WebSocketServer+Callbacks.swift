@@ -101,9 +101,31 @@ extension WebSocketServer {
     case .accept:
       return 0
     case .refuse(let status, let reason):
-      if lws_return_http_status(wsi, UInt32(status), reason) != 0 { return -1 }
-      return 1
+      return Self.writeRefusal(wsi, status: status, reason: reason) ? 1 : -1
     }
+  }
+
+  /// Answers an upgrade with `status` and closes. Written by hand because
+  /// `lws_return_http_status` answers upgrades as HTTP/1.0, which strict WebSocket
+  /// clients do not accept as a refusal.
+  static func writeRefusal(_ wsi: OpaquePointer, status: Int, reason: String) -> Bool {
+    let title = status == 404 ? "Not Found" : "Forbidden"
+    let body = reason + "\n"
+    let response = Array(
+      """
+      HTTP/1.1 \(status) \(title)\r
+      content-type: text/plain; charset=utf-8\r
+      content-length: \(body.utf8.count)\r
+      connection: close\r
+      \r
+      \(body)
+      """.utf8)
+    let pre = Int(tableweb_lws_pre)
+    var buffer = [UInt8](repeating: 0, count: pre) + response
+    let written = buffer.withUnsafeMutableBufferPointer {
+      lws_write(wsi, $0.baseAddress! + pre, response.count, LWS_WRITE_HTTP_HEADERS)
+    }
+    return written == response.count
   }
 
   /// Headers for every static file: revalidate each time so that edits to the page show
