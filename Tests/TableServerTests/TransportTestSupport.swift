@@ -22,6 +22,8 @@ final class RecordingDelegate: ConnectionDelegate, @unchecked Sendable {
   private var recorded: [Event] = []
   /// Called on the service thread for every received message, e.g. to answer it.
   var onReceive: (@Sendable (ConnectionID, String) -> Void)?
+  /// Gets every call too, after it is recorded (a fake sessions layer).
+  var forward: (any ConnectionDelegate)?
 
   var events: [Event] {
     condition.lock()
@@ -47,13 +49,23 @@ final class RecordingDelegate: ConnectionDelegate, @unchecked Sendable {
     condition.unlock()
   }
 
-  func connectionDidOpen(_ connection: ConnectionID) { record(.opened(connection)) }
+  func connectionDidOpen(_ connection: ConnectionID) {
+    record(.opened(connection))
+    forward?.connectionDidOpen(connection)
+  }
   func connection(_ connection: ConnectionID, didReceive text: String) {
     record(.received(connection, text))
     onReceive?(connection, text)
+    forward?.connection(connection, didReceive: text)
   }
-  func connectionDidSendTooLarge(_ connection: ConnectionID) { record(.tooLarge(connection)) }
-  func connectionDidClose(_ connection: ConnectionID) { record(.closed(connection)) }
+  func connectionDidSendTooLarge(_ connection: ConnectionID) {
+    record(.tooLarge(connection))
+    forward?.connectionDidSendTooLarge(connection)
+  }
+  func connectionDidClose(_ connection: ConnectionID) {
+    record(.closed(connection))
+    forward?.connectionDidClose(connection)
+  }
   func transportDidStop() { record(.transportStopped) }
 }
 

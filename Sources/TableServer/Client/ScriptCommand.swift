@@ -118,8 +118,7 @@ public enum ScriptCommand: Sendable, Equatable {
       case "\"":
         isQuoted.toggle()
         hasWord = true
-      case " ", "\t", "\r",
-        "\n" where !isQuoted:
+      case _ where character.isWhitespace && !isQuoted:
         if hasWord { words.append(word) }
         word = ""
         hasWord = false
