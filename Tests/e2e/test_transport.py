@@ -115,3 +115,24 @@ def test_too_large_message_leaves_the_connection_usable(launch_server):
             await asyncio.wait_for(pong, TIMEOUT)
             return ws.state.name
     assert run(check()) == "OPEN"
+
+
+def test_permessage_deflate_when_enabled(launch_server):
+    server = launch_server("--permessage-deflate", "--max-frame", "65536")
+
+    async def check():
+        async with connect(server.ws_url, subprotocols=["tableweb.v1"], open_timeout=TIMEOUT) as ws:
+            negotiated = ws.response.headers.get("Sec-WebSocket-Extensions", "")
+            await ws.send("0" * (1 << 20))  # tiny on the wire, over the limit once inflated
+            pong = await ws.ping()
+            await asyncio.wait_for(pong, TIMEOUT)
+            return negotiated
+    assert "permessage-deflate" in run(check())
+
+
+def test_no_compression_by_default(tableweb_server):
+    async def check():
+        async with connect(tableweb_server.ws_url, subprotocols=["tableweb.v1"],
+                           open_timeout=TIMEOUT) as ws:
+            return ws.response.headers.get("Sec-WebSocket-Extensions")
+    assert run(check()) is None

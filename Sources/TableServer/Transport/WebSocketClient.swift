@@ -33,6 +33,7 @@ public final class WebSocketClient: @unchecked Sendable {
   public let path: String
   public let subprotocol: String?
   public let origin: String?
+  public let offersPermessageDeflate: Bool
 
   private struct Outgoing {
     var bytes: [UInt8]
@@ -56,6 +57,7 @@ public final class WebSocketClient: @unchecked Sendable {
   // Service-thread state.
   private var strings: [UnsafeMutablePointer<CChar>] = []
   private var protocols: UnsafeMutablePointer<lws_protocols>?
+  private var extensions: UnsafeMutablePointer<lws_extension>?
   private var wsi: OpaquePointer?
   private var current: Outgoing?
   private var written: UnsafeMutableRawBufferPointer?
@@ -68,9 +70,11 @@ public final class WebSocketClient: @unchecked Sendable {
   ///   - url: `ws://HOST:PORT/PATH` (no TLS).
   ///   - subprotocol: sent as `Sec-WebSocket-Protocol`; nil sends none.
   ///   - origin: sent as `Origin`; nil sends none (as non-browser clients do).
-  public init(url: String, subprotocol: String? = "tableweb.v1", origin: String? = nil)
-    throws(WebSocketClientError)
-  {
+  ///   - permessageDeflate: whether to offer compression.
+  public init(
+    url: String, subprotocol: String? = "tableweb.v1", origin: String? = nil,
+    permessageDeflate: Bool = false
+  ) throws(WebSocketClientError) {
     guard url.hasPrefix("ws://") else { throw .badURL(url, "only ws:// URLs are supported") }
     let rest = url.dropFirst(5)
     let authority = rest.prefix { $0 != "/" }
@@ -89,6 +93,7 @@ public final class WebSocketClient: @unchecked Sendable {
     guard !host.isEmpty, (1...65535).contains(port) else { throw .badURL(url, "no host or port") }
     self.subprotocol = subprotocol
     self.origin = origin
+    offersPermessageDeflate = permessageDeflate
   }
 
   deinit {
@@ -98,6 +103,7 @@ public final class WebSocketClient: @unchecked Sendable {
     precondition(finished, "a WebSocketClient was released while connected: call shutDown()")
     for string in strings { free(string) }
     protocols?.deallocate()
+    extensions?.deallocate()
     written?.deallocate()
   }
 
@@ -109,11 +115,20 @@ public final class WebSocketClient: @unchecked Sendable {
     protocols[0].callback = clientProtocolCallback
     protocols[0].rx_buffer_size = 4096
     self.protocols = protocols
+    let extensions = UnsafeMutablePointer<lws_extension>.allocate(capacity: 2)
+    extensions.initialize(repeating: lws_extension(), count: 2)
+    if offersPermessageDeflate {
+      extensions[0].name = UnsafePointer(keep("permessage-deflate"))
+      extensions[0].callback = lws_extension_callback_pm_deflate
+      extensions[0].client_offer = UnsafePointer(keep("permessage-deflate; client_max_window_bits"))
+    }
+    self.extensions = extensions
 
     lws_set_log_level(0, nil)
     var info = lws_context_creation_info()
     info.port = tableweb_lws_context_port_no_listen
     info.protocols = UnsafePointer(protocols)
+    info.extensions = UnsafePointer(extensions)
     info.options = tableweb_lws_option_raw_origin
     info.user = Unmanaged.passUnretained(self).toOpaque()
     info.timeout_secs = 5
