@@ -27,8 +27,9 @@ export function askForText(title, value, okLabel) {
     ok.onclick = () => close(input.value);
     input.addEventListener("keydown", (e) => {
       e.stopPropagation();
-      if (e.key === "Enter") close(input.value);
-      if (e.key === "Escape") close(null);
+      if (e.key !== "Enter" && e.key !== "Escape") return;
+      e.preventDefault(); // else the key would go on to the button focus returns to
+      close(e.key === "Enter" ? input.value : null);
     });
     input.focus();
     input.select();

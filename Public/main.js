@@ -168,6 +168,11 @@ function toast(text) {
   toastTimer = setTimeout(() => (t.hidden = true), 3500);
 }
 
+// A tap anywhere but on the row swiped open closes it (taps on the table say so themselves).
+document.addEventListener("pointerdown", (e) => {
+  if (view?.openSwipe && !view.scroller.contains(e.target)) view.closeSwipe();
+});
+
 document.addEventListener("keydown", (e) => {
   if (!view || e.target.closest?.("input, .scrim") || e.ctrlKey || e.metaKey) return;
   if (e.key === "Escape") {

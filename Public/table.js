@@ -363,7 +363,7 @@ export class TableView {
     if (!row) return false;
     if (e.key === "Enter" || e.key === " ") return this.activate(node, row), true;
     if ((e.key === "Delete" || e.key === "Backspace") && editing && row.editing === "delete") {
-      this.actions.remove(this.selected.size ? [...this.selected] : [row.id]);
+      this.actions.remove(this.selected.has(row.id) ? [...this.selected] : [row.id]);
       return true;
     }
     if (e.key === "F2" && this.screen.editable) return this.actions.rename(row), true;
