@@ -32,17 +32,17 @@ const send = (cmd, rows = []) => {
 const isOwn = (id) => Date.now() - (own.get(id) ?? 0) < 3000;
 const list = () => model.screen.list;
 
+/// Remembers where this level is left, then sends `tap` or `accessory`.
+function leave(command, row) {
+  const sc = model.screen;
+  trail[sc.depth] = { list: sc.list, row: row.id, scrollTop: view.scroller.scrollTop };
+  const first = view.firstVisible();
+  send(command(sc.list, row.id, (first && sc.sections[first[0]].rows[first[1]]?.id) ?? null), [row.id]);
+}
+
 const actions = {
-  tap(row) {
-    const sc = model.screen;
-    trail[sc.depth] = { list: sc.list, row: row.id, scrollTop: view.scroller.scrollTop };
-    send(W.tap(sc.list, row.id), [row.id]);
-  },
-  accessory(row) {
-    const sc = model.screen;
-    trail[sc.depth] = { list: sc.list, row: row.id, scrollTop: view.scroller.scrollTop };
-    send(W.accessory(sc.list, row.id), [row.id]);
-  },
+  tap: (row) => leave(W.tap, row),
+  accessory: (row) => leave(W.accessory, row),
   toggle: (row, on) => send(W.toggle(list(), row.id, on), [row.id]),
   remove: (ids) => send(W.deleteRows(list(), ids), ids),
   move: (row, section, after) => send(W.move(list(), row.id, section, after), [row.id]),
@@ -93,9 +93,10 @@ function showScreen(msg) {
     view = new TableView(actions);
     transition($(".pages"), old?.page, view.page, sc.transition);
     view.setScreen(sc);
-    const back = trail[sc.depth];
-    if (sc.transition === "pop" && back?.list === sc.list) view.returnTo(back.row, back.scrollTop);
-    else view.scroller.focus({ preventScroll: true });
+    const back = trail[sc.depth]?.list === sc.list ? trail[sc.depth] : null;
+    if (sc.transition === "pop" && (back || sc.selected || sc.scroll)) {
+      view.returnTo(sc.selected ?? back?.row, back ? back.scrollTop : sc.scroll);
+    } else view.scroller.focus({ preventScroll: true });
   }
   trail.length = sc.depth + 1;
   if (trail[sc.depth]?.list !== sc.list) trail[sc.depth] = undefined;

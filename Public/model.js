@@ -33,6 +33,9 @@ export function screenFromWire(msg) {
     transition: msg[K.transition] || "none",
     depth: msg[K.depth] ?? 0,
     stack: msg[K.stack] || [],
+    scroll: msg[K.scroll] ?? null, // on a pop: the row to scroll to the top
+    selected: msg[K.selected] ?? null, // on a pop: the row that was tapped to leave
+
     list: s[K.list],
     version: s[K.version],
     title: s[K.title] ?? "",

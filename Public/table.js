@@ -249,8 +249,11 @@ export class TableView {
   }
 
   /// The HIG's feedback on coming back: the row you came from highlights, then clears.
-  returnTo(rowId, scrollTop) {
-    this.scroller.scrollTop = scrollTop;
+  /// `scroll` is where the level was left: a scrollTop, or the id of the first row.
+  returnTo(rowId, scroll) {
+    const at = typeof scroll === "string" && locate(this.screen, scroll);
+    if (at) this.scroller.scrollTop = this.sectionEls.get(this.screen.sections[at[0]].id).rows.offsetTop + at[1] * H;
+    else if (typeof scroll === "number") this.scroller.scrollTop = scroll;
     this.render();
     this.effect(rowId, "returning", 500);
     const node = this.cells.get(rowId);
@@ -274,11 +277,11 @@ export class TableView {
       this.confirming = this.confirming === row.id ? null : row.id;
       return this.render();
     }
-    this.activate(node, row);
+    this.activate(node, row, false);
   }
 
   /// A tap on the row itself (or Enter): select, pick for deletion, or insert.
-  activate(node, row) {
+  activate(node, row, byKey) {
     if (this.screen.editing) {
       if (row.editing === "insert") return this.actions.insertAt(this.sectionOf(row).id, this.rowBefore(row)?.id ?? null);
       if (row.editing !== "delete") return;
@@ -288,7 +291,7 @@ export class TableView {
       this.actions.selectionChanged();
       return this.render();
     }
-    if (row.control && !row.selectable) return this.toggle(node, row);
+    if (byKey && row.control && !row.selectable) return this.toggle(node, row);
     if (!row.selectable) return;
     this.effect(row.id, "highlighted", 350);
     this.actions.tap(row);
@@ -361,7 +364,7 @@ export class TableView {
       return true;
     }
     if (!row) return false;
-    if (e.key === "Enter" || e.key === " ") return this.activate(node, row), true;
+    if (e.key === "Enter" || e.key === " ") return this.activate(node, row, true), true;
     if ((e.key === "Delete" || e.key === "Backspace") && editing && row.editing === "delete") {
       this.actions.remove(this.selected.has(row.id) ? [...this.selected] : [row.id]);
       return true;

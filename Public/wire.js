@@ -48,6 +48,7 @@ export const K = Object.freeze({
   selectable: "selectable", from: "from", to: "to", ops: "ops", op: "op",
   at: "at", section: "section", after: "after", code: "code",
   message: "message",
+  scroll: "scroll", selected: "selected", // extensions (docs/protocol.md)
 });
 
 // Values
@@ -59,8 +60,11 @@ export const EDIT_INSERT = "insert";
 
 // Commands, built here so that no other module spells a wire key.
 export const hello = (session) => ({ [K.type]: HELLO, [K.session]: session });
-export const tap = (list, row) => ({ [K.type]: TAP, [K.list]: list, [K.row]: row });
-export const accessory = (list, row) => ({ [K.type]: ACCESSORY, [K.list]: list, [K.row]: row });
+/// `scroll`: the first row visible on the screen being left, for the server to remember.
+export const tap = (list, row, scroll) =>
+  ({ [K.type]: TAP, [K.list]: list, [K.row]: row, [K.scroll]: scroll });
+export const accessory = (list, row, scroll) =>
+  ({ [K.type]: ACCESSORY, [K.list]: list, [K.row]: row, [K.scroll]: scroll });
 export const back = () => ({ [K.type]: BACK });
 export const reload = () => ({ [K.type]: RELOAD });
 export const editing = (on) => ({ [K.type]: EDITING, [K.on]: on });

@@ -84,18 +84,20 @@ def free_port():
 
 class Server:
     """`tableweb serve` on a loopback port with its own database, which can be
-    stopped and started again on the same port and database."""
+    stopped and started again on the same port and database. `app` (the data format)
+    is imported first; without it the server starts with its demo app."""
 
-    def __init__(self, app):
+    def __init__(self, app=None):
         if not os.path.exists(BINARY):
             pytest.skip(f"{BINARY} is not built (make release)")
         self.dir = tempfile.TemporaryDirectory(prefix="tableweb-page-")
         self.db = os.path.join(self.dir.name, "page.sqlite")
-        fixture = os.path.join(self.dir.name, "app.json")
-        with open(fixture, "w") as f:
-            json.dump(app, f)
-        subprocess.run([BINARY, "import", fixture, "--db", self.db], check=True, timeout=120,
-                       capture_output=True)
+        if app is not None:
+            fixture = os.path.join(self.dir.name, "app.json")
+            with open(fixture, "w") as f:
+                json.dump(app, f)
+            subprocess.run([BINARY, "import", fixture, "--db", self.db], check=True, timeout=120,
+                           capture_output=True)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self.process = None
