@@ -1,9 +1,49 @@
 import ArgumentParser
+import Foundation
+import TableStore
 
+/// `tableweb import FILE.json [--db PATH]`: replaces the database's data with a data file.
 struct ImportCommand: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "import")
+  static let configuration = CommandConfiguration(
+    commandName: "import",
+    abstract: "Replace all of the database's data with a JSON data file (see docs/data-format.md).",
+    discussion: "An invalid file is rejected whole, naming the JSON path of its first problem; the database is then not touched.")
+
+  @Argument(help: "The data file to import.")
+  var file: String
+
+  @Option(help: "The database file (created when missing).")
+  var db = "tableweb.sqlite"
 
   func run() async throws {
-    throw ValidationError("not built yet")
+    guard let data = FileManager.default.contents(atPath: file) else {
+      throw CommandFailure("cannot read \(file)")
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw CommandFailure("\(file): not UTF-8 text")
+    }
+    // Check the file before opening (and perhaps creating) the database.
+    let screen: AppScreen
+    do {
+      screen = try AppScreen(jsonText: text)
+    } catch {
+      throw CommandFailure("\(file): \(error)")
+    }
+    do {
+      let store = try Store(path: db)
+      try store.importJSON(text)
+    } catch {
+      throw CommandFailure("\(db): \(error)")
+    }
+    print("Imported \(screen.totalRows) rows from \(file) into \(db).")
+  }
+}
+
+/// A command-line failure: printed as `Error: <description>` with a non-zero exit.
+struct CommandFailure: Error, CustomStringConvertible {
+  var description: String
+
+  init(_ description: String) {
+    self.description = description
   }
 }

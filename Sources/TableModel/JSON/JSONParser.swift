@@ -95,18 +95,22 @@ private struct JSONParser {
 
   mutating func enterContainer() throws(JSONSyntaxError) {
     depth += 1
-    if depth > JSONValue.maximumDepth { throw fail("nested more than \(JSONValue.maximumDepth) deep") }
+    if depth > JSONValue.maximumDepth {
+      throw fail("nested more than \(JSONValue.maximumDepth) deep")
+    }
   }
 
   mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
     try enterContainer()
     position += 1
-    var object = JSONObject()
+    var members: [(key: String, value: JSONValue)] = []
+    // Finding repeated keys by index keeps a hostile object with thousands of keys linear.
+    var indexOfKey: [String: Int] = [:]
     skipWhitespace()
     if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
       position += 1
       depth -= 1
-      return .object(object)
+      return .object(JSONObject())
     }
     while true {
       skipWhitespace()
@@ -120,7 +124,13 @@ private struct JSONParser {
       }
       position += 1
       skipWhitespace()
-      object[key] = try parseValue()  // A repeated key keeps the last value.
+      let value = try parseValue()
+      if let index = indexOfKey[key] {
+        members[index].value = value  // A repeated key keeps its first place and last value.
+      } else {
+        indexOfKey[key] = members.count
+        members.append((key, value))
+      }
       skipWhitespace()
       guard position < bytes.count else { throw fail("unexpected end of input") }
       if bytes[position] == UInt8(ascii: ",") {
@@ -128,7 +138,7 @@ private struct JSONParser {
       } else if bytes[position] == UInt8(ascii: "}") {
         position += 1
         depth -= 1
-        return .object(object)
+        return .object(JSONObject(uniqueMembers: members))
       } else {
         throw fail("expected ',' or '}'")
       }
@@ -180,14 +190,20 @@ private struct JSONParser {
     }
     if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
       position += 1
-      if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+      if position < bytes.count,
+        bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")
+      {
         position += 1
       }
       guard position < bytes.count, isDigit(bytes[position]) else { throw fail("expected a digit") }
       while position < bytes.count, isDigit(bytes[position]) { position += 1 }
     }
-    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-    guard let value = Double(text) else { throw JSONSyntaxError(offset: start, reason: "bad number") }
+    let text = String(
+      decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+    // Double(_:) turns an exponent too large into infinity, which JSON cannot write back.
+    guard let value = Double(text), value.isFinite else {
+      throw JSONSyntaxError(offset: start, reason: "number out of range")
+    }
     return .number(value)
   }
 

@@ -60,8 +60,8 @@ extension JSONValue {
   private static func writeNumber(_ value: Double, to output: inout String) {
     if value.isNaN || value.isInfinite {
       output += "null"  // JSON has no NaN or infinity.
-    } else if value.rounded(.towardZero) == value && abs(value) < 1e15 {
-      output += String(Int64(value))
+    } else if value.rounded(.towardZero) == value && abs(value) <= 9_007_199_254_740_992 {
+      output += String(Int64(value))  // whole numbers as integers: 3, not 3.0; -0 as 0
     } else {
       output += "\(value)"
     }

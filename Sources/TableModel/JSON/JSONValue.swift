@@ -71,13 +71,28 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
 
   public init() { members = [] }
 
+  /// A repeated key keeps its first place and its last value.
   public init(_ members: [(String, JSONValue)]) {
     self.members = []
-    for (key, value) in members { self[key] = value }
+    var indexOfKey: [String: Int] = [:]
+    for (key, value) in members {
+      if let index = indexOfKey[key] {
+        self.members[index].value = value
+      } else {
+        indexOfKey[key] = self.members.count
+        self.members.append((key, value))
+      }
+    }
   }
 
   public init(dictionaryLiteral elements: (String, JSONValue)...) {
     self.init(elements)
+  }
+
+  /// Members whose keys the caller knows to be distinct: no search for repeated keys.
+  init(uniqueMembers members: [(key: String, value: JSONValue)]) {
+    assert(Set(members.map(\.key)).count == members.count, "repeated key in \(members.map(\.key))")
+    self.members = members
   }
 
   public var keys: [String] { members.map(\.key) }

@@ -1,0 +1,67 @@
+/// A command from a client. Rows, sections and positions are named by id, never by
+/// index, so that a command means the same while other people edit the list.
+///
+/// On the wire every command may carry an integer `ref`, which the server's `ack` or
+/// `error` repeats; it travels beside the message (see ``ClientMessage/decode(_:)-(String)``
+/// and ``ClientMessage/serialized(ref:)``).
+public enum ClientMessage: Sendable, Hashable {
+  /// Opens or resumes a session: `session` is the token of an earlier `welcome`, nil for
+  /// a new one. `client` (an extension) names the client program, for the server's log.
+  case hello(session: String?, client: String? = nil)
+  /// Selects a row: drill down, check it in a selection list, or only feedback.
+  /// `scrollAnchor` (an extension) is the first visible row of the screen being left.
+  case tap(list: String, row: String, scrollAnchor: String? = nil)
+  /// The row's detail (info) button.
+  case accessory(list: String, row: String, scrollAnchor: String? = nil)
+  /// Pops one level.
+  case back
+  /// Enters or leaves editing mode, for this session only.
+  case editing(isOn: Bool)
+  /// Deletes one or more rows.
+  case delete(list: String, rows: [String])
+  /// Inserts a row into `section` after the row `after`, or first when it is nil.
+  case insert(list: String, section: String, after: String?, row: NewRow)
+  /// Moves `row` into `section` after the row `after`, or first when it is nil.
+  case move(list: String, row: String, section: String, after: String?)
+  /// Flips a row's switch.
+  case toggle(list: String, row: String, isOn: Bool)
+  /// New content for a row; what `edit` leaves out stays as it is.
+  case update(list: String, row: String, edit: RowUpdate)
+  /// Asks for rows `from..<from + count` of a long section.
+  case fetch(list: String, section: String, from: Int, count: Int)
+  /// Asks for the top screen again.
+  case reload
+
+  /// The wire `type` of each command.
+  public enum Kind: String, Sendable, Hashable, CaseIterable {
+    case hello, tap, accessory, back, editing, delete, insert, move, toggle, update, fetch, reload
+  }
+
+  public var kind: Kind {
+    switch self {
+    case .hello: return .hello
+    case .tap: return .tap
+    case .accessory: return .accessory
+    case .back: return .back
+    case .editing: return .editing
+    case .delete: return .delete
+    case .insert: return .insert
+    case .move: return .move
+    case .toggle: return .toggle
+    case .update: return .update
+    case .fetch: return .fetch
+    case .reload: return .reload
+    }
+  }
+
+  /// The list the command acts on; nil for those that act on the session.
+  public var list: String? {
+    switch self {
+    case .hello, .back, .editing, .reload: return nil
+    case .tap(let list, _, _), .accessory(let list, _, _), .delete(let list, _),
+      .insert(let list, _, _, _), .move(let list, _, _, _), .toggle(let list, _, _),
+      .update(let list, _, _), .fetch(let list, _, _, _):
+      return list
+    }
+  }
+}

@@ -1,0 +1,39 @@
+extension LoadedScreen {
+  /// The `screen` object of the `screen` message.
+  public var jsonValue: JSONValue {
+    var sectionValues: [JSONValue] = []
+    sectionValues.reserveCapacity(sections.count)
+    for section in sections { sectionValues.append(section.jsonValue) }
+    return .object(
+      JSONObject(uniqueMembers: [
+        (WireKey.list, .string(list)),
+        (WireKey.version, .int(version)),
+        (WireKey.title, .string(title)),
+        (WireKey.back, .string(backTitle)),
+        (WireKey.style, .string(style.rawValue)),
+        (WireKey.editing, .bool(isEditing)),
+        (WireKey.editable, .bool(isEditable)),
+        (WireKey.selection, .string(selection.rawValue)),
+        (WireKey.indexTitles, indexTitles.map { .array($0.map(JSONValue.string)) } ?? .null),
+        (WireKey.header, .string(header)),
+        (WireKey.footer, .string(footer)),
+        (WireKey.sections, .array(sectionValues)),
+      ]))
+  }
+
+  init(reading fields: FieldReader) throws(ProtocolError) {
+    self.init(
+      list: try fields.string(WireKey.list),
+      version: try fields.int(WireKey.version),
+      title: try fields.string(WireKey.title),
+      backTitle: try fields.optionalString(WireKey.back),
+      style: try fields.name(WireKey.style, as: TableStyle.self),
+      isEditing: try fields.bool(WireKey.editing),
+      isEditable: try fields.bool(WireKey.editable),
+      selection: try fields.name(WireKey.selection, as: SelectionMode.self),
+      indexTitles: try fields.optionalStrings(WireKey.indexTitles),
+      header: try fields.optionalString(WireKey.header),
+      footer: try fields.optionalString(WireKey.footer),
+      sections: try LoadedSection.sections(WireKey.sections, of: fields))
+  }
+}

@@ -1,0 +1,56 @@
+/// A screen as the `screen` message carries it and a client holds it: one list at one
+/// version, this session's back title and editing mode, and each section's first rows
+/// with its full count.
+public struct LoadedScreen: Sendable, Hashable {
+  public var list: String
+  public var version: Int
+  public var title: String
+  /// The previous level's title, for the back button; nil at the root.
+  public var backTitle: String?
+  public var style: TableStyle
+  /// Whether this session has the table in editing mode.
+  public var isEditing: Bool
+  /// Whether rows may be deleted, inserted, moved and renamed.
+  public var isEditable: Bool
+  public var selection: SelectionMode
+  public var indexTitles: [String]?
+  public var header: String?
+  public var footer: String?
+  public var sections: [LoadedSection]
+
+  public init(
+    list: String, version: Int, title: String, backTitle: String? = nil,
+    style: TableStyle = .plain, isEditing: Bool = false, isEditable: Bool = false,
+    selection: SelectionMode = .none, indexTitles: [String]? = nil, header: String? = nil,
+    footer: String? = nil, sections: [LoadedSection] = []
+  ) {
+    self.list = list
+    self.version = version
+    self.title = title
+    self.backTitle = backTitle
+    self.style = style
+    self.isEditing = isEditing
+    self.isEditable = isEditable
+    self.selection = selection
+    self.indexTitles = indexTitles
+    self.header = header
+    self.footer = footer
+    self.sections = sections
+  }
+
+  /// What the server sends of `screen`: each section cut to the screen's `rowLimit`.
+  public init(_ screen: Screen) {
+    let snapshot = screen.snapshot
+    var sections: [LoadedSection] = []
+    sections.reserveCapacity(snapshot.sections.count)
+    for section in snapshot.sections {
+      sections.append(LoadedSection(section, rowLimit: screen.rowLimit))
+    }
+    self.init(
+      list: snapshot.list, version: snapshot.version, title: snapshot.title,
+      backTitle: screen.backTitle, style: snapshot.style, isEditing: screen.isEditing,
+      isEditable: snapshot.isEditable, selection: snapshot.selection,
+      indexTitles: snapshot.indexTitles, header: snapshot.header, footer: snapshot.footer,
+      sections: sections)
+  }
+}

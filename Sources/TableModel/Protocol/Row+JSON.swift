@@ -1,0 +1,51 @@
+extension Row {
+  /// The protocol's ROW: every key present, `null` where the row has no detail, image
+  /// or control.
+  public var jsonValue: JSONValue {
+    .object(
+      JSONObject(uniqueMembers: [
+        (WireKey.id, .string(id)),
+        (WireKey.style, .string(style.rawValue)),
+        (WireKey.text, .string(text)),
+        (WireKey.detail, .string(detail)),
+        (WireKey.image, .string(image)),
+        (WireKey.accessory, .string(accessory.rawValue)),
+        (WireKey.control, control?.jsonValue ?? .null),
+        (WireKey.editing, .string(editingStyle.rawValue)),
+        (WireKey.movable, .bool(isMovable)),
+        (WireKey.selectable, .bool(isSelectable)),
+      ]))
+  }
+
+  /// Reads a ROW; a missing or mistyped field throws `bad_message`.
+  public init(json: JSONValue) throws(ProtocolError) {
+    try self.init(reading: FieldReader(json, at: WireKey.row))
+  }
+
+  init(reading fields: FieldReader) throws(ProtocolError) {
+    let control: CellControl?
+    if fields.optional(WireKey.control) != nil {
+      control = try CellControl(reading: fields.object(WireKey.control))
+    } else {
+      control = nil
+    }
+    self.init(
+      id: try fields.string(WireKey.id),
+      style: try fields.name(WireKey.style, as: CellStyle.self),
+      text: try fields.string(WireKey.text),
+      detail: try fields.optionalString(WireKey.detail),
+      image: try fields.optionalString(WireKey.image),
+      accessory: try fields.name(WireKey.accessory, as: AccessoryType.self),
+      control: control,
+      editingStyle: try fields.name(WireKey.editing, as: EditingStyle.self),
+      isMovable: try fields.bool(WireKey.movable),
+      isSelectable: try fields.bool(WireKey.selectable))
+  }
+
+  /// Reads the array `key` of ROWs.
+  static func rows(_ key: String, of fields: FieldReader) throws(ProtocolError) -> [Row] {
+    var rows: [Row] = []
+    for rowFields in try fields.objects(key) { rows.append(try Row(reading: rowFields)) }
+    return rows
+  }
+}

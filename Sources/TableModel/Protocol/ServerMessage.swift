@@ -1,0 +1,39 @@
+/// A message from the server to a client.
+public enum ServerMessage: Sendable, Hashable {
+  /// The answer to `hello`: the session's token, and whether it already existed.
+  case welcome(session: String, resumed: Bool)
+  /// The whole top screen: after `welcome`, on push, on pop, on `reload`.
+  case screen(ScreenMessage)
+  /// A change to a list, from version `from` to `from + 1`.
+  case diff(TableDiff)
+  /// The answer to `fetch`.
+  case rows(RowsMessage)
+  /// Command `ref` was applied; `version` is the list version that contains it, nil when
+  /// it changed no list.
+  case ack(ref: Int, version: Int?)
+  /// Command `ref` (nil when it had none, or it could not be read) failed.
+  case error(ref: Int?, ProtocolError)
+  /// Something a person should be told.
+  case notice(text: String)
+  /// A message type this client does not know (from a newer server): ignore it.
+  case unknown(type: String)
+
+  /// The wire `type` of each known message.
+  public enum Kind: String, Sendable, Hashable, CaseIterable {
+    case welcome, screen, diff, rows, ack, error, notice
+  }
+
+  /// The wire `type`.
+  public var typeName: String {
+    switch self {
+    case .welcome: return Kind.welcome.rawValue
+    case .screen: return Kind.screen.rawValue
+    case .diff: return Kind.diff.rawValue
+    case .rows: return Kind.rows.rawValue
+    case .ack: return Kind.ack.rawValue
+    case .error: return Kind.error.rawValue
+    case .notice: return Kind.notice.rawValue
+    case .unknown(let type): return type
+    }
+  }
+}

@@ -1,0 +1,67 @@
+/// Every key the protocol writes, spelled once. Values that are names (message types,
+/// op names, styles) are the raw values of their enums.
+enum WireKey {
+  // Every message
+  static let type = "type"
+  static let ref = "ref"
+
+  // hello, welcome
+  static let session = "session"
+  static let resumed = "resumed"
+  static let client = "client"
+
+  // Commands and their targets
+  static let list = "list"
+  static let row = "row"
+  static let rows = "rows"
+  static let section = "section"
+  static let after = "after"
+  static let on = "on"
+  static let scroll = "scroll"
+
+  // screen
+  static let transition = "transition"
+  static let depth = "depth"
+  static let stack = "stack"
+  static let screen = "screen"
+  static let selected = "selected"
+  static let version = "version"
+  static let title = "title"
+  static let back = "back"
+  static let style = "style"
+  static let editing = "editing"
+  static let editable = "editable"
+  static let selection = "selection"
+  static let indexTitles = "indexTitles"
+  static let header = "header"
+  static let footer = "footer"
+  static let sections = "sections"
+  static let id = "id"
+  static let count = "count"
+
+  // ROW
+  static let text = "text"
+  static let detail = "detail"
+  static let image = "image"
+  static let accessory = "accessory"
+  static let control = "control"
+  static let kind = "kind"
+  static let movable = "movable"
+  static let selectable = "selectable"
+
+  // diff, rows, fetch
+  static let from = "from"
+  static let to = "to"
+  static let ops = "ops"
+  static let op = "op"
+  static let at = "at"
+
+  // error, notice
+  static let code = "code"
+  static let message = "message"
+}
+
+/// The `kind` of a row's `control` object.
+enum ControlKind {
+  static let `switch` = "switch"
+}

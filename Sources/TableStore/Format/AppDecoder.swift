@@ -1,0 +1,191 @@
+import TableModel
+
+/// Reads the data format, checking each rule where it applies and naming the JSON path of
+/// the first problem.
+struct AppDecoder {
+  /// Every id seen so far (lists, sections and rows share one namespace), and where.
+  private var ids: [String: String] = [:]
+
+  private func fail(_ path: String, _ message: String) -> StoreError {
+    .invalidData(path: path, message: message)
+  }
+
+  private func member(_ path: String, _ key: String) -> String {
+    path.isEmpty ? key : "\(path).\(key)"
+  }
+
+  private func object(_ value: JSONValue, at path: String, allowed: Set<String>) throws(StoreError) -> JSONObject {
+    guard let object = value.objectValue else { throw fail(path, "expected an object, found \(value.kindName)") }
+    for key in object.keys where !allowed.contains(key) {
+      throw fail(member(path, key), "unknown field")
+    }
+    return object
+  }
+
+  private func requiredString(_ object: JSONObject, _ key: String, at path: String) throws(StoreError) -> String {
+    guard let value = object[key] else { throw fail(member(path, key), "missing (required)") }
+    guard let string = value.stringValue else {
+      throw fail(member(path, key), "expected a string, found \(value.kindName)")
+    }
+    return string
+  }
+
+  private func optionalString(_ object: JSONObject, _ key: String, at path: String) throws(StoreError) -> String? {
+    guard let value = object[key], !value.isNull else { return nil }
+    guard let string = value.stringValue else {
+      throw fail(member(path, key), "expected a string or null, found \(value.kindName)")
+    }
+    return string
+  }
+
+  private func optionalBool(_ object: JSONObject, _ key: String, at path: String) throws(StoreError) -> Bool? {
+    guard let value = object[key], !value.isNull else { return nil }
+    guard let bool = value.boolValue else {
+      throw fail(member(path, key), "expected true or false, found \(value.kindName)")
+    }
+    return bool
+  }
+
+  private func enumeration<E: RawRepresentable & CaseIterable>(
+    _ object: JSONObject, _ key: String, at path: String, name: String, default: E
+  ) throws(StoreError) -> E where E.RawValue == String {
+    guard let value = object[key], !value.isNull else { return `default` }
+    guard let string = value.stringValue else {
+      throw fail(member(path, key), "expected a string, found \(value.kindName)")
+    }
+    guard let result = E(rawValue: string) else {
+      let names = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+      throw fail(member(path, key), "unknown \(name) \"\(string)\" (one of \(names))")
+    }
+    return result
+  }
+
+  private mutating func id(_ object: JSONObject, at path: String) throws(StoreError) -> String? {
+    guard let id = try optionalString(object, "id", at: path) else { return nil }
+    let idPath = member(path, "id")
+    guard !id.isEmpty else { throw fail(idPath, "an id cannot be empty") }
+    guard id.count <= 200 else { throw fail(idPath, "an id is at most 200 characters") }
+    if let first = ids[id] { throw fail(idPath, "duplicate id \"\(id)\" (first used at \(first.isEmpty ? "the root" : first))") }
+    ids[id] = idPath
+    return id
+  }
+
+  mutating func screen(_ value: JSONValue, at path: String) throws(StoreError) -> AppScreen {
+    let object = try object(
+      value, at: path,
+      allowed: ["id", "title", "style", "selection", "editable", "index", "header", "footer", "sections"])
+    var screen = AppScreen(title: "")
+    screen.id = try id(object, at: path)
+    screen.title = try requiredString(object, "title", at: path)
+    screen.style = try enumeration(object, "style", at: path, name: "style", default: TableStyle.plain)
+    screen.selection = try enumeration(object, "selection", at: path, name: "selection", default: SelectionMode.none)
+    screen.isEditable = try optionalBool(object, "editable", at: path) ?? false
+    screen.isIndexed = try optionalBool(object, "index", at: path) ?? false
+    screen.header = try optionalString(object, "header", at: path)
+    screen.footer = try optionalString(object, "footer", at: path)
+    let sectionsPath = member(path, "sections")
+    let sectionValues: [JSONValue]
+    switch object["sections"] {
+    case nil, .null?:
+      guard screen.isIndexed else { throw fail(sectionsPath, "missing (required: at least one section)") }
+      sectionValues = []
+    case .array(let array)?:
+      guard !array.isEmpty || screen.isIndexed else { throw fail(sectionsPath, "at least one section is required") }
+      sectionValues = array
+    case let other?:
+      throw fail(sectionsPath, "expected an array, found \(other.kindName)")
+    }
+    var checkedPath: String?
+    for (index, sectionValue) in sectionValues.enumerated() {
+      let sectionPath = "\(sectionsPath)[\(index)]"
+      let sectionObject = try self.object(sectionValue, at: sectionPath, allowed: ["id", "header", "footer", "rows"])
+      var section = AppSection()
+      section.id = try id(sectionObject, at: sectionPath)
+      section.header = try optionalString(sectionObject, "header", at: sectionPath)
+      section.footer = try optionalString(sectionObject, "footer", at: sectionPath)
+      let rowsPath = member(sectionPath, "rows")
+      let rowValues: [JSONValue]
+      switch sectionObject["rows"] {
+      case nil, .null?: rowValues = []
+      case .array(let array)?: rowValues = array
+      case let other?: throw fail(rowsPath, "expected an array, found \(other.kindName)")
+      }
+      section.rows.reserveCapacity(rowValues.count)
+      for (rowIndex, rowValue) in rowValues.enumerated() {
+        let rowPath = "\(rowsPath)[\(rowIndex)]"
+        let row = try row(rowValue, at: rowPath, in: screen)
+        if row.isChecked && screen.selection == .single {
+          if let checkedPath {
+            throw fail(member(rowPath, "checked"), "a single-selection list has at most one checked row (\(checkedPath) is checked)")
+          }
+          checkedPath = rowPath
+        }
+        section.rows.append(row)
+      }
+      screen.sections.append(section)
+    }
+    try checkShowWhen(in: screen, at: path)
+    return screen
+  }
+
+  private mutating func row(_ value: JSONValue, at path: String, in parent: AppScreen) throws(StoreError) -> AppRow {
+    let object = try object(
+      value, at: path,
+      allowed: ["id", "text", "detail", "style", "image", "accessory", "switch", "checked", "showWhen", "children"])
+    var row = AppRow(text: "")
+    row.id = try id(object, at: path)
+    row.text = try requiredString(object, "text", at: path)
+    row.detail = try optionalString(object, "detail", at: path)
+    row.style = try enumeration(object, "style", at: path, name: "style", default: CellStyle.default)
+    row.image = try optionalString(object, "image", at: path)
+    if let accessory = object["accessory"], !accessory.isNull {
+      row.accessory = try enumeration(object, "accessory", at: path, name: "accessory", default: AccessoryType.none)
+    }
+    row.isOn = try optionalBool(object, "switch", at: path)
+    row.isChecked = try optionalBool(object, "checked", at: path) ?? false
+    if row.isChecked && parent.selection == .none {
+      throw fail(member(path, "checked"), "only rows of a selection list (\"selection\": \"single\" or \"multiple\") can be checked")
+    }
+    if let showWhen = object["showWhen"], !showWhen.isNull {
+      let showPath = member(path, "showWhen")
+      let showObject = try self.object(showWhen, at: showPath, allowed: ["row", "on"])
+      let target = try requiredString(showObject, "row", at: showPath)
+      guard let on = showObject["on"] else { throw fail(member(showPath, "on"), "missing (required)") }
+      guard let isOn = on.boolValue else {
+        throw fail(member(showPath, "on"), "expected true or false, found \(on.kindName)")
+      }
+      row.showWhen = ShowWhen(row: target, isOn: isOn)
+    }
+    if let children = object["children"], !children.isNull {
+      row.children = try screen(children, at: member(path, "children"))
+    }
+    return row
+  }
+
+  /// Each `showWhen` names a switch row of the same screen, and the rules have no cycle.
+  private func checkShowWhen(in screen: AppScreen, at path: String) throws(StoreError) {
+    var switchRows: [String: ShowWhen?] = [:]
+    for section in screen.sections {
+      for row in section.rows where row.isOn != nil {
+        if let id = row.id { switchRows[id] = row.showWhen }
+      }
+    }
+    for (sectionIndex, section) in screen.sections.enumerated() {
+      for (rowIndex, row) in section.rows.enumerated() {
+        guard let rule = row.showWhen else { continue }
+        let rulePath = member(path, "sections[\(sectionIndex)].rows[\(rowIndex)].showWhen.row")
+        guard switchRows[rule.row] != nil else {
+          throw fail(rulePath, "\"\(rule.row)\" is not the id of a switch row in this screen")
+        }
+        var seen: Set<String> = [row.id ?? ""]
+        var next: String? = rule.row
+        while let current = next {
+          guard seen.insert(current).inserted else {
+            throw fail(rulePath, "showWhen rules form a cycle through \"\(current)\"")
+          }
+          next = switchRows[current]??.row
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import TableModel
+
+extension AppScreen {
+  /// The screen as the data format writes it: ids first, fields at their defaults left
+  /// out, so that export → import → export gives the same text.
+  public var json: JSONValue {
+    var object = JSONObject()
+    if let id { object["id"] = .string(id) }
+    object["title"] = .string(title)
+    if style != .plain { object["style"] = .string(style.rawValue) }
+    if selection != .none { object["selection"] = .string(selection.rawValue) }
+    if isEditable { object["editable"] = .bool(true) }
+    if isIndexed { object["index"] = .bool(true) }
+    if let header { object["header"] = .string(header) }
+    if let footer { object["footer"] = .string(footer) }
+    object["sections"] = .array(sections.map(\.json))
+    return .object(object)
+  }
+}
+
+extension AppSection {
+  public var json: JSONValue {
+    var object = JSONObject()
+    if let id { object["id"] = .string(id) }
+    if let header { object["header"] = .string(header) }
+    if let footer { object["footer"] = .string(footer) }
+    object["rows"] = .array(rows.map(\.json))
+    return .object(object)
+  }
+}
+
+extension AppRow {
+  public var json: JSONValue {
+    var object = JSONObject()
+    if let id { object["id"] = .string(id) }
+    object["text"] = .string(text)
+    if let detail { object["detail"] = .string(detail) }
+    if style != .default { object["style"] = .string(style.rawValue) }
+    if let image { object["image"] = .string(image) }
+    if let accessory { object["accessory"] = .string(accessory.rawValue) }
+    if let isOn { object["switch"] = .bool(isOn) }
+    if isChecked { object["checked"] = .bool(true) }
+    if let showWhen { object["showWhen"] = .object(["row": .string(showWhen.row), "on": .bool(showWhen.isOn)]) }
+    if let children { object["children"] = children.json }
+    return .object(object)
+  }
+}
+
+extension AppScreen {
+  /// Reads and checks a data file: every rule of the format. The first problem throws
+  /// ``StoreError/invalidData(path:message:)`` with its JSON path
+  /// (`sections[2].rows[5].style: unknown style "value3"`).
+  public init(json: JSONValue) throws(StoreError) {
+    var decoder = AppDecoder()
+    self = try decoder.screen(json, at: "")
+  }
+
+  /// Parses and checks the text of a data file.
+  public init(jsonText: String) throws(StoreError) {
+    let value: JSONValue
+    do {
+      value = try JSONValue(parsing: jsonText)
+    } catch {
+      throw .invalidData(path: "", message: "not JSON: \(error)")
+    }
+    try self.init(json: value)
+  }
+
+  /// The screen after the checks import makes (ids unique, `showWhen` targets…).
+  public func validated() throws(StoreError) -> AppScreen {
+    try AppScreen(json: json)
+  }
+}

@@ -1,0 +1,12 @@
+import Foundation
+
+extension Store {
+  /// Opens the database at `path`; when it is new (or empty) fills it with the demo app.
+  public static func openOrCreateDemo(path: String) throws(StoreError) -> Store {
+    let store = try Store(path: path)
+    if try store.fetchInt("SELECT EXISTS (SELECT 1 FROM list)") == 0 {
+      try store.replaceContents(with: DemoApp.make().validated())
+    }
+    return store
+  }
+}

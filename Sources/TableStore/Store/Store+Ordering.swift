@@ -1,0 +1,210 @@
+import TableModel
+
+/// Row order without renumbering, and windows without scans.
+///
+/// The rows of a section are kept in *blocks*: runs of consecutive rows. A block has a
+/// position among its section's blocks (`block.pos`) and counts of its rows (`size`) and
+/// of its visible rows (`count`); a row has a position inside its block (`row.pos`). A
+/// section's order is (`block.pos`, `row.pos`).
+///
+/// - Inserting or moving a row touches one block: the row takes the position halfway
+///   between its neighbours (rows start 2^20 apart). Only when two neighbours are adjacent
+///   is that one block renumbered (at most ``blockCapacity`` rows). A block that grows past
+///   ``blockCapacity`` splits in two; a block that empties is dropped.
+/// - Reading rows `from..<from+n` of a section sums block counts — a covering index of one
+///   small entry per block, walked from whichever end of the section is nearer — to find
+///   the block holding row `from`, then skips fewer than ``blockCapacity`` index entries in
+///   it. For 1,000,000 rows that is about 1,500 block entries, not a million rows: the cost
+///   is O(n/B + B) with B ≈ 1,000, and no statement ever uses OFFSET over a whole list.
+extension Store {
+  static let blockCapacity = 1_024
+  /// How full import makes blocks, leaving room to insert without splitting at once.
+  static let importBlockFill = 768
+  static let rowGap = 1 << 20
+  static let blockGap = 1 << 32
+
+  /// Where a row goes in section `sectionID`: right after `after`, or first when nil.
+  /// Creates the section's first block when it has none.
+  func slot(inSection sectionID: Int, after: RowRecord?) throws(StoreError) -> (block: Int, pos: Int) {
+    guard let after else {
+      guard let first = try fetchInt("SELECT id FROM block WHERE section_id = ? ORDER BY pos LIMIT 1", sectionID)
+      else {
+        return (try makeBlock(inSection: sectionID, pos: 0), 0)
+      }
+      let lowest = try fetchInt("SELECT pos FROM row WHERE block_id = ? ORDER BY pos LIMIT 1", first)
+      return (first, (lowest ?? Store.rowGap) - Store.rowGap)
+    }
+    precondition(after.sectionID == sectionID, "row #\(after.id) is in section #\(after.sectionID), not #\(sectionID)")
+    var pos = after.pos
+    for attempt in 0..<2 {
+      guard let next = try fetchInt(
+        "SELECT pos FROM row WHERE block_id = ? AND pos > ? ORDER BY pos LIMIT 1", after.blockID, pos)
+      else { return (after.blockID, pos + Store.rowGap) }
+      if next - pos >= 2 { return (after.blockID, pos + (next - pos) / 2) }
+      precondition(attempt == 0, "block #\(after.blockID) still has no gap after renumbering")
+      try renumberRows(inBlock: after.blockID)
+      guard let renumbered = try fetchInt("SELECT pos FROM row WHERE id = ?", after.id) else {
+        throw .notFound("row \(after.key)")
+      }
+      pos = renumbered
+    }
+    preconditionFailure("unreachable")
+  }
+
+  /// Records that a row (visible or not) now sits in `blockID`; splits the block when full.
+  func didAddRow(toBlock blockID: Int, visible: Bool) throws(StoreError) {
+    let added = visible ? 1 : 0
+    guard let size = try fetchInt(
+      "UPDATE block SET size = size + 1, count = count + ? WHERE id = ? RETURNING size", added, blockID)
+    else { throw .notFound("block #\(blockID)") }
+    if visible { try execute("UPDATE section SET count = count + 1 WHERE id = (SELECT section_id FROM block WHERE id = ?)", blockID) }
+    if size > Store.blockCapacity { try split(blockID) }
+  }
+
+  /// Records that `row` left its block. An emptied block is dropped unless `keepEmpty`
+  /// (a move drops it only after placing the row, as the row may land in the same block).
+  func didRemoveRow(_ row: RowRecord, keepEmpty: Bool = false) throws(StoreError) {
+    let removed = row.isVisible ? 1 : 0
+    guard let size = try fetchInt(
+      "UPDATE block SET size = size - 1, count = count - ? WHERE id = ? RETURNING size", removed, row.blockID)
+    else { throw .notFound("block #\(row.blockID)") }
+    if row.isVisible { try execute("UPDATE section SET count = count - 1 WHERE id = ?", row.sectionID) }
+    if size == 0 && !keepEmpty { try execute("DELETE FROM block WHERE id = ? AND size = 0", row.blockID) }
+  }
+
+  /// Shows or hides a row (its `showWhen` rule changed), keeping the counts right.
+  func setVisible(_ row: RowRecord, _ visible: Bool) throws(StoreError) {
+    guard row.isVisible != visible else { return }
+    let delta = visible ? 1 : -1
+    try execute("UPDATE row SET visible = ? WHERE id = ?", visible, row.id)
+    try execute("UPDATE block SET count = count + ? WHERE id = ?", delta, row.blockID)
+    try execute("UPDATE section SET count = count + ? WHERE id = ?", delta, row.sectionID)
+  }
+
+  func makeBlock(inSection sectionID: Int, pos: Int) throws(StoreError) -> Int {
+    guard let id = try fetchInt(
+      "INSERT INTO block (section_id, pos, count, size) VALUES (?, ?, 0, 0) RETURNING id", sectionID, pos)
+    else { throw .notFound("section #\(sectionID)") }
+    return id
+  }
+
+  /// Moves the upper half of a full block into a new block right after it.
+  private func split(_ blockID: Int) throws(StoreError) {
+    guard let (sectionID, blockPos, size) = try fetchOne(
+      "SELECT section_id, pos, size FROM block WHERE id = ?", [blockID], { ($0.int(0), $0.int(1), $0.int(2)) })
+    else { throw .notFound("block #\(blockID)") }
+    guard let median = try fetchInt(
+      "SELECT pos FROM row WHERE block_id = ? ORDER BY pos LIMIT 1 OFFSET ?", blockID, size / 2)
+    else { return }
+    let newPos: Int
+    if let next = try fetchInt(
+      "SELECT pos FROM block WHERE section_id = ? AND pos > ? ORDER BY pos LIMIT 1", sectionID, blockPos)
+    {
+      if next - blockPos < 2 {
+        try renumberBlocks(inSection: sectionID)
+        return try split(blockID)
+      }
+      newPos = blockPos + (next - blockPos) / 2
+    } else {
+      newPos = blockPos + Store.blockGap
+    }
+    let newBlock = try makeBlock(inSection: sectionID, pos: newPos)
+    try execute("UPDATE row SET block_id = ? WHERE block_id = ? AND pos >= ?", newBlock, blockID, median)
+    try execute(
+      """
+      UPDATE block SET size = (SELECT count(*) FROM row WHERE block_id = block.id),
+        count = (SELECT count(*) FROM row WHERE block_id = block.id AND visible)
+      WHERE id IN (?, ?)
+      """, blockID, newBlock)
+  }
+
+  private func renumberRows(inBlock blockID: Int) throws(StoreError) {
+    let ids = try fetchAll("SELECT id FROM row WHERE block_id = ? ORDER BY pos", [blockID]) { $0.int(0) }
+    for (index, id) in ids.enumerated() {
+      try execute("UPDATE row SET pos = ? WHERE id = ?", index * Store.rowGap, id)
+    }
+  }
+
+  /// Spreads a section's blocks out again; O(blocks), and rare: only when two blocks that
+  /// were split between again and again have no position left between them.
+  private func renumberBlocks(inSection sectionID: Int) throws(StoreError) {
+    let ids = try fetchAll("SELECT id FROM block WHERE section_id = ? ORDER BY pos", [sectionID]) { $0.int(0) }
+    // Negative first, so that no two blocks share a position on the way.
+    for (index, id) in ids.enumerated() {
+      try execute("UPDATE block SET pos = ? WHERE id = ?", -1 - index, id)
+    }
+    for (index, id) in ids.enumerated() {
+      try execute("UPDATE block SET pos = ? WHERE id = ?", index * Store.blockGap, id)
+    }
+  }
+
+  /// The visible row just before `row` in its section, or nil when it is first.
+  func previousVisibleRow(_ row: RowRecord) throws(StoreError) -> String? {
+    if let key = try fetchOne(
+      "SELECT key FROM row WHERE block_id = ? AND pos < ? AND visible ORDER BY pos DESC LIMIT 1",
+      [row.blockID, row.pos], { $0.string(0) })
+    {
+      return key
+    }
+    let blockPos = try fetchInt("SELECT pos FROM block WHERE id = ?", row.blockID) ?? 0
+    guard let previous = try fetchInt(
+      "SELECT id FROM block WHERE section_id = ? AND pos < ? AND count > 0 ORDER BY pos DESC LIMIT 1",
+      row.sectionID, blockPos)
+    else { return nil }
+    return try fetchOne(
+      "SELECT key FROM row WHERE block_id = ? AND visible ORDER BY pos DESC LIMIT 1", [previous], { $0.string(0) })
+  }
+
+  /// Visible rows `from..<from+count` of a stored section holding `total` visible rows.
+  func window(ofSection sectionID: Int, total: Int, from: Int, count: Int, list: ListRecord)
+    throws(StoreError) -> [Row]
+  {
+    guard from < total, count > 0 else { return [] }
+    // Find the block holding row `from`, walking from the nearer end.
+    var startPos = 0
+    var offset = 0
+    if from < total / 2 {
+      var before = 0
+      try forEach("SELECT pos, count FROM block WHERE section_id = ? ORDER BY pos", [sectionID]) { s in
+        let blockCount = s.int(1)
+        if before + blockCount > from {
+          startPos = s.int(0)
+          offset = from - before
+          return false
+        }
+        before += blockCount
+        return true
+      }
+    } else {
+      var after = 0
+      try forEach("SELECT pos, count FROM block WHERE section_id = ? ORDER BY pos DESC", [sectionID]) { s in
+        after += s.int(1)
+        let start = total - after
+        if start <= from {
+          startPos = s.int(0)
+          offset = from - start
+          return false
+        }
+        return true
+      }
+    }
+    // The blocks that hold the window.
+    var blocks: [Int] = []
+    var covered = -offset
+    try forEach("SELECT id, count FROM block WHERE section_id = ? AND pos >= ? ORDER BY pos", [sectionID, startPos]) { s in
+      guard s.int(1) > 0 else { return true }
+      blocks.append(s.int(0))
+      covered += s.int(1)
+      return covered < count
+    }
+    var rows: [Row] = []
+    rows.reserveCapacity(count)
+    for block in blocks {
+      rows += try fetchAll(
+        Store.rowSelect + " WHERE r.block_id = ? AND r.visible ORDER BY r.pos LIMIT ? OFFSET ?",
+        [block, count - rows.count, offset], { makeRow($0, in: list) })
+      offset = 0
+    }
+    return rows
+  }
+}

@@ -1,0 +1,101 @@
+extension Store {
+  /// The schema versions, in order; `PRAGMA user_version` is how many have run.
+  static let migrations: [String] = [
+    // 1: the hierarchy of screens, ordered rows in blocks, sessions.
+    """
+    CREATE TABLE meta (
+      key TEXT PRIMARY KEY,
+      value INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    INSERT INTO meta (key, value) VALUES ('next_id', 1);
+
+    -- A screen's data. The root list has no parent row; every other list is the
+    -- children of exactly one row, and goes when that row goes.
+    CREATE TABLE list (
+      id INTEGER PRIMARY KEY,
+      key TEXT NOT NULL UNIQUE,
+      parent_row INTEGER UNIQUE REFERENCES row(id) ON DELETE CASCADE,
+      title TEXT NOT NULL,
+      style TEXT NOT NULL,
+      selection TEXT NOT NULL,
+      editable INTEGER NOT NULL,
+      indexed INTEGER NOT NULL,
+      header TEXT,
+      footer TEXT,
+      version INTEGER NOT NULL
+    );
+
+    CREATE TABLE section (
+      id INTEGER PRIMARY KEY,
+      key TEXT NOT NULL UNIQUE,
+      list_id INTEGER NOT NULL REFERENCES list(id) ON DELETE CASCADE,
+      pos INTEGER NOT NULL,
+      header TEXT,
+      footer TEXT,
+      count INTEGER NOT NULL -- visible rows
+    );
+    CREATE UNIQUE INDEX section_order ON section(list_id, pos);
+
+    -- A run of consecutive rows of one section (see Store+Ordering.swift).
+    CREATE TABLE block (
+      id INTEGER PRIMARY KEY,
+      section_id INTEGER NOT NULL REFERENCES section(id) ON DELETE CASCADE,
+      pos INTEGER NOT NULL,
+      count INTEGER NOT NULL, -- visible rows
+      size INTEGER NOT NULL   -- all rows
+    );
+    CREATE UNIQUE INDEX block_order ON block(section_id, pos, count);
+
+    CREATE TABLE row (
+      id INTEGER PRIMARY KEY,
+      key TEXT NOT NULL UNIQUE,
+      list_id INTEGER NOT NULL,
+      block_id INTEGER NOT NULL REFERENCES block(id) ON DELETE CASCADE,
+      pos INTEGER NOT NULL,
+      text TEXT NOT NULL,
+      detail TEXT,
+      style TEXT NOT NULL,
+      image TEXT,
+      accessory TEXT,           -- NULL: the default (disclosure when the row has children)
+      switch INTEGER,           -- NULL: no switch
+      checked INTEGER NOT NULL,
+      show_when_row INTEGER REFERENCES row(id) ON DELETE CASCADE,
+      show_when_on INTEGER,
+      visible INTEGER NOT NULL  -- the showWhen rule holds
+    );
+    CREATE INDEX row_order ON row(block_id, pos, visible);
+    CREATE INDEX row_checked ON row(list_id) WHERE checked;
+    CREATE INDEX row_show_when ON row(show_when_row) WHERE show_when_row IS NOT NULL;
+    CREATE INDEX row_dependent ON row(list_id) WHERE show_when_row IS NOT NULL;
+
+    CREATE TABLE session (
+      token TEXT PRIMARY KEY,
+      stack TEXT NOT NULL,      -- JSON: the navigation levels, root first
+      updated INTEGER NOT NULL  -- Unix time of the last save
+    ) WITHOUT ROWID;
+    """
+  ]
+
+  /// Brings the schema up to date, one migration per transaction.
+  func migrate() throws(StoreError) {
+    guard let current = try sql({ () throws(SQLiteError) in try database.fetchInt("PRAGMA user_version") })
+    else { throw .invalidData(path: "", message: "PRAGMA user_version returned nothing") }
+    guard current <= Store.migrations.count else {
+      throw .invalidData(
+        path: "",
+        message: "the database has schema version \(current); this tableweb knows up to \(Store.migrations.count)")
+    }
+    guard current < Store.migrations.count else { return }
+    guard !database.isReadOnly else {
+      throw .readOnly("the database needs schema version \(Store.migrations.count) and cannot be upgraded read-only")
+    }
+    for version in current..<Store.migrations.count {
+      try database.inTransaction { () throws(StoreError) in
+        try sql { () throws(SQLiteError) in
+          try database.executeScript(Store.migrations[version])
+          try database.executeScript("PRAGMA user_version = \(version + 1)")
+        }
+      }
+    }
+  }
+}

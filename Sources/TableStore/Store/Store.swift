@@ -1,0 +1,134 @@
+import TableModel
+
+/// The app's data in one SQLite file: the hierarchy of lists, their ordered rows, switch
+/// and checkmark state, list versions, and sessions.
+///
+/// Every command is one transaction that bumps each list it changes by exactly one
+/// version and returns what changed (``StoreChange``), so the server can make the diff
+/// without reading the list again.
+///
+/// - Important: A `Store` is one SQLite connection and is not `Sendable`: create it on the
+///   thread that uses it (the server's service thread) and call it only there. Other
+///   processes may use the same file; SQLite's locks (and the busy timeout) keep them
+///   apart, and every read runs in one transaction so it sees one consistent state.
+public final class Store {
+  let database: Database
+  public let path: String
+  public let isReadOnly: Bool
+
+  /// Opens the database at `path`, creating and migrating it as needed: WAL journal,
+  /// `synchronous = NORMAL`, a 5 s busy timeout, foreign keys on.
+  ///
+  /// With `synchronous = NORMAL` in WAL mode a committed change is in the WAL file when
+  /// the call returns: it survives the process being killed, but the last few commits may
+  /// be lost (never half applied) if the machine loses power.
+  public init(path: String, readOnly: Bool = false) throws(StoreError) {
+    self.path = path
+    self.isReadOnly = readOnly
+    do {
+      database = try Database(path: path, readOnly: readOnly)
+    } catch {
+      throw StoreError(error)
+    }
+    if !readOnly && database.isFileReadOnly {
+      throw .readOnly("\(path) cannot be written (open it read-only to serve it)")
+    }
+    try execute("PRAGMA foreign_keys = ON")
+    if !readOnly {
+      let mode = try fetchOne("PRAGMA journal_mode = WAL", []) { $0.string(0) }
+      guard mode == "wal" else {
+        throw .sqlite(code: 0, message: "could not switch to WAL (journal mode \(mode ?? "?"))", sql: nil)
+      }
+      try execute("PRAGMA synchronous = NORMAL")
+    }
+    try migrate()
+  }
+
+  // MARK: SQL with store errors
+
+  func sql<T>(_ body: () throws(SQLiteError) -> T) throws(StoreError) -> T {
+    do {
+      return try body()
+    } catch {
+      throw StoreError(error)
+    }
+  }
+
+  func execute(_ text: String, _ arguments: any DatabaseValueConvertible...) throws(StoreError) {
+    do {
+      try database.cachedStatement(text).execute(arguments)
+    } catch {
+      throw StoreError(error)
+    }
+  }
+
+  func fetchAll<T>(
+    _ text: String, _ arguments: [any DatabaseValueConvertible], _ decode: (Statement) -> T
+  ) throws(StoreError) -> [T] {
+    do {
+      return try database.fetchAll(text, arguments, decode)
+    } catch {
+      throw StoreError(error)
+    }
+  }
+
+  func fetchOne<T>(
+    _ text: String, _ arguments: [any DatabaseValueConvertible], _ decode: (Statement) -> T
+  ) throws(StoreError) -> T? {
+    do {
+      return try database.fetchOne(text, arguments, decode)
+    } catch {
+      throw StoreError(error)
+    }
+  }
+
+  func fetchInt(_ text: String, _ arguments: any DatabaseValueConvertible...) throws(StoreError) -> Int? {
+    try fetchOne(text, arguments) { $0.optionalInt(0) } ?? nil
+  }
+
+  /// Steps through the rows of `text` while `body` returns true.
+  func forEach(
+    _ text: String, _ arguments: [any DatabaseValueConvertible], _ body: (Statement) -> Bool
+  ) throws(StoreError) {
+    do {
+      let statement = try database.cachedStatement(text)
+      defer { statement.reset() }
+      try statement.bind(arguments)
+      while try statement.step() {
+        if !body(statement) { break }
+      }
+    } catch {
+      throw StoreError(error)
+    }
+  }
+
+  // MARK: Transactions
+
+  /// Runs `body` in one read transaction, so that it sees one state of the file.
+  func read<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    if !database.isAutocommit { return try body() }
+    return try database.inTransaction(.deferred, body)
+  }
+
+  /// Runs `body` in one write transaction: all of it is committed, or none of it.
+  func write<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    guard !isReadOnly else { throw .readOnly("the database was opened read-only") }
+    precondition(database.isAutocommit, "a store write inside another transaction on \(path)")
+    return try database.inTransaction(.immediate, body)
+  }
+
+  /// A new id (`R17`) that no row, section or list has, from a counter kept in the file.
+  func makeKey(_ prefix: String) throws(StoreError) -> String {
+    while true {
+      guard let value = try fetchInt("UPDATE meta SET value = value + 1 WHERE key = 'next_id' RETURNING value - 1")
+      else { throw .invalidData(path: "", message: "the id counter is missing") }
+      let key = "\(prefix)\(value)"
+      if try fetchInt(
+        "SELECT EXISTS (SELECT 1 FROM row WHERE key = ?1) OR EXISTS (SELECT 1 FROM section WHERE key = ?1) OR EXISTS (SELECT 1 FROM list WHERE key = ?1)",
+        key) == 0
+      {
+        return key
+      }
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import TableModel
+
+/// Why a store operation failed. Messages name ids and SQL, never the text people typed.
+public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The list, section or row does not exist (any more): `notFound("row R5 in list L7")`.
+  case notFound(String)
+  /// The list or row does not permit the change.
+  case notAllowed(String)
+  /// The database was opened read-only, or its file cannot be written.
+  case readOnly(String)
+  /// SQLite failed: locked, corrupt, disk full, I/O error…
+  case sqlite(code: Int32, message: String, sql: String?)
+  /// A data file (or a stored value) is not valid; `path` is the JSON path of the problem.
+  case invalidData(path: String, message: String)
+
+  public var description: String {
+    switch self {
+    case .notFound(let what): return "not found: \(what)"
+    case .notAllowed(let why): return "not allowed: \(why)"
+    case .readOnly(let why): return "read-only: \(why)"
+    case .sqlite(let code, let message, let sql):
+      var text = "SQLite error \(code): \(message)"
+      if let hint = StoreError.hint(forCode: code) { text += " (\(hint))" }
+      if let sql { text += " — while executing `\(sql)`" }
+      return text
+    case .invalidData(let path, let message):
+      return path.isEmpty ? message : "\(path): \(message)"
+    }
+  }
+
+  private static func hint(forCode code: Int32) -> String? {
+    switch code & 0xFF {
+    case 5, 6: return "another process holds the database's lock"
+    case 11, 26: return "the file is damaged or is not a tableweb database"
+    case 13: return "the disk is full; nothing was changed"
+    case 14: return "the file or its folder cannot be opened"
+    case 10: return "an I/O error; nothing was changed"
+    default: return nil
+    }
+  }
+
+  /// How the error is shown to a protocol peer.
+  public var protocolError: ProtocolError {
+    switch self {
+    case .notFound(let what): return ProtocolError(.notFound, "\(what) does not exist")
+    case .notAllowed(let why): return ProtocolError(.notAllowed, why)
+    case .readOnly: return ProtocolError(.notAllowed, "the data is read-only")
+    case .sqlite(let code, _, _):
+      return ProtocolError(.internal, "the database failed (SQLite error \(code))")
+    case .invalidData: return ProtocolError(.internal, "the stored data is not valid")
+    }
+  }
+}
+
+extension StoreError: SQLiteErrorConvertible {
+  public init(_ error: SQLiteError) {
+    if error.isReadOnly {
+      self = .readOnly(error.message)
+    } else {
+      self = .sqlite(code: error.extendedCode, message: error.message, sql: error.sql)
+    }
+  }
+}
