@@ -318,3 +318,25 @@ def test_a_hundred_thousand_rows_keep_the_dom_small(page):
         page.mouse.wheel(0, -3000)
     page.wait_for_timeout(100)
     assert page.locator(".cell").count() < 200
+
+
+def test_loading_shows_until_the_first_screen(chromium, server):
+    from page_helpers import new_page
+    with new_page(chromium) as page:
+        held = []
+        page.route_web_socket("**/ws", lambda ws: held.append(ws))  # never answers
+        page.goto(server.url)
+        page.locator(".loading .spinner").wait_for()
+        assert page.locator(".loading").text_content() == "Loading…"
+        assert page.locator(".cell").count() == 0
+
+
+def test_reduced_motion_replaces_screens_without_sliding(chromium, server):
+    page = open_app(chromium, server, reduced_motion="reduce")
+    try:
+        cell(page, "general").click()
+        page.wait_for_function("document.querySelector('.nav-title').textContent === 'General'")
+        assert page.locator(".page").count() == 1
+        assert cell(page, "about").evaluate("n => getComputedStyle(n).transitionDuration") == "0s"
+    finally:
+        page.close_context()
