@@ -63,10 +63,8 @@ function receive(msg) {
     case W.SCREEN: return showScreen(msg);
     case W.DIFF: return applyDiff(msg);
     case W.ROWS: {
-      model.receiveRows(msg);
-      const sec = msg[K.section];
-      const id = typeof sec === "number" ? model.screen?.sections[sec]?.id : sec;
-      return view?.rowsArrived(id, msg[K.from]);
+      const sec = model.receiveRows(msg) && model.screen.sections[msg[K.section]];
+      return view?.rowsArrived(sec?.id, msg[K.from]);
     }
     case W.ERROR:
       if (view?.drag?.dropped) (view.drag = null), view.render();

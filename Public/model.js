@@ -174,8 +174,7 @@ export class Model {
   receiveRows(msg) {
     const sc = this.screen;
     if (!sc || msg[K.list] !== sc.list || msg[K.version] !== sc.version) return false;
-    const key = msg[K.section];
-    const sec = typeof key === "number" ? sc.sections[key] : sc.sections.find((s) => s.id === key);
+    const sec = sc.sections[msg[K.section]]; // an index at `version`
     if (!sec) return false;
     const from = msg[K.from];
     (msg[K.rows] || []).forEach((w, i) => {

@@ -28,7 +28,7 @@ export class TableView {
     this.confirming = null; // the row whose minus control was turned
     this.openSwipe = null; // {node}: at most one row swiped open
     this.drag = null; // {id, s, from, to, node, dropped}
-    this.inflight = new Set();
+    this.inflight = new Map(); // "section~from" → {id, from, to}: fetches not answered yet
     this.screen = null;
     this.frame = 0;
     this.scroller.addEventListener("scroll", () => this.schedule(), { passive: true });
@@ -198,21 +198,28 @@ export class TableView {
     }
   }
 
+  /// Asks for the unfetched rows among `first...last`, from the first one missing, unless
+  /// a fetch already covers them. The server may answer with fewer rows; the next render
+  /// asks for the rest.
   fetchMissing(sec, first, last) {
     for (let i = first; i <= last; i++) {
       if (sec.rows[i]) continue;
-      const from = i - (i % FETCH_PAGE);
-      const key = `${sec.id}~${from}`;
-      if (!this.inflight.has(key)) {
-        this.inflight.add(key);
-        this.actions.fetch(sec.id, from, Math.min(FETCH_PAGE, sec.rows.length - from));
+      const covering = [...this.inflight.values()].find((f) => f.id === sec.id && f.from <= i && i < f.to);
+      if (covering) {
+        i = covering.to - 1;
+        continue;
       }
-      i = from + FETCH_PAGE - 1;
+      const count = Math.min(FETCH_PAGE, sec.rows.length - i);
+      this.inflight.set(`${sec.id}~${i}`, { id: sec.id, from: i, to: i + count });
+      this.actions.fetch(sec.id, i, count);
+      i += count - 1;
     }
   }
 
+  /// `sectionId` is undefined when the rows were stale: then every fetch is asked again.
   rowsArrived(sectionId, from) {
-    this.inflight.delete(`${sectionId}~${from}`);
+    if (sectionId) this.inflight.delete(`${sectionId}~${from}`);
+    else this.inflight.clear();
     this.schedule();
   }
 

@@ -117,7 +117,7 @@ def test_diffs_for_a_list_arriving_before_its_screen_are_applied_after_it(run):
 
 def test_fetched_rows_fill_holes_and_follow_diffs(run):
     start = screen([section("S1", ["A"], count=4)])
-    fetched = {"type": "rows", "list": "L1", "version": 1, "section": "S1", "from": 1,
+    fetched = {"type": "rows", "list": "L1", "version": 1, "section": 0, "from": 1,
                "rows": [row("B"), row("C"), row("D")]}
     stale = {"type": "rows", "list": "L1", "version": 1, "section": 0, "from": 0, "rows": [row("Z")]}
     move_hole = diff([{"op": "move", "from": [0, 3], "to": [0, 0]}], 1)
