@@ -46,7 +46,7 @@ APP = {
             {"id": "more", "text": "Show more", "switch": False},
             {"id": "revealed", "text": "Revealed row", "showWhen": {"row": "more", "on": True}}]},
         {"id": "lists", "rows": [
-            notes("swipe"), notes("drag"), notes("edit"), notes("shared"), notes("keys"),
+            notes("swipe"), notes("drag"), notes("edit"), notes("shared"), notes("long", 60),
             {"id": "people", "text": "People", "children": {
                 "title": "People", "index": True, "sections": [{"id": "people-s", "rows": [
                     {"id": f"p{i}", "text": name} for i, name in enumerate(
@@ -211,6 +211,20 @@ def test_drag_to_reorder(page):
     page.keyboard.press("Alt+ArrowUp")
     page.wait_for_function("document.querySelector('.cell[data-id=drag4]')._pos[1] === 2")
     assert ids_in(page)[:4] == ["drag2", "drag3", "drag4", "drag1"]
+
+
+def test_dragging_to_the_edge_scrolls(page):
+    drill(page, "long", "Long")
+    page.locator(".nav-edit").click()
+    handle = cell(page, "long1").locator(".reorder").bounding_box()
+    bottom = page.locator(".scroller").bounding_box()
+    x = handle["x"] + handle["width"] / 2
+    page.mouse.move(x, handle["y"] + 5)
+    page.mouse.down()
+    page.mouse.move(x, bottom["y"] + bottom["height"] - 10, steps=10)
+    page.wait_for_function("document.querySelector('.scroller').scrollTop > 300")
+    page.mouse.up()
+    page.wait_for_function("document.querySelector('.cell[data-id=long1]')._pos[1] > 15")
 
 
 def test_edit_mode_insert_rename_and_delete(page):
