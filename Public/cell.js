@@ -23,7 +23,8 @@ export function fillCell(node, row, state) {
   node.classList.toggle("selected", !!state.selected);
   node.classList.toggle("confirming", !!state.confirming);
   node.classList.toggle("disabled", !row.selectable && !row.control);
-  node.setAttribute("aria-label", row.detail ? `${row.text}, ${row.detail}` : row.text);
+  const label = [row.text, row.detail, row.accessory === "checkmark" && "checked"].filter(Boolean);
+  node.setAttribute("aria-label", label.join(", "));
 
   if (state.editing && row.editing !== "none") {
     const control = content.appendChild(el("button", `edit-control ${row.editing === "insert" ? "plus" : "minus"}`));
@@ -71,9 +72,6 @@ function accessoryFor(kind, text) {
     info.setAttribute("aria-label", `More info about ${text}`);
   }
   if (kind === "disclosure" || kind === "detailDisclosure") acc.appendChild(el("span", "chev"));
-  if (kind === "checkmark") {
-    acc.appendChild(el("span", "checkmark"));
-    acc.setAttribute("aria-label", "checked");
-  }
+  if (kind === "checkmark") acc.appendChild(el("span", "checkmark"));
   return acc;
 }

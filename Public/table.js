@@ -356,8 +356,8 @@ export class TableView {
     return s >= 0 && s < secs.length ? [s, i] : null;
   }
 
-  /// Arrows move, Enter and Space tap, Delete deletes and Alt+arrows reorder in editing
-  /// mode, F2 renames. Returns whether it handled the key.
+  /// Arrows move, Enter and Space tap (Shift+Enter: the info button), Delete deletes and
+  /// Alt+arrows reorder in editing mode, F2 renames. Returns whether it handled the key.
   key(e) {
     const node = document.activeElement?.closest?.(".cell");
     const pos = node && this.page.contains(node) ? node._pos : null;
@@ -371,6 +371,7 @@ export class TableView {
       return true;
     }
     if (!row) return false;
+    if (e.key === "Enter" && e.shiftKey && node.querySelector(".info")) return this.actions.accessory(row), true;
     if (e.key === "Enter" || e.key === " ") return this.activate(node, row, true), true;
     if ((e.key === "Delete" || e.key === "Backspace") && editing && row.editing === "delete") {
       this.actions.remove(this.selected.has(row.id) ? [...this.selected] : [row.id]);
