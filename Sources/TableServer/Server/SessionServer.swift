@@ -17,7 +17,10 @@ public struct SessionServer {
   public let configuration: SessionServerConfiguration
 
   /// Sessions with at least one open connection. The others live only in storage.
-  public internal(set) var sessions: [SessionToken: Session] = [:]
+  /// Written only through ``keep(_:)`` and ``drop(_:)``, which keep `audiences` true.
+  public private(set) var sessions: [SessionToken: Session] = [:]
+  /// The sessions whose top screen shows each list: who gets that list's diffs.
+  private var audiences: [String: Set<SessionToken>] = [:]
   var connections: [ConnectionID: ConnectionState] = [:]
   /// The current snapshot of every list that some session shows on its top screen.
   var snapshots: [String: TableSnapshot] = [:]
@@ -38,7 +41,35 @@ public struct SessionServer {
 
   /// The connections of sessions whose top screen shows `list`.
   public func viewers(of list: String) -> [ConnectionID] {
-    sessions.values.lazy.filter { $0.topList == list }.flatMap(\.connections)
+    guard let audience = audiences[list] else { return [] }
+    return audience.flatMap { sessions[$0]!.connections }
+  }
+
+  /// The sessions whose top screen shows `list`.
+  func sessions(showing list: String) -> [Session] {
+    audiences[list].map { $0.map { sessions[$0]! } } ?? []
+  }
+
+  func isShown(_ list: String) -> Bool { audiences[list] != nil }
+
+  /// Records `session` as it now is.
+  mutating func keep(_ session: Session) {
+    if let old = sessions[session.token], old.topList != session.topList {
+      leaveAudience(of: old.topList, session.token)
+    }
+    sessions[session.token] = session
+    audiences[session.topList, default: []].insert(session.token)
+  }
+
+  /// Forgets an open session (its stack stays in storage).
+  mutating func drop(_ token: SessionToken) {
+    guard let old = sessions.removeValue(forKey: token) else { return }
+    leaveAudience(of: old.topList, token)
+  }
+
+  private mutating func leaveAudience(of list: String, _ token: SessionToken) {
+    audiences[list]?.remove(token)
+    if audiences[list]?.isEmpty == true { audiences[list] = nil }
   }
 
   // MARK: - Transport events
@@ -60,10 +91,10 @@ public struct SessionServer {
     session.connections.removeAll { $0 == connection }
     if session.connections.isEmpty {
       // Its stack is already in storage; a later hello with its token resumes it.
-      sessions[token] = nil
+      drop(token)
       forgetSnapshotIfUnviewed(session.topList)
     } else {
-      sessions[token] = session
+      keep(session)
     }
     return []
   }
