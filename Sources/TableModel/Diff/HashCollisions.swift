@@ -6,7 +6,9 @@
 enum HashCollisions {
   /// The indexes (into `first` followed by `second`) of every entry whose hash equals
   /// another entry's, grouped: entries with equal hashes are adjacent.
-  static func entries(in first: [UInt64], _ second: [UInt64]) -> [Int] {
+  static func entries(
+    in first: UnsafeBufferPointer<UInt64>, _ second: UnsafeBufferPointer<UInt64>
+  ) -> [Int] {
     let count = first.count + second.count
     var bitCount = 4096
     while bitCount < 16 * count { bitCount <<= 1 }

@@ -2,11 +2,15 @@
 /// browser compare them. (`String ==` would also match canonically equivalent spellings,
 /// which are different ids to a JavaScript client.)
 enum IDBytes {
+  @inline(__always)
   static func areEqual(_ a: String, _ b: String) -> Bool {
     // The same small string, or the same storage: equal without reading the bytes.
-    if unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self) {
-      return true
-    }
+    unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self)
+      || haveEqualBytes(a, b)
+  }
+
+  @inline(never)
+  private static func haveEqualBytes(_ a: String, _ b: String) -> Bool {
     guard a.utf8.count == b.utf8.count else { return false }
     var a = a
     var b = b

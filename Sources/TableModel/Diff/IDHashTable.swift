@@ -2,30 +2,35 @@
 /// loops. It stores no ids: the caller hashes them with ``IDBytes`` and says, given a key,
 /// whether that key's id is the one looked for.
 ///
-/// Linear probing over one array of 8-byte slots, at most half full; a slot holds 32 bits
-/// of the hash beside `key + 1`, so unequal ids are almost never compared byte by byte.
-/// `reset` keeps the storage, so one table serves every section of a diff.
-struct IDHashTable {
+/// Linear probing over 8-byte slots, at most half full; a slot holds 32 bits of the hash
+/// beside `key + 1`, so unequal ids are almost never compared byte by byte. A class over
+/// raw storage, so that probing pays for no uniqueness or exclusivity checks; `reset`
+/// keeps the storage, so one table serves every section of a diff.
+///
+/// - Important: Not for sharing between threads.
+final class IDHashTable {
   /// 0 when empty, else the high 32 bits of the hash above `key + 1`.
-  private var slots: [UInt64] = []
+  private var slots = UnsafeMutableBufferPointer<UInt64>(start: nil, count: 0)
   private var mask = 0
 
+  deinit { slots.deallocate() }
+
   /// Empties the table and makes room for `count` keys.
-  mutating func reset(capacity count: Int) {
+  func reset(capacity count: Int) {
     precondition(count < Int(UInt32.max), "\(count) keys are more than an IDHashTable holds")
     var slotCount = 16
     while slotCount < 2 * count { slotCount <<= 1 }
-    if slots.count == slotCount {
-      slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-    } else {
-      slots = Array(repeating: 0, count: slotCount)
+    if slots.count < slotCount {
+      slots.deallocate()
+      slots = .allocate(capacity: slotCount)
     }
+    slots.baseAddress!.update(repeating: 0, count: slotCount)
     mask = slotCount - 1
   }
 
   /// The key stored under `hash` that `isMatch` accepts, or nil after storing `key` there.
   @inline(__always)
-  mutating func findOrAdd(_ key: Int, hash: UInt64, isMatch: (Int) -> Bool) -> Int? {
+  func findOrAdd(_ key: Int, hash: UInt64, isMatch: (Int) -> Bool) -> Int? {
     let tag = hash >> 32
     var slot = Int(truncatingIfNeeded: hash) & mask
     while true {

@@ -32,7 +32,7 @@ struct RowContent {
     var offsets = Array(stride(from: 0, through: size - 8, by: 8))
     if size % 8 != 0 { offsets.append(size - 8) }
     var covered = [Bool](repeating: false, count: size)
-    words = offsets.compactMap { offset in
+    words = offsets.compactMap { offset -> (offset: Int, mask: UInt64)? in
       var mask: UInt64 = 0
       for byte in 0..<8 where isField[offset + byte] && !covered[offset + byte] {
         mask |= 0xFF << UInt64(8 * byte)

@@ -30,10 +30,12 @@ struct TableDiffer {
   /// Old rows are keyed by their position in the flattened old list. Per old section: the
   /// key of its first row.
   private var firstKeyOfOldSection: [Int] = []
+  // Raw storage, allocated and freed by `ops()`: the hot loops write these without
+  // uniqueness checks.
   /// Per old row, by key.
-  private var oldHashes: [UInt64] = []
+  private var oldHashes = UnsafeMutableBufferPointer<UInt64>(start: nil, count: 0)
   /// Per old row, by key: the new section that holds it, or -1 while none does.
-  private var newSectionOfOldRow: [Int32] = []
+  private var newSectionOfOldRow = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
 
   /// Rows not matched within their own section, for step 3.
   private var unmatchedOld: [IndexPath] = []
@@ -49,7 +51,7 @@ struct TableDiffer {
   private var updates: [IndexPath] = []
 
   // Reused from section to section.
-  private var sectionTable = IDHashTable()
+  private let sectionTable = IDHashTable()
   private var oldRowsStaying: [Int] = []
   private var newRowsStaying: [Int] = []
   private var isStayingInOrder: [Bool] = []
@@ -61,6 +63,10 @@ struct TableDiffer {
   }
 
   mutating func ops() throws(DiffError) -> [DiffOp] {
+    defer {
+      oldHashes.deallocate()
+      newSectionOfOldRow.deallocate()
+    }
     try pairSections()
     prepareOldRows()
     for newSection in new.indices {
@@ -118,8 +124,9 @@ struct TableDiffer {
       firstKeyOfOldSection.append(rowCount)
       rowCount += section.rows.count
     }
-    oldHashes = Array(repeating: 0, count: rowCount)
-    newSectionOfOldRow = Array(repeating: -1, count: rowCount)
+    oldHashes = .allocate(capacity: rowCount)
+    newSectionOfOldRow = .allocate(capacity: rowCount)
+    newSectionOfOldRow.initialize(repeating: -1)
     for (index, section) in old.enumerated() where newIndexOfOldSection[index] < 0 {
       let firstKey = firstKeyOfOldSection[index]
       for row in section.rows.indices {
@@ -183,16 +190,26 @@ struct TableDiffer {
     }
     oldRowsStaying.removeAll(keepingCapacity: true)
     newRowsStaying.removeAll(keepingCapacity: true)
+    // Most rows follow the row before them, as they did in the old list: try the old row
+    // after the last match first, and hash and look up only when that is not the one.
+    var expected = prefix
     for row in prefix..<(newRows.count - suffix) {
-      let hash = hasher.hash(newRows[row].id)
-      if let oldRow = sectionTable.find(
-        hash: hash, isMatch: { IDBytes.areEqual(oldRows[$0].id, newRows[row].id) }),
-        newSectionOfOldRow[firstKey + oldRow] < 0
-      {
+      var match: Int?
+      if expected < oldMiddle.upperBound, IDBytes.areEqual(oldRows[expected].id, newRows[row].id) {
+        match = expected
+      }
+      var hash: UInt64 = 0
+      if match == nil {
+        hash = hasher.hash(newRows[row].id)
+        match = sectionTable.find(hash: hash) { IDBytes.areEqual(oldRows[$0].id, newRows[row].id) }
+      }
+      if let oldRow = match, newSectionOfOldRow[firstKey + oldRow] < 0 {
         newSectionOfOldRow[firstKey + oldRow] = Int32(newSection)
         oldRowsStaying.append(oldRow)
         newRowsStaying.append(row)
+        expected = oldRow + 1
       } else {
+        if match != nil { hash = hasher.hash(newRows[row].id) }
         unmatchedNew.append(IndexPath(row: row, section: newSection))
         unmatchedNewHashes.append(hash)
       }
@@ -230,7 +247,7 @@ struct TableDiffer {
   /// Rows moving between sections, leaving deleted sections (inserted here) and entering
   /// inserted sections (deleted there).
   private mutating func matchAcrossSections() throws(DiffError) {
-    var table = IDHashTable()
+    let table = IDHashTable()
     table.reset(capacity: unmatchedOld.count)
     // Ids are read only when 32 bits of their hashes agree: each read is a cache miss.
     for (index, at) in unmatchedOld.enumerated() {
@@ -277,7 +294,9 @@ struct TableDiffer {
   }
 
   private func findDuplicateIDs() throws(DiffError) {
-    let collisions = HashCollisions.entries(in: oldHashes, newOnlyHashes)
+    let collisions = newOnlyHashes.withUnsafeBufferPointer { newOnlyHashes in
+      HashCollisions.entries(in: UnsafeBufferPointer(oldHashes), newOnlyHashes)
+    }
     guard !collisions.isEmpty else { return }
     let ids = collisions.map { index in
       if index < oldHashes.count {
