@@ -1,32 +1,43 @@
-/// Finds the entries of a long list of 64-bit hashes whose hash occurs more than once:
-/// the only rows that can have duplicate ids. A first pass marks each hash's bit in a
-/// bitmap (16 bits per hash, so the bitmaps stay in the L2 cache) and marks again where
-/// a bit was already set; a second pass keeps the entries on twice-marked bits, a few
-/// percent, and sorting those finds the equal hashes.
-enum HashCollisions {
-  /// The indexes (into `first` followed by `second`) of every entry whose hash equals
-  /// another entry's, grouped: entries with equal hashes are adjacent.
-  static func entries(
-    in first: UnsafeBufferPointer<UInt64>, _ second: UnsafeBufferPointer<UInt64>
-  ) -> [Int] {
-    let count = first.count + second.count
+/// Finds, among many 64-bit hashes, those that occur more than once: the only rows that can
+/// have duplicate ids. Each hash is marked in a bitmap as it is computed (16 bits per hash,
+/// so the bitmaps stay in the L2 cache), marking a second bitmap where its bit was already
+/// set; at the end, the entries on twice-marked bits, a few percent, are sorted by hash to
+/// find the equal ones.
+///
+/// - Important: Not for sharing between threads.
+final class HashCollisions {
+  private let seen: UnsafeMutableBufferPointer<UInt64>
+  private let seenTwice: UnsafeMutableBufferPointer<UInt64>
+  private let shift: UInt64
+
+  /// Bitmaps for about `count` hashes.
+  init(count: Int) {
     var bitCount = 4096
     while bitCount < 16 * count { bitCount <<= 1 }
-    let shift = UInt64(64 - bitCount.trailingZeroBitCount)
-    var seen = [UInt64](repeating: 0, count: bitCount / 64)
-    var seenTwice = [UInt64](repeating: 0, count: bitCount / 64)
-    seen.withUnsafeMutableBufferPointer { seen in
-      seenTwice.withUnsafeMutableBufferPointer { seenTwice in
-        func mark(_ hash: UInt64) {
-          let bit = Int(truncatingIfNeeded: hash >> shift)
-          let word = bit >> 6
-          let mask: UInt64 = 1 << UInt64(bit & 63)
-          if seen[word] & mask != 0 { seenTwice[word] |= mask } else { seen[word] |= mask }
-        }
-        for hash in first { mark(hash) }
-        for hash in second { mark(hash) }
-      }
-    }
+    shift = UInt64(64 - bitCount.trailingZeroBitCount)
+    seen = .allocate(capacity: bitCount / 64)
+    seen.initialize(repeating: 0)
+    seenTwice = .allocate(capacity: bitCount / 64)
+    seenTwice.initialize(repeating: 0)
+  }
+
+  deinit {
+    seen.deallocate()
+    seenTwice.deallocate()
+  }
+
+  @inline(__always)
+  func mark(_ hash: UInt64) {
+    let bit = Int(truncatingIfNeeded: hash >> shift)
+    let mask: UInt64 = 1 << UInt64(bit & 63)
+    if seen[bit >> 6] & mask != 0 { seenTwice[bit >> 6] |= mask } else { seen[bit >> 6] |= mask }
+  }
+
+  /// The indexes (into `first` followed by `second`, every hash of which was marked) of the
+  /// entries whose hash equals another entry's; entries with equal hashes are adjacent.
+  func entries(in first: UnsafeBufferPointer<UInt64>, _ second: UnsafeBufferPointer<UInt64>)
+    -> [Int]
+  {
     var candidates: [(hash: UInt64, index: Int)] = []
     func collect(_ hash: UInt64, _ index: Int) {
       let bit = Int(truncatingIfNeeded: hash >> shift)

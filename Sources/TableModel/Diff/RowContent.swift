@@ -6,9 +6,9 @@
 /// equal values (the same small string, the same string storage), and only rows whose bits
 /// differ are compared with `==`.
 struct RowContent {
-  /// The words of a row to compare: their byte offset and which of their bytes belong to
-  /// a stored field.
-  private let words: [(offset: Int, mask: UInt64)]
+  /// The 16-byte lanes of a row to compare: their byte offset and which of their bytes
+  /// belong to a stored field.
+  private let lanes: [(offset: Int, mask: SIMD2<UInt64>)]
 
   /// Every stored field of `Row`, by name: a test checks this against `Row` itself, so
   /// that a field added to `Row` cannot be left out of the comparison.
@@ -28,17 +28,17 @@ struct RowContent {
     let size = MemoryLayout<Row>.size
     var isField = [Bool](repeating: false, count: size)
     for (_, range) in Self.fields { for byte in range { isField[byte] = true } }
-    // Whole words, then one last word ending at the last byte (overlapping the one before).
-    var offsets = Array(stride(from: 0, through: size - 8, by: 8))
-    if size % 8 != 0 { offsets.append(size - 8) }
+    // Whole lanes, then one last lane ending at the last byte (overlapping the one before).
+    var offsets = Array(stride(from: 0, through: size - 16, by: 16))
+    if size % 16 != 0 { offsets.append(size - 16) }
     var covered = [Bool](repeating: false, count: size)
-    words = offsets.compactMap { offset -> (offset: Int, mask: UInt64)? in
-      var mask: UInt64 = 0
-      for byte in 0..<8 where isField[offset + byte] && !covered[offset + byte] {
-        mask |= 0xFF << UInt64(8 * byte)
+    lanes = offsets.compactMap { offset -> (offset: Int, mask: SIMD2<UInt64>)? in
+      var mask = SIMD2<UInt64>()
+      for byte in 0..<16 where isField[offset + byte] && !covered[offset + byte] {
+        mask[byte / 8] |= 0xFF << UInt64(8 * (byte % 8))
         covered[offset + byte] = true
       }
-      return mask == 0 ? nil : (offset, mask)
+      return mask == .zero ? nil : (offset, mask)
     }
   }
 
@@ -49,12 +49,12 @@ struct RowContent {
 
   @inline(__always)
   private func isBitwiseSame(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer) -> Bool {
-    var difference: UInt64 = 0
-    for word in words {
+    var difference = SIMD2<UInt64>()
+    for lane in lanes {
       difference |=
-        (a.loadUnaligned(fromByteOffset: word.offset, as: UInt64.self)
-          ^ b.loadUnaligned(fromByteOffset: word.offset, as: UInt64.self)) & word.mask
+        (a.loadUnaligned(fromByteOffset: lane.offset, as: SIMD2<UInt64>.self)
+          ^ b.loadUnaligned(fromByteOffset: lane.offset, as: SIMD2<UInt64>.self)) & lane.mask
     }
-    return difference == 0
+    return difference == .zero
   }
 }

@@ -52,6 +52,8 @@ struct TableDiffer {
 
   // Reused from section to section.
   private let sectionTable = IDHashTable()
+  /// Every old hash, and the hash of every new row no old row matches, marked as computed.
+  private let collisions: HashCollisions
   private var oldRowsStaying: [Int] = []
   private var newRowsStaying: [Int] = []
   private var isStayingInOrder: [Bool] = []
@@ -60,6 +62,10 @@ struct TableDiffer {
   init(old: [Section], new: [Section]) {
     self.old = old
     self.new = new
+    // Every old row, and the new rows no old row matches: a fraction, usually.
+    let oldRowCount = old.reduce(0) { $0 + $1.rows.count }
+    let newRowCount = new.reduce(0) { $0 + $1.rows.count }
+    collisions = HashCollisions(count: oldRowCount + newRowCount / 4)
   }
 
   mutating func ops() throws(DiffError) -> [DiffOp] {
@@ -130,7 +136,9 @@ struct TableDiffer {
     for (index, section) in old.enumerated() where newIndexOfOldSection[index] < 0 {
       let firstKey = firstKeyOfOldSection[index]
       for row in section.rows.indices {
-        oldHashes[firstKey + row] = hasher.hash(section.rows[row].id)
+        let hash = hasher.hash(section.rows[row].id)
+        oldHashes[firstKey + row] = hash
+        collisions.mark(hash)
         unmatchedOld.append(IndexPath(row: row, section: index))
       }
     }
@@ -169,7 +177,9 @@ struct TableDiffer {
       suffix += 1
     }
     for row in 0..<prefix {
-      oldHashes[firstKey + row] = hasher.hash(oldRows[row].id)
+      let hash = hasher.hash(oldRows[row].id)
+      oldHashes[firstKey + row] = hash
+      collisions.mark(hash)
       newSectionOfOldRow[firstKey + row] = Int32(newSection)
       if !isShared, !rowContent.isSame(oldRows.baseAddress! + row, newRows.baseAddress! + row) {
         updates.append(IndexPath(row: row, section: newSection))
@@ -182,6 +192,7 @@ struct TableDiffer {
     for row in oldMiddle {
       let hash = hasher.hash(oldRows[row].id)
       oldHashes[firstKey + row] = hash
+      collisions.mark(hash)
       let isDuplicate =
         sectionTable.findOrAdd(row, hash: hash) {
           IDBytes.areEqual(oldRows[$0].id, oldRows[row].id)
@@ -231,7 +242,9 @@ struct TableDiffer {
     for offset in stride(from: suffix, to: 0, by: -1) {
       let oldRow = oldRows.count - offset
       let newRow = newRows.count - offset
-      oldHashes[firstKey + oldRow] = hasher.hash(oldRows[oldRow].id)
+      let hash = hasher.hash(oldRows[oldRow].id)
+      oldHashes[firstKey + oldRow] = hash
+      collisions.mark(hash)
       newSectionOfOldRow[firstKey + oldRow] = Int32(newSection)
       if !rowContent.isSame(oldRows.baseAddress! + oldRow, newRows.baseAddress! + newRow) {
         updates.append(IndexPath(row: newRow, section: newSection))
@@ -269,6 +282,7 @@ struct TableDiffer {
       guard let match else {
         newOnly.append(to)
         newOnlyHashes.append(unmatchedNewHashes[index])
+        collisions.mark(unmatchedNewHashes[index])
         if isSurviving { inserts.append(to) }
         continue
       }
@@ -295,7 +309,7 @@ struct TableDiffer {
 
   private func findDuplicateIDs() throws(DiffError) {
     let collisions = newOnlyHashes.withUnsafeBufferPointer { newOnlyHashes in
-      HashCollisions.entries(in: UnsafeBufferPointer(oldHashes), newOnlyHashes)
+      self.collisions.entries(in: UnsafeBufferPointer(oldHashes), newOnlyHashes)
     }
     guard !collisions.isEmpty else { return }
     let ids = collisions.map { index in
