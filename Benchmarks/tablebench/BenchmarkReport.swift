@@ -82,7 +82,8 @@ struct BenchmarkReport {
 
   private static func row(_ cells: [String]) -> String {
     zip(cells, columns).map { cell, column in
-      cell.count >= column.1 ? cell + " " : cell + String(repeating: " ", count: column.1 - cell.count)
+      cell.count >= column.1
+        ? cell + " " : cell + String(repeating: " ", count: column.1 - cell.count)
     }.joined()
   }
 }

@@ -8,7 +8,8 @@ struct BenchmarkTimings {
     let sorted = samples.sorted()
     guard !sorted.isEmpty else { return .zero }
     let middle = sorted.count / 2
-    return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+    return sorted.count.isMultiple(of: 2)
+      ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
   }
 
   var medianMilliseconds: Double { Self.milliseconds(median) }

@@ -26,7 +26,8 @@ struct DiffBenchmark: ParsableCommand {
     let shuffleOld = Self.list(sections: 1, rowsPerSection: 10_000)
     var shuffled = shuffleOld
     shuffled[0].rows.shuffle(using: &random)
-    try measure("shuffle-10k", old: shuffleOld, new: shuffled, runs: 51, baselineRuns: 3, report: report)
+    try measure(
+      "shuffle-10k", old: shuffleOld, new: shuffled, runs: 51, baselineRuns: 3, report: report)
     // Built again rather than copied, so that no row storage is shared with the old list:
     // every row is compared. Then the same list diffed with itself, as when a change
     // touches nothing: the rows' storage is shared and only the ids are checked.
@@ -100,7 +101,8 @@ struct DiffBenchmark: ParsableCommand {
       edited[section].rows = rows
     }
     for number in rowCount..<(rowCount + 10_000) {
-      placed.append(Row(id: "r\(number)", style: .subtitle, text: "New \(number)", detail: "Detail"))
+      placed.append(
+        Row(id: "r\(number)", style: .subtitle, text: "New \(number)", detail: "Detail"))
     }
     for row in placed.shuffled(using: &random) {
       let section = Int.random(in: edited.indices, using: &random)

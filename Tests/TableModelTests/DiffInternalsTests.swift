@@ -28,7 +28,9 @@ struct DiffInternalsTests {
     #expect(isSame(content, row, Row(id: "a", text: "a")))
     // Equal text in other storage: not the same bits, still the same content.
     let long = String(repeating: "long text ", count: 4)
-    #expect(isSame(content, Row(id: "a", text: long), Row(id: "a", text: String(long.reversed().reversed()))))
+    #expect(
+      isSame(
+        content, Row(id: "a", text: long), Row(id: "a", text: String(long.reversed().reversed()))))
   }
 
   @Test func idsInAnyStorageHashAndCompareByTheirBytes() {

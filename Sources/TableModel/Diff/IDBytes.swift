@@ -80,7 +80,8 @@ enum IDBytes {
     var state = seed ^ (UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15)
     var offset = 0
     while count - offset > 8 {
-      state = fold(state ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self), 0xA076_1D64_78BD_642F)
+      state = fold(
+        state ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self), 0xA076_1D64_78BD_642F)
       offset += 8
     }
     // The last word overlaps the one before it rather than being padded.
