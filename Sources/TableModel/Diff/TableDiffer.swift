@@ -54,10 +54,8 @@ struct TableDiffer {
   private let sectionTable = IDHashTable()
   /// Every old hash, and the hash of every new row no old row matches, marked as computed.
   private let collisions: HashCollisions
-  private var oldRowsStaying: [Int] = []
-  private var newRowsStaying: [Int] = []
-  private var isStayingInOrder: [Bool] = []
-  private var longestIncreasing = LongestIncreasingSubsequence()
+  private let staying = StayingRows()
+  private let longestIncreasing = LongestIncreasingSubsequence()
 
   init(old: [Section], new: [Section]) {
     self.old = old
@@ -112,8 +110,7 @@ struct TableDiffer {
         pairedNew.append(index)
       }
     }
-    var isKept: [Bool] = []
-    longestIncreasing.mark(pairedOld, into: &isKept)
+    let isKept = longestIncreasing.mark(pairedOld)
     newIndexOfOldSection = Array(repeating: -1, count: old.count)
     oldIndexOfNewSection = Array(repeating: -1, count: new.count)
     for pair in pairedOld.indices where isKept[pair] {
@@ -199,8 +196,7 @@ struct TableDiffer {
         } != nil
       if isDuplicate { throw .duplicateRowID(oldRows[row].id) }
     }
-    oldRowsStaying.removeAll(keepingCapacity: true)
-    newRowsStaying.removeAll(keepingCapacity: true)
+    staying.reset(capacity: newRows.count - suffix - prefix)
     // Most rows follow the row before them, as they did in the old list: try the old row
     // after the last match first, and hash and look up only when that is not the one.
     var expected = prefix
@@ -216,8 +212,7 @@ struct TableDiffer {
       }
       if let oldRow = match, newSectionOfOldRow[firstKey + oldRow] < 0 {
         newSectionOfOldRow[firstKey + oldRow] = Int32(newSection)
-        oldRowsStaying.append(oldRow)
-        newRowsStaying.append(row)
+        staying.append(old: oldRow, new: row)
         expected = oldRow + 1
       } else {
         if match != nil { hash = hasher.hash(newRows[row].id) }
@@ -228,10 +223,11 @@ struct TableDiffer {
     for row in oldMiddle where newSectionOfOldRow[firstKey + row] < 0 {
       unmatchedOld.append(IndexPath(row: row, section: oldSection))
     }
-    longestIncreasing.mark(oldRowsStaying, into: &isStayingInOrder)
-    for (index, oldRow) in oldRowsStaying.enumerated() {
-      let to = IndexPath(row: newRowsStaying[index], section: newSection)
-      if !isStayingInOrder[index] {
+    let isInOrder = longestIncreasing.mark(staying.oldRowsInNewOrder)
+    for index in 0..<staying.count {
+      let oldRow = staying.oldRows[index]
+      let to = IndexPath(row: staying.newRows[index], section: newSection)
+      if !isInOrder[index] {
         moves.append((IndexPath(row: oldRow, section: oldSection), to))
       }
       if !rowContent.isSame(oldRows.baseAddress! + oldRow, newRows.baseAddress! + to.row) {
