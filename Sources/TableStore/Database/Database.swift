@@ -110,6 +110,9 @@ public final class Database {
   /// How many rows the last INSERT, UPDATE or DELETE changed.
   public var changes: Int { Int(sqlite3_changes64(handle)) }
 
+  /// The SQLite library's version (`3.40.1`).
+  public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+
   /// Whether the main database cannot be written: opened read-only, or a file SQLite
   /// could only open for reading.
   public var isFileReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }

@@ -30,24 +30,26 @@ extension Store {
       // No style given: the list's usual style, that of the neighbouring row.
       var style = content.style
       if style == nil {
-        var neighbour = afterRow?.id
-        if neighbour == nil { neighbour = try firstRow(ofSection: sectionID) }
-        if let neighbour {
-          style = try fetchOne("SELECT style FROM row WHERE id = ?", [neighbour], { CellStyle(rawValue: $0.string(0)) }) ?? nil
+        if let afterRow {
+          style = afterRow.style
+        } else if let first = try firstRow(ofSection: sectionID) {
+          style = try fetchOne("SELECT style FROM row WHERE id = ?", [first], { CellStyle(rawValue: $0.string(0)) }) ?? nil
         }
       }
       let key = try makeKey("R")
       let (block, pos) = try slot(inSection: sectionID, after: afterRow)
-      guard let rowID = try fetchInt(
+      try execute(
         """
         INSERT INTO row (key, list_id, block_id, pos, text, detail, style, image, accessory, switch,
           checked, visible)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1) RETURNING id
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1)
         """, key, record.id, block, pos, content.text, content.detail, (style ?? .default).rawValue,
         content.image, content.accessory?.rawValue, content.isOn)
-      else { throw .notFound("list \(list)") }
-      try didAddRow(toBlock: block, visible: true)
-      let row = try loadRow(id: rowID, in: record)
+      try didAddRow(toBlock: block, inSection: sectionID, visible: true)
+      let row = Store.makeRow(
+        id: key, text: content.text, detail: content.detail, style: style ?? .default, image: content.image,
+        accessory: content.accessory, isOn: content.isOn, isChecked: false, hasChildren: false,
+        borrowedDetail: nil, in: record)
       let edit: RowEdit
       if record.isIndexed {
         let position = IndexCollation.position(of: row, among: try allVisibleRows(of: record), list: record.key)
@@ -135,7 +137,7 @@ extension Store {
       try didRemoveRow(moving, keepEmpty: true)
       let (block, pos) = try slot(inSection: sectionID, after: afterRow)
       try execute("UPDATE row SET block_id = ?, pos = ? WHERE id = ?", block, pos, moving.id)
-      try didAddRow(toBlock: block, visible: true)
+      try didAddRow(toBlock: block, inSection: sectionID, visible: true)
       if block != moving.blockID { try execute("DELETE FROM block WHERE id = ? AND size = 0", moving.blockID) }
       let edit = RowEdit.move(row: row, section: toSection, after: after)
       return StoreChange(lists: [ListChange(list: list, version: try bumpVersion(of: record.id), edits: [edit])])
@@ -155,11 +157,11 @@ extension Store {
       let newDetail = detail ?? found.detail
       guard newText != found.text || newDetail != found.detail else { return StoreChange() }
       let lent = try lentDetail(of: record)
-      let before = try loadRow(id: found.id, in: record)
+      let before = record.isIndexed ? try loadRow(id: found.id, in: record) : nil
       try execute("UPDATE row SET text = ?, detail = ? WHERE id = ?", newText, newDetail, found.id)
       let updated = try loadRow(id: found.id, in: record)
       var edits: [RowEdit] = []
-      if record.isIndexed && newText != found.text {
+      if let before, newText != found.text {
         let rows = try allVisibleRows(of: record)
         let old = IndexCollation.position(of: before, among: rows, list: record.key)
         let new = IndexCollation.position(of: updated, among: rows, list: record.key)

@@ -53,12 +53,12 @@ extension Store {
   }
 
   /// Records that a row (visible or not) now sits in `blockID`; splits the block when full.
-  func didAddRow(toBlock blockID: Int, visible: Bool) throws(StoreError) {
+  func didAddRow(toBlock blockID: Int, inSection sectionID: Int, visible: Bool) throws(StoreError) {
     let added = visible ? 1 : 0
     guard let size = try fetchInt(
       "UPDATE block SET size = size + 1, count = count + ? WHERE id = ? RETURNING size", added, blockID)
     else { throw .notFound("block #\(blockID)") }
-    if visible { try execute("UPDATE section SET count = count + 1 WHERE id = (SELECT section_id FROM block WHERE id = ?)", blockID) }
+    if visible { try execute("UPDATE section SET count = count + 1 WHERE id = ?", sectionID) }
     if size > blockCapacity { try split(blockID) }
   }
 

@@ -45,9 +45,10 @@ struct RowRecord {
   var sectionID: Int
   var text: String
   var detail: String?
+  var style: CellStyle
 
   static let columns =
-    "r.id, r.key, r.list_id, r.block_id, r.pos, r.visible, r.switch, r.checked, b.section_id, r.text, r.detail"
+    "r.id, r.key, r.list_id, r.block_id, r.pos, r.visible, r.switch, r.checked, b.section_id, r.text, r.detail, r.style"
 
   init(_ s: Statement) {
     id = s.int(0)
@@ -61,6 +62,7 @@ struct RowRecord {
     sectionID = s.int(8)
     text = s.string(9)
     detail = s.optionalString(10)
+    style = CellStyle(rawValue: s.string(11)) ?? .default
   }
 }
 
@@ -78,21 +80,29 @@ extension Store {
   func makeRow(_ s: Statement, in list: ListRecord) -> Row {
     let hasChildren = !s.isNull(9)
     let childSelection = s.optionalString(10).flatMap(SelectionMode.init(rawValue:))
-    var detail = s.optionalString(3)
-    if detail == nil, childSelection == .single { detail = s.optionalString(11) }
-    let stored = s.optionalString(6).flatMap(AccessoryType.init(rawValue:))
-    let isOn = s.optionalBool(7)
+    return Store.makeRow(
+      id: s.string(1), text: s.string(2), detail: s.optionalString(3),
+      style: CellStyle(rawValue: s.string(4)) ?? .default, image: s.optionalString(5),
+      accessory: s.optionalString(6).flatMap(AccessoryType.init(rawValue:)), isOn: s.optionalBool(7),
+      isChecked: s.bool(8), hasChildren: hasChildren,
+      borrowedDetail: childSelection == .single ? s.optionalString(11) : nil, in: list)
+  }
+
+  /// The row as the protocol shows it: defaults, checkmarks and borrowed details applied.
+  static func makeRow(
+    id: String, text: String, detail: String?, style: CellStyle, image: String?, accessory stored: AccessoryType?,
+    isOn: Bool?, isChecked: Bool, hasChildren: Bool, borrowedDetail: String?, in list: ListRecord
+  ) -> Row {
     var accessory = stored ?? (hasChildren ? .disclosureIndicator : .none)
     if list.selection != .none {
-      if s.bool(8) {
+      if isChecked {
         accessory = .checkmark
       } else if accessory == .checkmark {
         accessory = .none
       }
     }
     return Row(
-      id: s.string(1), style: CellStyle(rawValue: s.string(4)) ?? .default, text: s.string(2),
-      detail: detail, image: s.optionalString(5), accessory: accessory,
+      id: id, style: style, text: text, detail: detail ?? borrowedDetail, image: image, accessory: accessory,
       control: isOn.map { .switch(isOn: $0) },
       editingStyle: list.isEditable ? .delete : .none,
       isMovable: list.isEditable && !list.isIndexed,

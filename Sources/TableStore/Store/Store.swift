@@ -47,7 +47,12 @@ public final class Store {
         throw .sqlite(code: 0, message: "could not switch to WAL (journal mode \(mode ?? "?"))", sql: nil)
       }
       try execute("PRAGMA synchronous = NORMAL")
+      // Checkpoints are where NORMAL syncs to disk: let the WAL reach ~40 MB between them
+      // rather than 4 MB, so a stream of small commits pays for far fewer fsyncs.
+      try execute("PRAGMA wal_autocheckpoint = 10000")
+      try execute("PRAGMA journal_size_limit = 67108864")
     }
+    try execute("PRAGMA cache_size = -32768")  // 32 MiB of pages: a long list's indexes stay in memory
     try migrate()
   }
 
