@@ -21,11 +21,13 @@ struct StoreBenchmark: ParsableCommand {
   var windows = 500
 
   func run() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tablebench-store-\(getpid())")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tablebench-store-\(getpid())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     print("tablebench store — SQLite \(Database.libraryVersion), WAL, synchronous = NORMAL")
-    print("  (a committed change is in the WAL when the call returns: it survives the process being")
+    print(
+      "  (a committed change is in the WAL when the call returns: it survives the process being")
     print("   killed; a power loss may lose the last commits, never half of one)")
     try measureChanges(path: folder.appendingPathComponent("changes.sqlite").path)
     try measureBigList(path: folder.appendingPathComponent("big.sqlite").path)
@@ -35,7 +37,8 @@ struct StoreBenchmark: ParsableCommand {
 
   private func measureChanges(path: String) throws {
     let count = 1_000
-    let rowsJSON = (0..<count).map { #"{"id": "r\#($0)", "text": "Row \#($0)"}"# }.joined(separator: ",")
+    let rowsJSON = (0..<count).map { #"{"id": "r\#($0)", "text": "Row \#($0)"}"# }.joined(
+      separator: ",")
     let store = try Store(path: path)
     try store.importJSON(
       #"{"id": "L", "title": "Bench", "editable": true, "selection": "multiple", "sections": [{"id": "S", "rows": [{"id": "sw", "text": "Switch", "switch": false}, {"id": "dep", "text": "Shown when on", "showWhen": {"row": "sw", "on": true}}, \#(rowsJSON)]}]}"#
@@ -47,13 +50,15 @@ struct StoreBenchmark: ParsableCommand {
     try baseline.execute("PRAGMA synchronous = NORMAL")  // as the store sets it
     let bare = try rate(changes) { index in
       try baseline.inTransaction { () throws(SQLiteError) in
-        try baseline.execute("UPDATE row SET text = ? WHERE key = ?", "bare \(index)", "r\(index % count)")
+        try baseline.execute(
+          "UPDATE row SET text = ? WHERE key = ?", "bare \(index)", "r\(index % count)")
       }
     }
     report("bare UPDATE (baseline)", bare, baseline: nil)
 
     let updates = try rate(changes) { index in
-      _ = try store.updateRow("r\(random.next(below: count))", in: "L", text: "Updated \(index)", detail: nil)
+      _ = try store.updateRow(
+        "r\(random.next(below: count))", in: "L", text: "Updated \(index)", detail: nil)
     }
     report("update", updates, baseline: bare)
     var inserted: [String] = []
@@ -65,7 +70,8 @@ struct StoreBenchmark: ParsableCommand {
     report("insert", inserts, baseline: bare)
     let moves = try rate(changes) { _ in
       _ = try store.moveRow(
-        inserted[random.next(below: inserted.count)], in: "L", toSection: "S", after: "r\(random.next(below: count))")
+        inserted[random.next(below: inserted.count)], in: "L", toSection: "S",
+        after: "r\(random.next(below: count))")
     }
     report("move", moves, baseline: bare)
     let toggles = try rate(changes) { index in
@@ -86,7 +92,8 @@ struct StoreBenchmark: ParsableCommand {
 
   private func measureBigList(path: String) throws {
     print("\nA list of \(rows) rows:")
-    var text = #"{"id": "big", "title": "Big", "editable": true, "sections": [{"id": "all", "rows": ["#
+    var text =
+      #"{"id": "big", "title": "Big", "editable": true, "sections": [{"id": "all", "rows": ["#
     text.reserveCapacity(rows * 40)
     for index in 0..<rows {
       if index > 0 { text += "," }
@@ -99,7 +106,9 @@ struct StoreBenchmark: ParsableCommand {
     let parse = try clock.measure { _ = try AppScreen(jsonText: text) }
     let store = try Store(path: path)
     let total = try clock.measure { try store.importJSON(text) }
-    print("  import (\(String(format: "%.0f", megabytes)) MB of JSON): \(format(total)) in all, of which \(format(parse)) parsing and checking")
+    print(
+      "  import (\(String(format: "%.0f", megabytes)) MB of JSON): \(format(total)) in all, of which \(format(parse)) parsing and checking"
+    )
 
     // Windows at random positions, and at the start, middle and end.
     var random = Generator(seed: 7)
@@ -108,7 +117,10 @@ struct StoreBenchmark: ParsableCommand {
     var times: [Duration] = []
     for from in offsets {
       var window: [Row] = []
-      times.append(try clock.measure { window = try store.rows(of: "big", section: "all", from: from, count: 100) })
+      times.append(
+        try clock.measure {
+          window = try store.rows(of: "big", section: "all", from: from, count: 100)
+        })
       guard window.count == 100, window[0].id == "b\(from)" else {
         throw ValidationError("window at \(from) read \(window.first?.id ?? "nothing")")
       }
@@ -129,19 +141,26 @@ struct StoreBenchmark: ParsableCommand {
             SELECT r.key, r.text FROM block b JOIN row r ON r.block_id = b.id
             WHERE b.section_id = (SELECT id FROM section WHERE key = 'all') AND r.visible
             ORDER BY b.pos, r.pos LIMIT 100 OFFSET ?
-            """, [from]) { $0.string(0) }
+            """, [from]
+          ) { $0.string(0) }
         })
     }
     naive.sort()
     let naiveMedian = naive[naive.count / 2]
-    print("  same windows with LIMIT/OFFSET (baseline, \(naive.count) reads): p50 \(format(naiveMedian)) — \(String(format: "%.0f", naiveMedian / median))× slower")
+    print(
+      "  same windows with LIMIT/OFFSET (baseline, \(naive.count) reads): p50 \(format(naiveMedian)) — \(String(format: "%.0f", naiveMedian / median))× slower"
+    )
 
     // Changes in the middle of the big list: no renumbering, so as fast as in a small one.
     let middle = try rate(2_000) { index in
-      _ = try store.insertRow(in: "big", section: "all", after: "b\(random.next(below: rows))", NewRow(text: "Mid \(index)"))
+      _ = try store.insertRow(
+        in: "big", section: "all", after: "b\(random.next(below: rows))",
+        NewRow(text: "Mid \(index)"))
     }
     report("insert into the \(rows.formatted())-row list", middle, baseline: nil)
-    let after = try clock.measure { _ = try store.rows(of: "big", section: "all", from: rows / 2, count: 100) }
+    let after = try clock.measure {
+      _ = try store.rows(of: "big", section: "all", from: rows / 2, count: 100)
+    }
     print("  a window after those inserts: \(format(after))")
   }
 

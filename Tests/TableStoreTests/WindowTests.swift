@@ -28,7 +28,8 @@ import TableModel
       if isOn { _ = try store.setSwitch("sw", in: "long", isOn: true) }
       // Some inserts and moves, so that blocks split and hold hidden rows unevenly.
       for index in stride(from: 0, to: 2_900, by: 97) where index % 7 != 3 && (index + 1) % 7 != 3 {
-        _ = try store.insertRow(in: "long", section: "all", after: "r\(index)", NewRow(text: "Extra \(index)"))
+        _ = try store.insertRow(
+          in: "long", section: "all", after: "r\(index)", NewRow(text: "Extra \(index)"))
         _ = try store.moveRow("r\(index + 1)", in: "long", toSection: "all", after: nil)
       }
       let rows = try store.snapshot(of: "long").sections[1].rows
@@ -36,7 +37,9 @@ import TableModel
       for from in stride(from: 0, through: rows.count + 5, by: 37) {
         for count in [1, 16, 100] {
           let window = try store.rows(of: "long", section: "all", from: from, count: count)
-          #expect(window == Array(rows.dropFirst(from).prefix(count)), "window \(from)+\(count), on: \(isOn)")
+          #expect(
+            window == Array(rows.dropFirst(from).prefix(count)),
+            "window \(from)+\(count), on: \(isOn)")
         }
       }
     }
@@ -53,11 +56,14 @@ import TableModel
       "SELECT pos FROM row WHERE block_id = ? AND pos > ? ORDER BY pos LIMIT 1",
     ]
     for sql in statements {
-      let plan = try temporary.store.database.fetchAll("EXPLAIN QUERY PLAN " + sql, Array(repeating: 1, count: sql.filter { $0 == "?" }.count)) {
+      let plan = try temporary.store.database.fetchAll(
+        "EXPLAIN QUERY PLAN " + sql, Array(repeating: 1, count: sql.filter { $0 == "?" }.count)
+      ) {
         $0.string(3)
       }
       #expect(!plan.isEmpty)
-      #expect(plan.allSatisfy { !$0.hasPrefix("SCAN") && !$0.contains("TEMP B-TREE") }, "\(sql): \(plan)")
+      #expect(
+        plan.allSatisfy { !$0.hasPrefix("SCAN") && !$0.contains("TEMP B-TREE") }, "\(sql): \(plan)")
     }
   }
 }

@@ -14,7 +14,8 @@ enum DemoApp {
           id: "root-browse", header: "Browse",
           rows: [
             AppRow(
-              id: "root-contacts", text: "Contacts", detail: "\(contactCount) people", style: .value1,
+              id: "root-contacts", text: "Contacts", detail: "\(contactCount) people",
+              style: .value1,
               children: contacts(zones: zones)),
             AppRow(id: "root-world", text: "World", style: .value1, children: world(zones: zones)),
           ]),

@@ -23,7 +23,9 @@ extension Store {
         sectionID = try requireSection(section, in: record)
         if let after {
           let row = try requireVisibleRow(after, in: record)
-          guard row.sectionID == sectionID else { throw .notFound("row \(after) in section \(section)") }
+          guard row.sectionID == sectionID else {
+            throw .notFound("row \(after) in section \(section)")
+          }
           afterRow = row
         }
       }
@@ -33,7 +35,10 @@ extension Store {
         if let afterRow {
           style = afterRow.style
         } else if let first = try firstRow(ofSection: sectionID) {
-          style = try fetchOne("SELECT style FROM row WHERE id = ?", [first], { CellStyle(rawValue: $0.string(0)) }) ?? nil
+          style =
+            try fetchOne(
+              "SELECT style FROM row WHERE id = ?", [first], { CellStyle(rawValue: $0.string(0)) })
+            ?? nil
         }
       }
       let key = try makeKey("R")
@@ -47,17 +52,21 @@ extension Store {
         content.image, content.accessory?.rawValue, content.isOn)
       try didAddRow(toBlock: block, inSection: sectionID, visible: true)
       let row = Store.makeRow(
-        id: key, text: content.text, detail: content.detail, style: style ?? .default, image: content.image,
+        id: key, text: content.text, detail: content.detail, style: style ?? .default,
+        image: content.image,
         accessory: content.accessory, isOn: content.isOn, isChecked: false, hasChildren: false,
         borrowedDetail: nil, in: record)
       let edit: RowEdit
       if record.isIndexed {
-        let position = IndexCollation.position(of: row, among: try allVisibleRows(of: record), list: record.key)
+        let position = IndexCollation.position(
+          of: row, among: try allVisibleRows(of: record), list: record.key)
         edit = .insert(row, section: position.section, after: position.after)
       } else {
         edit = .insert(row, section: section, after: after)
       }
-      return StoreChange(lists: [ListChange(list: list, version: try bumpVersion(of: record.id), edits: [edit])])
+      return StoreChange(lists: [
+        ListChange(list: list, version: try bumpVersion(of: record.id), edits: [edit])
+      ])
     }
   }
 
@@ -81,7 +90,9 @@ extension Store {
         let dependents = try fetchAll(
           "SELECT \(RowRecord.columns) FROM row r JOIN block b ON b.id = r.block_id WHERE r.show_when_row = ?",
           [doomed[index].id], RowRecord.init)
-        for dependent in dependents where seen.insert(dependent.id).inserted { doomed.append(dependent) }
+        for dependent in dependents where seen.insert(dependent.id).inserted {
+          doomed.append(dependent)
+        }
         index += 1
       }
       var removedLists: [String] = []
@@ -108,7 +119,8 @@ extension Store {
       let edits = doomed.filter(\.isVisible).map { RowEdit.delete(row: $0.key) }
       var change = StoreChange(removedLists: removedLists)
       if !edits.isEmpty {
-        change.lists.append(ListChange(list: list, version: try bumpVersion(of: record.id), edits: edits))
+        change.lists.append(
+          ListChange(list: list, version: try bumpVersion(of: record.id), edits: edits))
       }
       if let parent = try parentChange(of: record, lent: lent) { change.lists.append(parent) }
       return change
@@ -130,17 +142,25 @@ extension Store {
       if let after {
         guard after != row else { throw .notAllowed("a row cannot move after itself") }
         let found = try requireVisibleRow(after, in: record)
-        guard found.sectionID == sectionID else { throw .notFound("row \(after) in section \(toSection)") }
+        guard found.sectionID == sectionID else {
+          throw .notFound("row \(after) in section \(toSection)")
+        }
         afterRow = found
       }
-      if moving.sectionID == sectionID, try previousVisibleRow(moving) == after { return StoreChange() }
+      if moving.sectionID == sectionID, try previousVisibleRow(moving) == after {
+        return StoreChange()
+      }
       try didRemoveRow(moving, keepEmpty: true)
       let (block, pos) = try slot(inSection: sectionID, after: afterRow)
       try execute("UPDATE row SET block_id = ?, pos = ? WHERE id = ?", block, pos, moving.id)
       try didAddRow(toBlock: block, inSection: sectionID, visible: true)
-      if block != moving.blockID { try execute("DELETE FROM block WHERE id = ? AND size = 0", moving.blockID) }
+      if block != moving.blockID {
+        try execute("DELETE FROM block WHERE id = ? AND size = 0", moving.blockID)
+      }
       let edit = RowEdit.move(row: row, section: toSection, after: after)
-      return StoreChange(lists: [ListChange(list: list, version: try bumpVersion(of: record.id), edits: [edit])])
+      return StoreChange(lists: [
+        ListChange(list: list, version: try bumpVersion(of: record.id), edits: [edit])
+      ])
     }
   }
 
@@ -168,7 +188,9 @@ extension Store {
         if old != new { edits.append(.move(row: row, section: new.section, after: new.after)) }
       }
       edits.append(.update(updated))
-      var change = StoreChange(lists: [ListChange(list: list, version: try bumpVersion(of: record.id), edits: edits)])
+      var change = StoreChange(lists: [
+        ListChange(list: list, version: try bumpVersion(of: record.id), edits: edits)
+      ])
       if let parent = try parentChange(of: record, lent: lent) { change.lists.append(parent) }
       return change
     }
@@ -176,7 +198,9 @@ extension Store {
 
   /// The id of a section's first row, visible or not.
   func firstRow(ofSection sectionID: Int) throws(StoreError) -> Int? {
-    guard let block = try fetchInt("SELECT id FROM block WHERE section_id = ? ORDER BY pos LIMIT 1", sectionID)
+    guard
+      let block = try fetchInt(
+        "SELECT id FROM block WHERE section_id = ? ORDER BY pos LIMIT 1", sectionID)
     else { return nil }
     return try fetchInt("SELECT id FROM row WHERE block_id = ? ORDER BY pos LIMIT 1", block)
   }

@@ -83,14 +83,16 @@ extension Store {
     return Store.makeRow(
       id: s.string(1), text: s.string(2), detail: s.optionalString(3),
       style: CellStyle(rawValue: s.string(4)) ?? .default, image: s.optionalString(5),
-      accessory: s.optionalString(6).flatMap(AccessoryType.init(rawValue:)), isOn: s.optionalBool(7),
+      accessory: s.optionalString(6).flatMap(AccessoryType.init(rawValue:)),
+      isOn: s.optionalBool(7),
       isChecked: s.bool(8), hasChildren: hasChildren,
       borrowedDetail: childSelection == .single ? s.optionalString(11) : nil, in: list)
   }
 
   /// The row as the protocol shows it: defaults, checkmarks and borrowed details applied.
   static func makeRow(
-    id: String, text: String, detail: String?, style: CellStyle, image: String?, accessory stored: AccessoryType?,
+    id: String, text: String, detail: String?, style: CellStyle, image: String?,
+    accessory stored: AccessoryType?,
     isOn: Bool?, isChecked: Bool, hasChildren: Bool, borrowedDetail: String?, in list: ListRecord
   ) -> Row {
     var accessory = stored ?? (hasChildren ? .disclosureIndicator : .none)
@@ -102,7 +104,8 @@ extension Store {
       }
     }
     return Row(
-      id: id, style: style, text: text, detail: detail ?? borrowedDetail, image: image, accessory: accessory,
+      id: id, style: style, text: text, detail: detail ?? borrowedDetail, image: image,
+      accessory: accessory,
       control: isOn.map { .switch(isOn: $0) },
       editingStyle: list.isEditable ? .delete : .none,
       isMovable: list.isEditable && !list.isIndexed,
@@ -110,7 +113,8 @@ extension Store {
   }
 
   func loadRow(id: Int, in list: ListRecord) throws(StoreError) -> Row {
-    guard let row = try fetchOne(Store.rowSelect + " WHERE r.id = ?", [id], { makeRow($0, in: list) })
+    guard
+      let row = try fetchOne(Store.rowSelect + " WHERE r.id = ?", [id], { makeRow($0, in: list) })
     else { throw .notFound("row #\(id)") }
     return row
   }
@@ -130,13 +134,15 @@ extension Store {
 
   func rowRecord(key: String) throws(StoreError) -> RowRecord? {
     try fetchOne(
-      "SELECT \(RowRecord.columns) FROM row r JOIN block b ON b.id = r.block_id WHERE r.key = ?", [key],
+      "SELECT \(RowRecord.columns) FROM row r JOIN block b ON b.id = r.block_id WHERE r.key = ?",
+      [key],
       RowRecord.init)
   }
 
   func rowRecord(id: Int) throws(StoreError) -> RowRecord? {
     try fetchOne(
-      "SELECT \(RowRecord.columns) FROM row r JOIN block b ON b.id = r.block_id WHERE r.id = ?", [id],
+      "SELECT \(RowRecord.columns) FROM row r JOIN block b ON b.id = r.block_id WHERE r.id = ?",
+      [id],
       RowRecord.init)
   }
 
@@ -151,14 +157,17 @@ extension Store {
 
   /// The stored section `key` of `list`.
   func requireSection(_ key: String, in list: ListRecord) throws(StoreError) -> Int {
-    guard let id = try fetchInt("SELECT id FROM section WHERE key = ? AND list_id = ?", key, list.id) else {
+    guard
+      let id = try fetchInt("SELECT id FROM section WHERE key = ? AND list_id = ?", key, list.id)
+    else {
       throw .notFound("section \(key) in list \(list.key)")
     }
     return id
   }
 
   func sectionKey(id: Int) throws(StoreError) -> String {
-    guard let key = try fetchOne("SELECT key FROM section WHERE id = ?", [id], { $0.string(0) }) else {
+    guard let key = try fetchOne("SELECT key FROM section WHERE id = ?", [id], { $0.string(0) })
+    else {
       throw .notFound("section #\(id)")
     }
     return key
@@ -166,7 +175,9 @@ extension Store {
 
   /// Adds one to the list's version and returns the new one.
   func bumpVersion(of listID: Int) throws(StoreError) -> Int {
-    guard let version = try fetchInt("UPDATE list SET version = version + 1 WHERE id = ? RETURNING version", listID)
+    guard
+      let version = try fetchInt(
+        "UPDATE list SET version = version + 1 WHERE id = ? RETURNING version", listID)
     else { throw .notFound("list #\(listID)") }
     return version
   }

@@ -3,7 +3,9 @@ import TableModel
 extension Store {
   /// Turns a row's switch on or off. Rows whose `showWhen` names it appear or disappear.
   /// Setting the state it already has changes nothing.
-  public func setSwitch(_ row: String, in list: String, isOn: Bool) throws(StoreError) -> StoreChange {
+  public func setSwitch(_ row: String, in list: String, isOn: Bool) throws(StoreError)
+    -> StoreChange
+  {
     try write { () throws(StoreError) in
       let record = try requireList(list)
       let found = try requireVisibleRow(row, in: record)
@@ -31,7 +33,9 @@ extension Store {
             after: try previousVisibleRow(moved)))
       }
       edits.append(.update(try loadRow(id: found.id, in: record)))
-      return StoreChange(lists: [ListChange(list: list, version: try bumpVersion(of: record.id), edits: edits)])
+      return StoreChange(lists: [
+        ListChange(list: list, version: try bumpVersion(of: record.id), edits: edits)
+      ])
     }
   }
 
@@ -50,7 +54,8 @@ extension Store {
       case .single:
         guard !found.isChecked else { return StoreChange() }
         let checked = try fetchAll(
-          "SELECT id, visible FROM row WHERE list_id = ? AND checked", [record.id], { ($0.int(0), $0.bool(1)) })
+          "SELECT id, visible FROM row WHERE list_id = ? AND checked", [record.id],
+          { ($0.int(0), $0.bool(1)) })
         for (id, visible) in checked {
           try execute("UPDATE row SET checked = 0 WHERE id = ?", id)
           if visible { changed.append(id) }
@@ -63,7 +68,9 @@ extension Store {
       }
       var edits: [RowEdit] = []
       for id in changed { edits.append(.update(try loadRow(id: id, in: record))) }
-      var change = StoreChange(lists: [ListChange(list: list, version: try bumpVersion(of: record.id), edits: edits)])
+      var change = StoreChange(lists: [
+        ListChange(list: list, version: try bumpVersion(of: record.id), edits: edits)
+      ])
       if let parent = try parentChange(of: record, lent: lent) { change.lists.append(parent) }
       return change
     }
@@ -83,14 +90,17 @@ extension Store {
     let switchIDs = Set(dependents.map(\.1))
     var switches: [Int: Bool] = [:]
     for id in switchIDs {
-      switches[id] = try fetchOne("SELECT switch FROM row WHERE id = ?", [id], { $0.optionalBool(0) }) ?? nil
+      switches[id] =
+        try fetchOne("SELECT switch FROM row WHERE id = ?", [id], { $0.optionalBool(0) }) ?? nil
     }
-    let rules = Dictionary(dependents.map { ($0.0.id, (switchRow: $0.1, on: $0.2)) }, uniquingKeysWith: { a, _ in a })
+    let rules = Dictionary(
+      dependents.map { ($0.0.id, (switchRow: $0.1, on: $0.2)) }, uniquingKeysWith: { a, _ in a })
     var memo: [Int: Bool] = [:]
     func isVisible(_ id: Int, depth: Int) -> Bool {
       if let known = memo[id] { return known }
       guard let rule = rules[id], depth < 64 else { return true }
-      let visible = switches[rule.switchRow] == rule.on && isVisible(rule.switchRow, depth: depth + 1)
+      let visible =
+        switches[rule.switchRow] == rule.on && isVisible(rule.switchRow, depth: depth + 1)
       memo[id] = visible
       return visible
     }
@@ -107,16 +117,21 @@ extension Store {
       try fetchInt("SELECT detail IS NULL AND visible FROM row WHERE id = ?", parent) == 1
     else { return nil }
     let text = try fetchOne(
-      "SELECT text FROM row WHERE list_id = ? AND checked ORDER BY id LIMIT 1", [list.id], { $0.string(0) })
+      "SELECT text FROM row WHERE list_id = ? AND checked ORDER BY id LIMIT 1", [list.id],
+      { $0.string(0) })
     return (parent, text)
   }
 
   /// The change to the parent list when the detail its row borrows from `list` changed.
-  func parentChange(of list: ListRecord, lent before: (row: Int, text: String?)?) throws(StoreError) -> ListChange? {
+  func parentChange(of list: ListRecord, lent before: (row: Int, text: String?)?) throws(StoreError)
+    -> ListChange?
+  {
     guard let before, let after = try lentDetail(of: list), after.text != before.text,
-      let parentRow = try rowRecord(id: before.row), let parentList = try listRecord(id: parentRow.listID)
+      let parentRow = try rowRecord(id: before.row),
+      let parentList = try listRecord(id: parentRow.listID)
     else { return nil }
     let row = try loadRow(id: parentRow.id, in: parentList)
-    return ListChange(list: parentList.key, version: try bumpVersion(of: parentList.id), edits: [.update(row)])
+    return ListChange(
+      list: parentList.key, version: try bumpVersion(of: parentList.id), edits: [.update(row)])
   }
 }
