@@ -192,6 +192,9 @@ import TableModel
     try expectEditsReproduce(store, before, change.lists.first)
     #expect(
       try store.rows(of: "people", section: "people:Z", from: 0, count: 5).map(\.text) == ["Zed"])
+    #expect(throws: StoreError.notFound("section tasks in list people")) {
+      try store.insertRow(in: "people", section: "tasks", after: nil, NewRow(text: "x"))
+    }
     #expect(throws: StoreError.notAllowed("list people is sorted by its index")) {
       try store.moveRow("p3", in: "people", toSection: "people:B", after: nil)
     }

@@ -13,10 +13,13 @@ extension Store {
       let sectionID: Int
       var afterRow: RowRecord?
       if record.isIndexed {
-        // Stored order does not matter in an indexed list: keep rows in its first section.
-        guard let first = try storedSections(of: record).first else {
-          throw .notFound("section \(section) in list \(list)")
-        }
+        // Stored order does not matter in an indexed list: the row goes where its text
+        // sorts, and is kept in the list's first stored section.
+        let stored = try storedSections(of: record)
+        let letters = IndexCollation.titles.map { IndexCollation.sectionKey(list: list, title: $0) }
+        guard let first = stored.first,
+          letters.contains(section) || stored.contains(where: { $0.key == section })
+        else { throw .notFound("section \(section) in list \(list)") }
         sectionID = first.id
         afterRow = nil
       } else {
