@@ -1,9 +1,65 @@
 import ArgumentParser
+import Foundation
+import TableServer
 
-struct ClientCommand: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "client")
+/// `tableweb client ws://HOST:PORT/ws`: drives a server from a script or the keyboard.
+struct ClientCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "client",
+    abstract: "Connect to a tableweb server, show its screen as text and run commands.",
+    discussion: """
+      Commands, one per line, from standard input or --script:
+      \(ScriptCommand.usage)
+      Exit codes: 0 done, 1 the server answered an error (--strict), 2 cannot connect or a \
+      bad script line (--strict), 3 the connection was lost or an answer did not come in time.
+      """)
 
-  func run() async throws {
-    throw ValidationError("not built yet")
+  @Argument(help: "The server's WebSocket URL, e.g. ws://127.0.0.1:8080/ws.")
+  var url: String
+
+  @Option(help: "Read commands from this file instead of standard input.")
+  var script: String?
+
+  @Flag(help: "Print every received message as one JSON line (and nothing else).")
+  var json = false
+
+  @Flag(help: "Exit non-zero at the first error.")
+  var strict = false
+
+  @Option(help: "Resume the session with this token.")
+  var session: String?
+
+  @Option(help: "Seconds to wait for the connection and for each answer.")
+  var timeout: Double = 5
+
+  func validate() throws {
+    guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+  }
+
+  func run() throws {
+    var options = HeadlessClientRunner.Options(url: url, session: session)
+    options.printsJSON = json
+    options.isStrict = strict
+    options.timeout = .milliseconds(Int(timeout * 1000))
+
+    var lines: [String] = []
+    if let script {
+      guard let text = try? String(contentsOfFile: script, encoding: .utf8) else {
+        throw ValidationError("cannot read \(script)")
+      }
+      lines = text.components(separatedBy: "\n")
+    }
+    var nextLine = 0
+    var runner = HeadlessClientRunner(
+      options: options,
+      write: { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) },
+      writeError: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) })
+    let exit = runner.run {
+      guard script != nil else { return readLine() }
+      guard nextLine < lines.count else { return nil }
+      defer { nextLine += 1 }
+      return lines[nextLine]
+    }
+    if exit != .finished { throw ExitCode(exit.rawValue) }
   }
 }

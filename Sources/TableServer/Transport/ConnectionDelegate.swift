@@ -11,4 +11,11 @@ public protocol ConnectionDelegate: AnyObject {
   func connectionDidSendTooLarge(_ connection: ConnectionID)
   /// The connection is gone; nothing more will be delivered for it.
   func connectionDidClose(_ connection: ConnectionID)
+  /// The transport has stopped: every connection was sent a close frame (1001) and has
+  /// been reported closed; nothing more will be called. Close the database here.
+  func transportDidStop()
+}
+
+extension ConnectionDelegate {
+  public func transportDidStop() {}
 }

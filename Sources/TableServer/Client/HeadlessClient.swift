@@ -1,0 +1,191 @@
+import TableModel
+
+/// What the headless client knows and does, without sockets: which message a script line
+/// sends, and how each message from the server changes the screen. The I/O around it
+/// (``HeadlessClientRunner``) only carries its answers out.
+public struct HeadlessClient: Sendable {
+  /// What to do for a script line.
+  public enum Action: Sendable, Equatable {
+    /// Send `text`, then wait for the answer to `ref`.
+    case send(text: String, ref: Int)
+    case wait(milliseconds: Int)
+    case quit
+    /// The line cannot be carried out on this screen.
+    case refuse(String)
+  }
+
+  /// What a received message did.
+  public enum Effect: Sendable, Equatable {
+    case welcomed(session: String, resumed: Bool)
+    case screenChanged
+    case answered(ref: Int, version: Int?)
+    case failed(ref: Int?, ProtocolError)
+    case notice(String)
+    /// The client fell behind (a version gap, a diff that does not apply): it sends this
+    /// `reload` to get the screen again.
+    case resync(text: String, reason: String)
+    /// A message this client does not use (another list's diff, a stale `rows`, a newer
+    /// server's message type).
+    case ignored
+    /// A frame that is not a server message.
+    case unreadable(String)
+  }
+
+  public private(set) var session: String?
+  public private(set) var screen: ClientScreen?
+  /// Commands sent and not answered yet.
+  public private(set) var unanswered: Set<Int> = []
+  private var nextRef = 1
+  /// How many rows a `fetch` asks for.
+  public var fetchCount = 100
+
+  /// - Parameter session: a token from an earlier `welcome`, to resume that session.
+  public init(session: String? = nil) {
+    self.session = session
+  }
+
+  /// The `hello` that opens the session.
+  public func hello() -> String {
+    ClientMessage.hello(session: session, client: "tableweb client").serialized()
+  }
+
+  // MARK: - Script lines
+
+  public mutating func run(_ command: ScriptCommand) -> Action {
+    switch command {
+    case .wait(let milliseconds): return .wait(milliseconds: milliseconds)
+    case .quit: return .quit
+    case .back: return send(.back)
+    case .reload: return send(.reload)
+    case .editing(let isOn): return send(.editing(isOn: isOn))
+    default: break
+    }
+    guard let screen else { return .refuse("no screen yet") }
+    let list = screen.list
+    do throws(ScriptError) {
+      switch command {
+      case .tap(let reference):
+        return send(.tap(list: list, row: try row(reference).row.id))
+      case .accessory(let reference):
+        return send(.accessory(list: list, row: try row(reference).row.id))
+      case .delete(let references):
+        var ids: [String] = []
+        for reference in references { ids.append(try row(reference).row.id) }
+        return send(.delete(list: list, rows: ids))
+      case .insert(let text, let after):
+        if let after {
+          let (section, row) = try row(after)
+          return send(
+            .insert(list: list, section: section.id, after: row.id, row: NewRow(text: text)))
+        }
+        guard let last = screen.sections.last else { return .refuse("the screen has no section") }
+        let lastRow = last.rows.last { !$0.isEmptySlot }
+        return send(
+          .insert(list: list, section: last.id, after: lastRow?.id, row: NewRow(text: text)))
+      case .move(let reference, let after):
+        let (section, moving) = try row(reference)
+        guard let after else {
+          return send(.move(list: list, row: moving.id, section: section.id, after: nil))
+        }
+        let (targetSection, target) = try row(after)
+        return send(.move(list: list, row: moving.id, section: targetSection.id, after: target.id))
+      case .toggle(let reference, let isOn):
+        let (_, row) = try row(reference)
+        guard let current = row.control?.isOn else { return .refuse("\(row.text) has no switch") }
+        return send(.toggle(list: list, row: row.id, isOn: isOn ?? !current))
+      case .update(let reference, let text):
+        return send(
+          .update(list: list, row: try row(reference).row.id, edit: RowUpdate(text: text)))
+      case .fetch:
+        guard let slots = screen.firstEmptySlots else { return .refuse("every row is loaded") }
+        return send(
+          .fetch(
+            list: list, section: screen.sections[slots.section].id, from: slots.from,
+            count: min(slots.count, fetchCount)))
+      case .wait, .quit, .back, .reload, .editing:
+        preconditionFailure("handled above")
+      }
+    } catch {
+      return .refuse(error.message)
+    }
+  }
+
+  private mutating func send(_ message: ClientMessage) -> Action {
+    let ref = nextRef
+    nextRef += 1
+    unanswered.insert(ref)
+    return .send(text: message.serialized(ref: ref), ref: ref)
+  }
+
+  /// The row a person means: by id first, then by exact text, then by text ignoring case.
+  func row(_ reference: ScriptCommand.RowReference) throws(ScriptError) -> (
+    section: Section, row: Row
+  ) {
+    let rows = screen?.loadedRows ?? []
+    let name = reference.name
+    if let match = rows.first(where: { $0.row.id == name }) { return match }
+    let byText = rows.filter { $0.row.text == name }
+    if byText.count == 1 { return byText[0] }
+    if byText.count > 1 {
+      throw ScriptError("\(byText.count) rows read \"\(name)\": use its id", line: name)
+    }
+    let folded = rows.filter { $0.row.text.lowercased() == name.lowercased() }
+    if folded.count == 1 { return folded[0] }
+    throw ScriptError("no row \"\(name)\" on this screen", line: name)
+  }
+
+  // MARK: - Messages from the server
+
+  public mutating func receive(_ text: String) -> Effect {
+    switch ServerMessage.decode(text) {
+    case .failure(let error):
+      return .unreadable(error.description)
+    case .success(let message):
+      return receive(message)
+    }
+  }
+
+  public mutating func receive(_ message: ServerMessage) -> Effect {
+    switch message {
+    case .welcome(let token, let resumed):
+      session = token
+      return .welcomed(session: token, resumed: resumed)
+    case .screen(let message):
+      screen = ClientScreen(message)
+      return .screenChanged
+    case .diff(let diff):
+      guard var current = screen, diff.list == current.list, diff.from >= current.version else {
+        return .ignored
+      }
+      guard diff.from == current.version else {
+        return resync("missed versions \(current.version)..<\(diff.from) of \(diff.list)")
+      }
+      do {
+        try current.apply(diff)
+      } catch {
+        return resync("diff \(diff.from)→\(diff.to) does not apply: \(error)")
+      }
+      screen = current
+      return .screenChanged
+    case .rows(let rows):
+      guard var current = screen, current.fill(rows) else { return .ignored }
+      screen = current
+      return .screenChanged
+    case .ack(let ref, let version):
+      unanswered.remove(ref)
+      return .answered(ref: ref, version: version)
+    case .error(let ref, let error):
+      if let ref { unanswered.remove(ref) }
+      return .failed(ref: ref, error)
+    case .notice(let text):
+      return .notice(text)
+    case .unknown:
+      return .ignored
+    }
+  }
+
+  private mutating func resync(_ reason: String) -> Effect {
+    guard case .send(let text, _) = send(.reload) else { preconditionFailure() }
+    return .resync(text: text, reason: reason)
+  }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import TableModel
+
+/// `tableweb client`: connects, says hello, runs script lines and prints what the server
+/// shows. The protocol decisions are ``HeadlessClient``'s; this only moves text between
+/// the socket, the script and the output, with a time limit on every wait.
+///
+/// Not thread-safe: run it on one thread (it blocks while waiting for the server).
+public struct HeadlessClientRunner {
+  public struct Options: Sendable {
+    public var url: String
+    public var session: String?
+    /// Print every received message as one JSON line, and nothing else on standard output.
+    public var printsJSON = false
+    /// Stop with exit code 1 at the first `error` (and 2 at a script line that cannot run).
+    public var isStrict = false
+    /// How long to wait for the connection, the first screen and each command's answer.
+    public var timeout: Duration = .seconds(5)
+
+    public init(url: String, session: String? = nil) {
+      self.url = url
+      self.session = session
+    }
+  }
+
+  /// Exit codes.
+  public enum Exit: Int32, Sendable {
+    case finished = 0
+    /// `--strict` and the server answered `error`.
+    case serverError = 1
+    /// The server is unreachable or refused the connection, or a script line is wrong
+    /// under `--strict`.
+    case cannotRun = 2
+    /// The connection was lost, or the server did not answer in time.
+    case lost = 3
+  }
+
+  private let options: Options
+  private let write: (String) -> Void
+  private let writeError: (String) -> Void
+  private var state: HeadlessClient
+  private var screenChanged = false
+  private var exit: Exit?
+
+  /// - Parameters:
+  ///   - write: receives each line for standard output.
+  ///   - writeError: receives each line for standard error.
+  public init(
+    options: Options, write: @escaping (String) -> Void,
+    writeError: @escaping (String) -> Void
+  ) {
+    self.options = options
+    self.write = write
+    self.writeError = writeError
+    state = HeadlessClient(session: options.session)
+  }
+
+  /// Runs until the script ends (`nextLine` returns nil), `quit`, or a failure.
+  public mutating func run(nextLine: () -> String?) -> Exit {
+    let client: WebSocketClient
+    do {
+      client = try WebSocketClient(url: options.url)
+    } catch {
+      writeError("tableweb client: \(error)")
+      return .cannotRun
+    }
+    client.connect()
+    defer { client.shutDown() }
+    switch client.nextEvent(timeout: options.timeout) {
+    case .opened?:
+      break
+    case .failed(let reason, let status)?:
+      let why = status.map { "the server refused the connection (HTTP \($0))" } ?? reason
+      writeError("tableweb client: cannot connect to \(options.url): \(why)")
+      return .cannotRun
+    default:
+      writeError(
+        "tableweb client: cannot connect to \(options.url): no answer in \(options.timeout)")
+      return .cannotRun
+    }
+
+    client.send(state.hello())
+    pump(client, for: options.timeout) { $0.session != nil && $0.screen != nil }
+    if let exit { return exit }
+    guard state.screen != nil else {
+      writeError("tableweb client: no welcome and screen within \(options.timeout)")
+      return .lost
+    }
+    showScreenIfChanged()
+
+    var lineNumber = 0
+    while let line = nextLine() {
+      lineNumber += 1
+      let command: ScriptCommand
+      do {
+        guard let parsed = try ScriptCommand.parse(line) else { continue }
+        command = parsed
+      } catch {
+        writeError("line \(lineNumber): \(error.message)")
+        if options.isStrict { return .cannotRun }
+        continue
+      }
+      switch state.run(command) {
+      case .quit:
+        return finish(client)
+      case .wait(let milliseconds):
+        pump(client, for: .milliseconds(milliseconds)) { _ in false }
+      case .refuse(let reason):
+        writeError("line \(lineNumber): \(reason)")
+        if options.isStrict { return .cannotRun }
+      case .send(let text, let ref):
+        client.send(text)
+        pump(client, for: options.timeout) { !$0.unanswered.contains(ref) }
+        if exit == nil && state.unanswered.contains(ref) {
+          writeError("line \(lineNumber): no answer within \(options.timeout)")
+          exit = .lost
+        }
+      }
+      showScreenIfChanged()
+      if let exit { return exit }
+    }
+    return finish(client)
+  }
+
+  /// Closes politely (the server sees a close frame, not a dropped socket).
+  private mutating func finish(_ client: WebSocketClient) -> Exit {
+    let result = exit ?? .finished
+    client.close()
+    let deadline = ContinuousClock.now + .seconds(1)
+    while case let remaining = deadline - ContinuousClock.now, remaining > .zero,
+      let event = client.nextEvent(timeout: remaining)
+    {
+      if case .closed = event { break }
+      if case .failed = event { break }
+    }
+    return result
+  }
+
+  /// Handles what arrives until `isDone` holds, `duration` has passed, or the run must end.
+  private mutating func pump(
+    _ client: WebSocketClient, for duration: Duration, until isDone: (HeadlessClient) -> Bool
+  ) {
+    let deadline = ContinuousClock.now + duration
+    while exit == nil && !isDone(state) {
+      let remaining = deadline - ContinuousClock.now
+      guard remaining > .zero, let event = client.nextEvent(timeout: remaining) else { return }
+      switch event {
+      case .opened:
+        break
+      case .message(let text):
+        handle(text, client: client)
+      case .closed(let status, let reason):
+        writeError(
+          "tableweb client: the server closed the connection (\(status.map(String.init) ?? "no status") \(reason))"
+        )
+        exit = .lost
+      case .failed(let reason, _):
+        writeError("tableweb client: connection lost: \(reason)")
+        exit = .lost
+      }
+    }
+  }
+
+  private mutating func handle(_ text: String, client: WebSocketClient) {
+    if options.printsJSON {
+      // One line per message, whatever white space the server used.
+      write((try? JSONValue(parsing: text))?.serialized ?? text)
+    }
+    switch state.receive(text) {
+    case .welcomed(let session, let resumed):
+      if !options.printsJSON { write("session: \(session) (\(resumed ? "resumed" : "new"))") }
+    case .screenChanged:
+      screenChanged = true
+    case .answered:
+      break
+    case .failed(let ref, let error):
+      if !options.printsJSON {
+        write("error \(error.code.rawValue)\(ref.map { " (ref \($0))" } ?? ""): \(error.message)")
+      }
+      if options.isStrict { exit = .serverError }
+    case .notice(let notice):
+      if !options.printsJSON { write("notice: \(notice)") }
+    case .resync(let reload, let reason):
+      writeError("tableweb client: \(reason); reloading")
+      client.send(reload)
+    case .ignored:
+      break
+    case .unreadable(let reason):
+      writeError("tableweb client: unreadable message (\(reason)): \(text.prefix(200))")
+    }
+  }
+
+  private mutating func showScreenIfChanged() {
+    guard screenChanged, let screen = state.screen else { return }
+    screenChanged = false
+    if !options.printsJSON { write(screen.text) }
+  }
+}

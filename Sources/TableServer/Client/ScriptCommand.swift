@@ -1,0 +1,149 @@
+/// One line of a headless-client script, as a person types it: rows are named by their
+/// text or their id (`tap Wi-Fi`, `tap R42`); text with spaces may be quoted.
+public enum ScriptCommand: Sendable, Equatable {
+  case tap(RowReference)
+  case accessory(RowReference)
+  case back
+  case editing(Bool)
+  case delete([RowReference])
+  /// Inserts `text` after `after`, or at the end of the last section when nil.
+  case insert(text: String, after: RowReference?)
+  /// Moves the row after `after`, or to the top of its section when nil.
+  case move(RowReference, after: RowReference?)
+  /// Flips a switch, or sets it when `isOn` is given.
+  case toggle(RowReference, isOn: Bool?)
+  case update(RowReference, text: String)
+  /// Loads the next rows of the first section not fully loaded.
+  case fetch
+  case reload
+  /// Waits, showing what arrives; the default when no time is given.
+  case wait(milliseconds: Int)
+  case quit
+
+  /// A row named by id or text; ids win (see ``HeadlessClient``).
+  public struct RowReference: Sendable, Equatable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+  {
+    public var name: String
+    public init(_ name: String) { self.name = name }
+    public init(stringLiteral name: String) { self.name = name }
+    public var description: String { name }
+  }
+
+  public static let defaultWaitMilliseconds = 500
+
+  public static let usage = """
+    tap ROW | accessory ROW | back | edit on|off | delete ROW… | insert [after ROW] TEXT
+    move ROW after ROW | move ROW to top | toggle ROW [on|off] | update ROW TEXT
+    fetch | reload | wait [ms] | quit        (ROW: its text or id; quote text with spaces)
+    """
+
+  /// The command on `line`; nil for a blank line or a `#` comment.
+  public static func parse(_ line: String) throws(ScriptError) -> ScriptCommand? {
+    let words = try split(line)
+    guard let verb = words.first?.lowercased() else { return nil }
+    let arguments = Array(words.dropFirst())
+    func rest(from index: Int) throws(ScriptError) -> String {
+      guard arguments.count > index else { throw ScriptError("\(verb): text missing", line: line) }
+      return arguments[index...].joined(separator: " ")
+    }
+    func one() throws(ScriptError) -> RowReference {
+      guard arguments.count >= 1 else { throw ScriptError("\(verb): which row?", line: line) }
+      return RowReference(arguments[0...].joined(separator: " "))
+    }
+    switch verb {
+    case "tap": return .tap(try one())
+    case "accessory", "info", "detail": return .accessory(try one())
+    case "back": return .back
+    case "edit", "editing":
+      guard arguments.count == 1, let isOn = onOff(arguments[0]) else {
+        throw ScriptError("edit on|off", line: line)
+      }
+      return .editing(isOn)
+    case "delete":
+      guard !arguments.isEmpty else { throw ScriptError("delete: which rows?", line: line) }
+      return .delete(arguments.map { RowReference($0) })
+    case "insert":
+      if arguments.first?.lowercased() == "after" {
+        guard arguments.count >= 3 else { throw ScriptError("insert after ROW TEXT", line: line) }
+        return .insert(text: try rest(from: 2), after: RowReference(arguments[1]))
+      }
+      return .insert(text: try rest(from: 0), after: nil)
+    case "move":
+      if arguments.count == 3, arguments[1].lowercased() == "to", arguments[2].lowercased() == "top"
+      {
+        return .move(RowReference(arguments[0]), after: nil)
+      }
+      guard arguments.count == 3, arguments[1].lowercased() == "after" else {
+        throw ScriptError("move ROW after ROW, or move ROW to top", line: line)
+      }
+      return .move(RowReference(arguments[0]), after: RowReference(arguments[2]))
+    case "toggle", "switch":
+      if arguments.count >= 2, let isOn = onOff(arguments[arguments.count - 1]) {
+        return .toggle(RowReference(arguments.dropLast().joined(separator: " ")), isOn: isOn)
+      }
+      return .toggle(try one(), isOn: nil)
+    case "update", "rename":
+      guard arguments.count >= 2 else { throw ScriptError("update ROW TEXT", line: line) }
+      return .update(RowReference(arguments[0]), text: try rest(from: 1))
+    case "fetch", "more": return .fetch
+    case "reload": return .reload
+    case "wait", "sleep":
+      guard let text = arguments.first else { return .wait(milliseconds: defaultWaitMilliseconds) }
+      guard arguments.count == 1, let milliseconds = Int(text), milliseconds >= 0 else {
+        throw ScriptError("wait [milliseconds]", line: line)
+      }
+      return .wait(milliseconds: milliseconds)
+    case "quit", "exit": return .quit
+    default: throw ScriptError("unknown command \(verb)", line: line)
+    }
+  }
+
+  private static func onOff(_ word: String) -> Bool? {
+    switch word.lowercased() {
+    case "on", "true", "yes", "1": return true
+    case "off", "false", "no", "0": return false
+    default: return nil
+    }
+  }
+
+  /// Words separated by spaces; "double quotes" keep spaces; `#` starts a comment.
+  static func split(_ line: String) throws(ScriptError) -> [String] {
+    var words: [String] = []
+    var word = ""
+    var isQuoted = false
+    var hasWord = false
+    for character in line {
+      switch character {
+      case "\"":
+        isQuoted.toggle()
+        hasWord = true
+      case _ where character.isWhitespace && !isQuoted:
+        if hasWord { words.append(word) }
+        word = ""
+        hasWord = false
+      case "#" where !isQuoted && !hasWord:
+        return words
+      default:
+        word.append(character)
+        hasWord = true
+      }
+    }
+    guard !isQuoted else { throw ScriptError("unbalanced quote", line: line) }
+    if hasWord { words.append(word) }
+    return words
+  }
+}
+
+/// A script line that cannot be run, with the reason.
+public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
+  public var message: String
+  public var line: String
+
+  public init(_ message: String, line: String) {
+    self.message = message
+    self.line = line
+  }
+
+  public var description: String { "\(message) (in: \(line))" }
+}

@@ -1,0 +1,40 @@
+/// Whether a WebSocket upgrade request may become a tableweb connection: the right path,
+/// the right subprotocol, a trusted origin. Refusals answer HTTP 403 (404 for another
+/// path) before any WebSocket traffic.
+struct UpgradePolicy: Sendable, Equatable {
+  static let path = "/ws"
+  static let subprotocol = "tableweb.v1"
+
+  enum Decision: Sendable, Equatable {
+    case accept
+    case refuse(status: Int, reason: String)
+  }
+
+  var origins: OriginPolicy
+  /// The names of the server's other lws protocols: libwebsockets binds a connection to
+  /// the first name in the client's list that it knows, so asking for one of these first
+  /// would bypass tableweb's protocol.
+  var otherProtocolNames: [String]
+
+  /// - Parameters:
+  ///   - subprotocols: the `Sec-WebSocket-Protocol` header (a comma-separated list), nil
+  ///     when absent.
+  func decide(path: String, subprotocols: String?, origin: String?, host: String?) -> Decision {
+    guard path == UpgradePolicy.path else {
+      return .refuse(status: 404, reason: "no WebSocket endpoint at \(path)")
+    }
+    let requested = (subprotocols ?? "").split(separator: ",").map {
+      $0.filter { $0 != " " && $0 != "\t" }
+    }
+    let known = requested.first {
+      $0 == UpgradePolicy.subprotocol || otherProtocolNames.contains(String($0))
+    }
+    guard known == UpgradePolicy.subprotocol else {
+      return .refuse(status: 403, reason: "subprotocol \(UpgradePolicy.subprotocol) required")
+    }
+    guard origins.allows(origin: origin, host: host) else {
+      return .refuse(status: 403, reason: "origin not allowed")
+    }
+    return .accept
+  }
+}

@@ -1,0 +1,209 @@
+import CWebsockets
+
+// libwebsockets calls these C functions on the service thread. They capture nothing: the
+// server is the context's user pointer, and each connection's per-session data holds its
+// ConnectionID number.
+
+/// `protocols[0]`: the static files, the upgrade check, and the cross-thread wake-up.
+func httpProtocolCallback(
+  _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+  _ input: UnsafeMutableRawPointer?, _ length: Int
+) -> Int32 {
+  guard let wsi, let server = WebSocketServer.owning(wsi) else {
+    return lws_callback_http_dummy(wsi, reason, user, input, length)
+  }
+  switch reason {
+  case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+    // Broadcast to every protocol; only this one runs the work. Non-zero would close
+    // the cancel pipe.
+    server.runPendingWork()
+    return 0
+  case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+    let upgrade = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
+    guard upgrade.lowercased() == "websocket" else { return 0 }
+    return server.confirmUpgrade(wsi)
+  case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+    // A WebSocket bound to this protocol asked for no known subprotocol.
+    return 1
+  case LWS_CALLBACK_ADD_HEADERS:
+    guard let input else { return 0 }
+    let arguments = input.assumingMemoryBound(to: lws_process_html_args.self)
+    return WebSocketServer.addStaticFileHeaders(wsi, into: arguments) ? 0 : 1
+  default:
+    return lws_callback_http_dummy(wsi, reason, user, input, length)
+  }
+}
+
+/// `protocols[1]`, `tableweb.v1`: the WebSocket connections.
+func webSocketProtocolCallback(
+  _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+  _ input: UnsafeMutableRawPointer?, _ length: Int
+) -> Int32 {
+  guard let wsi, let server = WebSocketServer.owning(wsi) else { return 0 }
+  switch reason {
+  case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+    // Checked again for upgrades that did not pass HTTP_CONFIRM_UPGRADE (HTTP/2).
+    return server.upgradeDecision(wsi) == .accept ? 0 : 1
+  case LWS_CALLBACK_ESTABLISHED:
+    guard let user else { return -1 }
+    server.connectionEstablished(wsi, user: user)
+    return 0
+  case LWS_CALLBACK_RECEIVE:
+    guard let id = WebSocketServer.connectionID(user) else { return -1 }
+    let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
+    server.received(chunk, isFinal: lws_is_final_fragment(wsi) != 0, on: id)
+    return 0
+  case LWS_CALLBACK_SERVER_WRITEABLE:
+    guard let id = WebSocketServer.connectionID(user) else { return -1 }
+    return server.writeable(id) ? 0 : -1
+  case LWS_CALLBACK_CLOSED:
+    guard let id = WebSocketServer.connectionID(user) else { return 0 }
+    server.connectionClosed(id)
+    return 0
+  default:
+    return 0
+  }
+}
+
+extension WebSocketServer {
+  static func owning(_ wsi: OpaquePointer) -> WebSocketServer? {
+    guard let context = lws_get_context(wsi), let user = lws_context_user(context) else {
+      return nil
+    }
+    return Unmanaged<WebSocketServer>.fromOpaque(user).takeUnretainedValue()
+  }
+
+  static func connectionID(_ user: UnsafeMutableRawPointer?) -> ConnectionID? {
+    guard let number = user?.load(as: UInt64.self), number != 0 else { return nil }
+    return ConnectionID(number)
+  }
+
+  /// A request header, or nil when absent.
+  static func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
+    let length = lws_hdr_total_length(wsi, token)
+    guard length > 0 else { return nil }
+    var buffer = [CChar](repeating: 0, count: Int(length) + 1)
+    guard lws_hdr_copy(wsi, &buffer, Int32(buffer.count), token) >= 0 else { return nil }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  func upgradeDecision(_ wsi: OpaquePointer) -> UpgradePolicy.Decision {
+    upgradePolicy.decide(
+      path: Self.header(wsi, WSI_TOKEN_GET_URI) ?? "",
+      subprotocols: Self.header(wsi, WSI_TOKEN_PROTOCOL),
+      origin: Self.header(wsi, WSI_TOKEN_ORIGIN),
+      host: Self.header(wsi, WSI_TOKEN_HOST))
+  }
+
+  /// Answers a refused upgrade with its HTTP status; 0 lets lws go on with the upgrade.
+  func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
+    switch upgradeDecision(wsi) {
+    case .accept:
+      return 0
+    case .refuse(let status, let reason):
+      return Self.writeRefusal(wsi, status: status, reason: reason) ? 1 : -1
+    }
+  }
+
+  /// Answers an upgrade with `status` and closes. Written by hand because
+  /// `lws_return_http_status` answers upgrades as HTTP/1.0, which strict WebSocket
+  /// clients do not accept as a refusal.
+  static func writeRefusal(_ wsi: OpaquePointer, status: Int, reason: String) -> Bool {
+    let title = status == 404 ? "Not Found" : "Forbidden"
+    let body = reason + "\n"
+    let response = Array(
+      """
+      HTTP/1.1 \(status) \(title)\r
+      content-type: text/plain; charset=utf-8\r
+      content-length: \(body.utf8.count)\r
+      connection: close\r
+      \r
+      \(body)
+      """.utf8)
+    let pre = Int(tableweb_lws_pre)
+    var buffer = [UInt8](repeating: 0, count: pre) + response
+    let written = buffer.withUnsafeMutableBufferPointer {
+      lws_write(wsi, $0.baseAddress! + pre, response.count, LWS_WRITE_HTTP_HEADERS)
+    }
+    return written == response.count
+  }
+
+  /// Headers for every static file: revalidate each time so that edits to the page show
+  /// up on reload (lws answers the `ETag` with 304), and no MIME sniffing.
+  static func addStaticFileHeaders(
+    _ wsi: OpaquePointer, into arguments: UnsafeMutablePointer<lws_process_html_args>
+  ) -> Bool {
+    let headers = [("cache-control:", "no-cache"), ("x-content-type-options:", "nosniff")]
+    for (name, value) in headers {
+      let start = UnsafeMutableRawPointer(arguments.pointee.p!).assumingMemoryBound(to: UInt8.self)
+      var cursor: UnsafeMutablePointer<UInt8>? = start
+      let end = start + Int(arguments.pointee.max_len)
+      let failed = name.withCString { name in
+        value.withCString { value in
+          lws_add_http_header_by_name(
+            wsi, UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self),
+            UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), Int32(strlen(value)),
+            &cursor, end)
+        }
+      }
+      if failed != 0 { return false }
+      let written = cursor! - start
+      arguments.pointee.p += written
+      arguments.pointee.max_len -= Int32(written)
+    }
+    return true
+  }
+
+  func connectionEstablished(_ wsi: OpaquePointer, user: UnsafeMutableRawPointer) {
+    precondition(isOnServiceThread, "lws callbacks run on the service thread")
+    let id = ConnectionID(nextConnectionNumber)
+    nextConnectionNumber += 1
+    user.storeBytes(of: id.rawValue, as: UInt64.self)
+    connections[id] = WebSocketConnection(
+      id: id, wsi: wsi,
+      queue: OutgoingQueue(
+        maxFrames: configuration.maxQueuedFrames, maxBytes: configuration.maxQueuedBytes),
+      assembler: MessageAssembler(limit: configuration.maxMessageSize))
+    delegate?.connectionDidOpen(id)
+  }
+
+  func received(_ chunk: UnsafeRawBufferPointer, isFinal: Bool, on id: ConnectionID) {
+    guard let connection = connections[id] else { return }
+    switch connection.assembler.append(chunk, isFinal: isFinal) {
+    case .incomplete:
+      break
+    case .message(let bytes):
+      delegate?.connection(id, didReceive: String(decoding: bytes, as: UTF8.self))
+    case .tooLarge:
+      delegate?.connectionDidSendTooLarge(id)
+    }
+  }
+
+  /// Writes at most one frame; false asks lws to drop the connection.
+  func writeable(_ id: ConnectionID) -> Bool {
+    guard let connection = connections[id] else { return false }
+    connection.releaseWrittenFrame()
+    if let frame = connection.queue.popFirst() {
+      guard connection.write(frame) else { return false }
+      // Come back for the next frame, or to release this one and close if asked.
+      lws_callback_on_writable(connection.wsi)
+      return true
+    }
+    if let close = connection.pendingClose {
+      var reason = Array(close.reason.utf8)
+      lws_close_reason(connection.wsi, close.status, &reason, reason.count)
+      return false
+    }
+    return true
+  }
+
+  func connectionClosed(_ id: ConnectionID) {
+    guard connections.removeValue(forKey: id) != nil else { return }
+    delegate?.connectionDidClose(id)
+  }
+
+  /// The open connection, or nil once it is closed.
+  func openConnection(_ id: ConnectionID) -> WebSocketConnection? {
+    connections[id]
+  }
+}

@@ -1,0 +1,46 @@
+extension WebSocketServer {
+  /// Everything `tableweb serve` can set about the transport.
+  public struct Configuration: Sendable {
+    /// The address to listen on. Only an IP address or `localhost`.
+    public var host: String
+    /// The port to listen on; 0 lets the system pick one (read it back from
+    /// ``WebSocketServer/port``).
+    public var port: Int
+    /// The folder served as static files at `/`.
+    public var publicDirectory: String
+    /// Origins (`scheme://host[:port]`) allowed besides the server's own.
+    public var allowedOrigins: [String]
+    /// The largest client message accepted, in bytes, after reassembling fragments.
+    public var maxMessageSize: Int
+    /// How many frames may wait for one slow connection.
+    public var maxQueuedFrames: Int
+    /// How many bytes may wait for one slow connection (one frame is always accepted
+    /// into an empty queue, however large).
+    public var maxQueuedBytes: Int
+    /// Seconds without traffic before the server pings a connection.
+    public var pingAfterIdleSeconds: Int
+    /// Seconds without traffic (a pong counts) before the server drops a connection.
+    public var hangUpAfterIdleSeconds: Int
+    /// Whether to offer permessage-deflate to clients that ask for it.
+    public var permessageDeflate: Bool
+
+    public init(
+      host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String,
+      allowedOrigins: [String] = [], maxMessageSize: Int = 64 * 1024,
+      maxQueuedFrames: Int = 512, maxQueuedBytes: Int = 8 * 1024 * 1024,
+      pingAfterIdleSeconds: Int = 30, hangUpAfterIdleSeconds: Int = 75,
+      permessageDeflate: Bool = true
+    ) {
+      self.host = host
+      self.port = port
+      self.publicDirectory = publicDirectory
+      self.allowedOrigins = allowedOrigins
+      self.maxMessageSize = maxMessageSize
+      self.maxQueuedFrames = maxQueuedFrames
+      self.maxQueuedBytes = maxQueuedBytes
+      self.pingAfterIdleSeconds = pingAfterIdleSeconds
+      self.hangUpAfterIdleSeconds = hangUpAfterIdleSeconds
+      self.permessageDeflate = permessageDeflate
+    }
+  }
+}

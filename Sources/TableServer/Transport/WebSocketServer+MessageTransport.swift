@@ -1,0 +1,49 @@
+import CWebsockets
+
+extension WebSocketServer: MessageTransport {
+  /// - Important: Must be called on the service thread.
+  @discardableResult
+  public func send(_ frame: OutgoingFrame, to connection: ConnectionID) -> Bool {
+    precondition(isOnServiceThread, "send(_:to: \(connection)) called off the service thread")
+    guard let open = openConnection(connection), open.pendingClose == nil else { return false }
+    guard open.queue.append(frame) else { return false }
+    lws_callback_on_writable(open.wsi)
+    return true
+  }
+
+  /// - Important: Must be called on the service thread.
+  public func replaceQueue(of connection: ConnectionID, with frames: [OutgoingFrame]) {
+    precondition(isOnServiceThread, "replaceQueue(of: \(connection)) called off the service thread")
+    guard let open = openConnection(connection), open.pendingClose == nil else { return }
+    open.queue.replace(with: frames)
+    lws_callback_on_writable(open.wsi)
+  }
+
+  /// Closes with status 1000 (normal closure).
+  ///
+  /// - Important: Must be called on the service thread.
+  public func close(_ connection: ConnectionID, reason: String) {
+    precondition(isOnServiceThread, "close(\(connection)) called off the service thread")
+    close(connection, status: LWS_CLOSE_STATUS_NORMAL, reason: reason)
+  }
+
+  /// - Important: Must be called on the service thread.
+  public func queuedFrameCount(of connection: ConnectionID) -> Int {
+    precondition(
+      isOnServiceThread, "queuedFrameCount(of: \(connection)) called off the service thread")
+    return openConnection(connection)?.queue.count ?? 0
+  }
+
+  /// Sends `status` once the queue is written, then closes. The reason is cut to fit a
+  /// control frame (123 bytes).
+  ///
+  /// - Important: Must be called on the service thread.
+  func close(_ connection: ConnectionID, status: lws_close_status, reason: String) {
+    precondition(isOnServiceThread, "close(\(connection)) called off the service thread")
+    guard let open = openConnection(connection), open.pendingClose == nil else { return }
+    var reason = reason
+    while reason.utf8.count > 123 { reason.removeLast() }
+    open.pendingClose = (status, reason)
+    lws_callback_on_writable(open.wsi)
+  }
+}

@@ -1,0 +1,46 @@
+import Testing
+
+@testable import TableServer
+
+@Suite("Client: script lines")
+struct ClientScriptCommandTests {
+  @Test(arguments: [
+    ("tap Wi-Fi", ScriptCommand.tap("Wi-Fi")),
+    ("tap \"Airplane Mode\"", .tap("Airplane Mode")),
+    ("tap Airplane Mode", .tap("Airplane Mode")),
+    ("accessory R4", .accessory("R4")),
+    ("back", .back),
+    ("edit on", .editing(true)),
+    ("edit off", .editing(false)),
+    ("delete R1 \"Milk and eggs\" R3", .delete(["R1", "Milk and eggs", "R3"])),
+    ("insert Buy bread", .insert(text: "Buy bread", after: nil)),
+    ("insert after R2 Buy bread", .insert(text: "Buy bread", after: "R2")),
+    ("move R3 after R1", .move("R3", after: "R1")),
+    ("move \"Milk\" to top", .move("Milk", after: nil)),
+    ("toggle Bluetooth", .toggle("Bluetooth", isOn: nil)),
+    ("toggle Airplane Mode on", .toggle("Airplane Mode", isOn: true)),
+    ("toggle R5 off", .toggle("R5", isOn: false)),
+    ("update R5 New name", .update("R5", text: "New name")),
+    ("fetch", .fetch),
+    ("reload", .reload),
+    ("wait", .wait(milliseconds: ScriptCommand.defaultWaitMilliseconds)),
+    ("wait 250", .wait(milliseconds: 250)),
+    ("quit", .quit),
+    ("  TAP   Wi-Fi  # a comment", .tap("Wi-Fi")),
+  ])
+  func parses(line: String, command: ScriptCommand) throws {
+    #expect(try ScriptCommand.parse(line) == command)
+  }
+
+  @Test(arguments: ["", "   ", "# only a comment"])
+  func skipsBlankLines(line: String) throws {
+    #expect(try ScriptCommand.parse(line) == nil)
+  }
+
+  @Test(arguments: [
+    "fly away", "tap", "edit maybe", "move R1 R2", "wait soon", "tap \"open", "update R1",
+  ])
+  func refusesBadLines(line: String) {
+    #expect(throws: ScriptError.self) { try ScriptCommand.parse(line) }
+  }
+}
