@@ -33,7 +33,9 @@ extension Store {
           WITH RECURSIVE subtree(id, depth) AS (
             SELECT id, 0 FROM list WHERE parent_row = ?
             UNION ALL
-            SELECT l.id, s.depth + 1 FROM subtree s JOIN row r ON r.list_id = s.id JOIN list l ON l.parent_row = r.id
+            SELECT l.id, s.depth + 1 FROM subtree s
+            JOIN section c ON c.list_id = s.id JOIN block b ON b.section_id = c.id
+            JOIN row r ON r.block_id = b.id JOIN list l ON l.parent_row = r.id
           )
           SELECT l.key FROM subtree s JOIN list l ON l.id = s.id ORDER BY s.depth, l.id
           """, [row.id], { $0.string(0) })
@@ -41,7 +43,9 @@ extension Store {
       // Every dependent is doomed too: unlink them so that no deletion cascades to a row
       // whose block counts would then go stale. Each row is re-read, as an earlier
       // deletion may have merged its block into the next.
-      for row in doomed { try execute("UPDATE row SET show_when_row = NULL WHERE id = ?", row.id) }
+      for row in doomed {
+        try execute("UPDATE row SET show_when_row = NULL WHERE id = ? AND show_when_row IS NOT NULL", row.id)
+      }
       for row in doomed {
         guard let current = try rowRecord(id: row.id) else { continue }
         try execute("DELETE FROM row WHERE id = ?", current.id)
