@@ -1,9 +1,298 @@
 import ArgumentParser
+import Foundation
+import Glibc
+import TableModel
 
+/// One change seen by N viewers: how long until every viewer has it, and what an idle
+/// connection costs the server. The server is the real `tableweb serve` in its own
+/// process on a loopback port, so that its memory is measured alone; the viewers are
+/// real WebSocket clients, each its own session, all on one editable list.
 struct FanoutBenchmark: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "fanout")
+  static let configuration = CommandConfiguration(
+    commandName: "fanout",
+    abstract: "Latency of one change to N viewers, and server memory per idle connection.")
+
+  @Option(help: "Connected viewers, each its own session on the changed list.")
+  var clients = 1000
+
+  @Option(help: "Changes to time.")
+  var rounds = 200
+
+  @Option(help: "The tableweb executable (default: next to this one).")
+  var server: String?
 
   func run() throws {
-    throw ValidationError("not built yet")
+    let limit = raiseFileLimit()
+    guard clients + 64 <= limit else {
+      throw ValidationError(
+        "\(clients) clients need more than the \(limit) file descriptors allowed")
+    }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tablebench-fanout-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let port = try freeLoopbackPort()
+    let process = try startServer(
+      port: port, database: folder.appendingPathComponent("fanout.sqlite").path)
+    defer {
+      process.terminate()
+      process.waitUntilExit()
+    }
+    let pid = process.processIdentifier
+    let sockets = FanoutClients(port: port)
+    try waitForServer(sockets, process: process)
+
+    let changer = try sockets.open()
+    let target = try findEditableList(sockets, changer)
+    print(
+      "server pid \(pid), port \(port); changing row \(target.row) of \(target.list) (\"\(target.title)\")"
+    )
+
+    let rssBefore = try residentKiB(of: pid)
+    let joinStart = ContinuousClock.now
+    try joinViewers(sockets, count: clients, rootRow: target.rootRow, list: target.list)
+    let joinTime = ContinuousClock.now - joinStart
+    Thread.sleep(forTimeInterval: 0.5)
+    let rssAfter = try residentKiB(of: pid)
+
+    var allHaveIt: [Double] = []
+    var perViewer: [Double] = []
+    var version = target.version
+    for round in 0..<rounds {
+      let started = ContinuousClock.now
+      try sockets.send(
+        #"{"type":"update","list":"\#(target.list)","row":"\#(target.row)","text":"Fanout \#(round)","ref":\#(round)}"#,
+        to: changer)
+      var waiting = clients
+      var changerDone = false
+      while waiting > 0 || !changerDone {
+        try sockets.pump(timeoutMilliseconds: 5000) { index, message in
+          if index == changer {
+            if message.starts(with: Array(#"{"type":"ack""#.utf8)) { changerDone = true }
+            if message.starts(with: Array(#"{"type":"error""#.utf8)) {
+              throw BenchError(
+                "the change was refused: \(String(decoding: message, as: UTF8.self))")
+            }
+            return
+          }
+          guard message.starts(with: Array(#"{"type":"diff""#.utf8)) else { return }
+          let elapsed = ContinuousClock.now - started
+          perViewer.append(milliseconds(elapsed))
+          waiting -= 1
+          if waiting == 0 { allHaveIt.append(milliseconds(elapsed)) }
+        }
+        if ContinuousClock.now - started > .seconds(30) {
+          throw BenchError("round \(round): \(waiting) viewers still wait after 30 s")
+        }
+      }
+      version += 1
+      // Stay under the server's per-connection rate limit (50 commands/s).
+      let spent = ContinuousClock.now - started
+      if spent < .milliseconds(25) {
+        Thread.sleep(forTimeInterval: Double((.milliseconds(25) - spent) / .milliseconds(1)) / 1000)
+      }
+    }
+
+    allHaveIt.sort()
+    perViewer.sort()
+    let perConnection = Double(rssAfter - rssBefore) / Double(clients)
+    print("\(clients) viewers joined in \(format(milliseconds(joinTime))) ms")
+    print(
+      "one change → every viewer has it (\(rounds) changes): p50 \(format(percentile(allHaveIt, 0.50))) ms, "
+        + "p99 \(format(percentile(allHaveIt, 0.99))) ms, max \(format(allHaveIt.last ?? 0)) ms"
+        + "  (goal at 1,000: p99 ≤ 20 ms)")
+    print(
+      "one change → one viewer: p50 \(format(percentile(perViewer, 0.50))) ms, "
+        + "p99 \(format(percentile(perViewer, 0.99))) ms")
+    print(
+      "server RSS: \(rssBefore / 1024) MiB → \(rssAfter / 1024) MiB with \(clients) idle connections: "
+        + "\(format(perConnection)) KiB per connection  (goal at 10,000: ≤ 16 KiB)")
+  }
+
+  // MARK: - The server process
+
+  private func startServer(port: Int, database: String) throws -> Process {
+    let executable =
+      server
+      ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("tableweb")
+      .path
+    guard FileManager.default.isExecutableFile(atPath: executable) else {
+      throw ValidationError("no tableweb at \(executable): build it with `swift build -c release`")
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = ["serve", "--port", String(port), "--db", database]
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    return process
+  }
+
+  private func waitForServer(_ sockets: FanoutClients, process: Process) throws {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while ContinuousClock.now < deadline {
+      guard process.isRunning else {
+        throw BenchError("tableweb serve exited with \(process.terminationStatus)")
+      }
+      if canConnect(port: sockets.port) { return }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    throw BenchError("tableweb serve did not listen within 30 s")
+  }
+
+  // MARK: - Clients
+
+  struct Target {
+    var rootRow: String
+    var list: String
+    var title: String
+    var row: String
+    var version: Int
+  }
+
+  /// Looks through the root screen's rows for one that leads to an editable list with
+  /// rows, as a person would: tap, look, go back.
+  private func findEditableList(_ sockets: FanoutClients, _ changer: Int) throws -> Target {
+    try sockets.send(#"{"type":"hello","session":null}"#, to: changer)
+    let root = try nextScreen(sockets, changer)
+    let rows = root["sections"]?.arrayValue?.flatMap { $0["rows"]?.arrayValue ?? [] } ?? []
+    for row in rows where row["accessory"]?.stringValue == "disclosure" {
+      let id = row["id"]!.stringValue!
+      try sockets.send(
+        #"{"type":"tap","list":"\#(root["list"]!.stringValue!)","row":"\#(id)"}"#, to: changer)
+      let screen = try nextScreen(sockets, changer)
+      if screen["editable"]?.boolValue == true,
+        let first = screen["sections"]?.arrayValue?.first?["rows"]?.arrayValue?.first
+      {
+        return Target(
+          rootRow: id, list: screen["list"]!.stringValue!, title: screen["title"]!.stringValue!,
+          row: first["id"]!.stringValue!, version: screen["version"]!.intValue!)
+      }
+      try sockets.send(#"{"type":"back"}"#, to: changer)
+      _ = try nextScreen(sockets, changer)
+    }
+    throw BenchError("no row of the root screen leads to an editable list")
+  }
+
+  private func nextScreen(_ sockets: FanoutClients, _ client: Int) throws -> JSONValue {
+    var screen: JSONValue?
+    let deadline = ContinuousClock.now + .seconds(10)
+    while screen == nil {
+      guard ContinuousClock.now < deadline else { throw BenchError("no screen within 10 s") }
+      try sockets.pump(timeoutMilliseconds: 1000) { index, message in
+        guard index == client, let value = try? JSONValue(parsing: message) else { return }
+        if value["type"]?.stringValue == "screen" { screen = value["screen"] }
+      }
+    }
+    return screen!
+  }
+
+  /// Connects `count` viewers, each saying hello and tapping its way to `list`, a few
+  /// hundred at a time; returns when every one shows it.
+  private func joinViewers(_ sockets: FanoutClients, count: Int, rootRow: String, list: String)
+    throws
+  {
+    let first = sockets.clients.count
+    var opened = 0
+    var ready = 0
+    var handshaken = Set<Int>()
+    let listMarker = Array(#""list":"\#(list)""#.utf8)
+    let deadline = ContinuousClock.now + .seconds(120)
+    while ready < count {
+      guard ContinuousClock.now < deadline else {
+        throw BenchError("only \(ready) of \(count) viewers joined in 120 s")
+      }
+      while opened < count && opened - ready < 200 {
+        _ = try sockets.open()
+        opened += 1
+      }
+      try sockets.pump(timeoutMilliseconds: 100) { index, message in
+        guard index >= first else { return }
+        if !handshaken.contains(index) {
+          handshaken.insert(index)
+          try sockets.send(#"{"type":"hello","session":null}"#, to: index)
+        }
+        if message.starts(with: Array(#"{"type":"screen""#.utf8)) {
+          if message.firstRange(of: listMarker) != nil {
+            ready += 1
+          } else {
+            try sockets.send(
+              #"{"type":"tap","list":"\#(rootListOf(message))","row":"\#(rootRow)"}"#, to: index)
+          }
+        }
+      }
+      // A connection whose upgrade completed but sent nothing yet needs its hello.
+      for index in first..<sockets.clients.count
+      where sockets.clients[index].isOpen && !handshaken.contains(index) {
+        handshaken.insert(index)
+        try sockets.send(#"{"type":"hello","session":null}"#, to: index)
+      }
+    }
+  }
+
+  private func rootListOf(_ message: [UInt8]) -> String {
+    (try? JSONValue(parsing: message))?["screen"]?["list"]?.stringValue ?? ""
+  }
+}
+
+// MARK: - Measuring
+
+private func milliseconds(_ duration: Duration) -> Double {
+  Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+}
+
+private func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+  guard !sorted.isEmpty else { return 0 }
+  return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)]
+}
+
+private func format(_ value: Double) -> String { String(format: "%.2f", value) }
+
+/// The resident set of process `pid`, in KiB, from /proc.
+private func residentKiB(of pid: Int32) throws -> Int {
+  let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+  guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+    let kib = Int(
+      line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+  else { throw BenchError("no VmRSS for process \(pid)") }
+  return kib
+}
+
+/// Raises the open-file limit to its hard maximum (inherited by the server process).
+private func raiseFileLimit() -> Int {
+  var limit = rlimit()
+  getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+  limit.rlim_cur = limit.rlim_max
+  setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+  getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+  return Int(limit.rlim_cur)
+}
+
+private func freeLoopbackPort() throws -> Int {
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  defer { close(fd) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  let bound = withUnsafeMutablePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+    }
+  }
+  guard bound else { throw BenchError("cannot bind a loopback port: errno \(errno)") }
+  return Int(UInt16(bigEndian: address.sin_port))
+}
+
+private func canConnect(port: UInt16) -> Bool {
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  defer { close(fd) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = port.bigEndian
+  address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+  return withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+    }
   }
 }

@@ -192,3 +192,15 @@ private let badFrames: [BadClientFrame] = [
     #expect(ClientMessage.hello(session: nil).list == nil)
   }
 }
+
+@Suite struct ProtocolErrorTests {
+  @Test func errorsForThePeer() {
+    #expect(
+      ProtocolError.tooLarge(limit: 65536)
+        == ProtocolError(.tooLarge, "message larger than 65536 bytes"))
+    #expect(ProtocolError(.notFound, "gone").description == "not_found: gone")
+    #expect(
+      ProtocolError(JSONSyntaxError(offset: 3, reason: "unexpected character"))
+        == ProtocolError(.badJSON, "not JSON: unexpected character at byte 3"))
+  }
+}

@@ -117,6 +117,33 @@ private func refusal(bytes: [UInt8]) -> JSONSyntaxError? {
     #expect((try? JSONValue(parsing: [0x22, 0xC3, 0xA9, 0x22] as [UInt8])) == .string("é"))
   }
 
+  @Test func stringsAreAcceptedExactlyWhenTheyAreValidUTF8() {
+    // Against the standard library's validation: every two-byte sequence, and three- and
+    // four-byte ones around each lead byte's limits.
+    var sequences: [[UInt8]] = []
+    for first in UInt8(0x80)...0xFF {
+      for second in UInt8(0)...0xFF {
+        sequences.append([first, second])
+        for third: UInt8 in [0x7F, 0x80, 0xBF, 0xC0] {
+          sequences.append([first, second, third])
+          if first >= 0xF0 {
+            for fourth: UInt8 in [0x7F, 0xBF, 0xC0] {
+              sequences.append([first, second, third, fourth])
+            }
+          }
+        }
+      }
+    }
+    for bytes in sequences where !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+      let valid = String(validating: bytes, as: UTF8.self)
+      let parsed = try? JSONValue(parsing: [0x22] + bytes + [0x22])
+      if parsed != valid.map(JSONValue.string) {
+        Issue.record("\(bytes.map { String($0, radix: 16) }): parsed \(String(describing: parsed))")
+        return
+      }
+    }
+  }
+
   @Test func unterminatedStringsAreRefused() {
     #expect(refusal(#""abc"#)?.reason == "unterminated string")
     #expect(refusal(#""a\nbc"#)?.reason == "unterminated string")

@@ -90,6 +90,12 @@ import Testing
     }
   }
 
+  @Test func theBytesAreTheTextsUTF8() {
+    let value = JSONValue.object(["é": .array([.string("a\u{1}😀"), .int(-12), .number(0.5)])])
+    #expect(value.serializedUTF8 == Array(value.serialized.utf8))
+    #expect(value.serialized == "{\"é\":[\"a\\u0001😀\",-12,0.5]}")
+  }
+
   @Test func prettyPrintingIndentsByTwoSpaces() {
     let value = JSONValue.object([
       "a": .array([.int(1), .int(2)]), "b": .object([:]), "c": .array([]),

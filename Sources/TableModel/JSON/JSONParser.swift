@@ -12,6 +12,11 @@ extension JSONValue {
   public static let maximumDepth = 256
 
   /// Parses one JSON document (RFC 8259). Anything but white space after it is an error.
+  ///
+  /// Where the RFC leaves a choice: a repeated key keeps its first place and its last
+  /// value; a `\u` escape of a lone UTF-16 surrogate reads as U+FFFD, as in browsers;
+  /// a number beyond `Double`'s range and nesting deeper than ``maximumDepth`` are refused;
+  /// a byte order mark is not white space.
   public init(parsing text: String) throws(JSONSyntaxError) {
     var text = text
     let result = text.withUTF8 { bytes -> Result<JSONValue, JSONSyntaxError> in
@@ -25,7 +30,8 @@ extension JSONValue {
     self = try result.get()
   }
 
-  /// Parses one JSON document from UTF-8 bytes.
+  /// Parses one JSON document from UTF-8 bytes; strings that are not well-formed UTF-8
+  /// are refused.
   public init(parsing bytes: some Collection<UInt8>) throws(JSONSyntaxError) {
     let array = Array(bytes)
     let result = array.withUnsafeBufferPointer { buffer -> Result<JSONValue, JSONSyntaxError> in
@@ -45,6 +51,8 @@ private struct JSONParser {
   let bytes: UnsafeBufferPointer<UInt8>
   var position = 0
   var depth = 0
+  /// Objects up to this many members find repeated keys without an index.
+  static let smallObjectCount = 16
 
   init(bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
@@ -104,8 +112,9 @@ private struct JSONParser {
     try enterContainer()
     position += 1
     var members: [(key: String, value: JSONValue)] = []
-    // Finding repeated keys by index keeps a hostile object with thousands of keys linear.
-    var indexOfKey: [String: Int] = [:]
+    // Repeated keys are looked for by scanning while the object is small, and through an
+    // index once it is large, so that a hostile object with thousands of keys stays linear.
+    var indexOfKey: [String: Int]? = nil
     skipWhitespace()
     if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
       position += 1
@@ -125,10 +134,15 @@ private struct JSONParser {
       position += 1
       skipWhitespace()
       let value = try parseValue()
-      if let index = indexOfKey[key] {
+      if indexOfKey == nil, members.count >= JSONParser.smallObjectCount {
+        indexOfKey = Dictionary(
+          members.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { a, _ in a })
+      }
+      let repeated = indexOfKey.map { $0[key] } ?? members.firstIndex { $0.key == key }
+      if let index = repeated {
         members[index].value = value  // A repeated key keeps its first place and last value.
       } else {
-        indexOfKey[key] = members.count
+        indexOfKey?[key] = members.count
         members.append((key, value))
       }
       skipWhitespace()
@@ -304,9 +318,44 @@ private struct JSONParser {
   func validatedString(_ buffer: UnsafeBufferPointer<UInt8>, at offset: Int) throws(JSONSyntaxError)
     -> String
   {
-    guard let string = String(validating: buffer, as: UTF8.self) else {
+    guard JSONParser.isValidUTF8(buffer) else {
       throw JSONSyntaxError(offset: offset, reason: "invalid UTF-8 in string")
     }
-    return string
+    // Valid, so nothing is repaired; this initializer is much faster than the generic
+    // String(validating:as:).
+    return String(decoding: buffer, as: UTF8.self)
+  }
+
+  /// Whether `bytes` are well-formed UTF-8 (RFC 3629): no overlong forms, no surrogates,
+  /// nothing above U+10FFFF.
+  static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = 0
+    let count = bytes.count
+    func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
+      index + offset < count && range.contains(bytes[index + offset])
+    }
+    while index < count {
+      let lead = bytes[index]
+      switch lead {
+      case 0x00...0x7F:
+        index += 1
+      case 0xC2...0xDF:
+        guard continuation(1) else { return false }
+        index += 2
+      case 0xE0...0xEF:
+        let second: ClosedRange<UInt8> =
+          lead == 0xE0 ? 0xA0...0xBF : lead == 0xED ? 0x80...0x9F : 0x80...0xBF
+        guard continuation(1, second), continuation(2) else { return false }
+        index += 3
+      case 0xF0...0xF4:
+        let second: ClosedRange<UInt8> =
+          lead == 0xF0 ? 0x90...0xBF : lead == 0xF4 ? 0x80...0x8F : 0x80...0xBF
+        guard continuation(1, second), continuation(2), continuation(3) else { return false }
+        index += 4
+      default:
+        return false
+      }
+    }
+    return true
   }
 }

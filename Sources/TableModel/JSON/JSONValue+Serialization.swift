@@ -1,99 +1,121 @@
 extension JSONValue {
   /// Compact JSON text: no spaces, members in order, non-ASCII characters as they are.
   public var serialized: String {
-    var output = ""
-    output.reserveCapacity(64)
-    write(to: &output, indent: nil, level: 0)
-    return output
+    String(decoding: serializedUTF8, as: UTF8.self)
+  }
+
+  /// The compact JSON text as UTF-8 bytes, ready for a WebSocket text frame.
+  public var serializedUTF8: [UInt8] {
+    var writer = JSONWriter(indent: nil)
+    writer.write(self, level: 0)
+    return writer.output
   }
 
   /// Indented JSON text (two spaces), for files people read.
   public var prettyPrinted: String {
-    var output = ""
-    write(to: &output, indent: "  ", level: 0)
-    return output
+    var writer = JSONWriter(indent: Array("  ".utf8))
+    writer.write(self, level: 0)
+    return String(decoding: writer.output, as: UTF8.self)
+  }
+}
+
+/// Writes JSON text into a byte buffer: appending bytes is much cheaper than appending
+/// to a `String` piece by piece.
+private struct JSONWriter {
+  var output: [UInt8] = []
+  let indent: [UInt8]?
+  static let hexDigits = Array("0123456789abcdef".utf8)
+
+  init(indent: [UInt8]?) {
+    self.indent = indent
+    output.reserveCapacity(256)
   }
 
-  private func write(to output: inout String, indent: String?, level: Int) {
-    switch self {
-    case .null: output += "null"
-    case .bool(let value): output += value ? "true" : "false"
-    case .number(let value): JSONValue.writeNumber(value, to: &output)
-    case .string(let value): JSONValue.writeString(value, to: &output)
+  mutating func write(_ value: JSONValue, level: Int) {
+    switch value {
+    case .null: output.append(contentsOf: "null".utf8)
+    case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
+    case .number(let value): writeNumber(value)
+    case .string(let value): writeString(value)
     case .array(let elements):
       if elements.isEmpty {
-        output += "[]"
+        output.append(contentsOf: "[]".utf8)
         return
       }
-      output += "["
+      output.append(UInt8(ascii: "["))
       for (offset, element) in elements.enumerated() {
-        if offset > 0 { output += "," }
-        JSONValue.newline(&output, indent: indent, level: level + 1)
-        element.write(to: &output, indent: indent, level: level + 1)
+        if offset > 0 { output.append(UInt8(ascii: ",")) }
+        newline(level: level + 1)
+        write(element, level: level + 1)
       }
-      JSONValue.newline(&output, indent: indent, level: level)
-      output += "]"
+      newline(level: level)
+      output.append(UInt8(ascii: "]"))
     case .object(let object):
       if object.members.isEmpty {
-        output += "{}"
+        output.append(contentsOf: "{}".utf8)
         return
       }
-      output += "{"
+      output.append(UInt8(ascii: "{"))
       for (offset, member) in object.members.enumerated() {
-        if offset > 0 { output += "," }
-        JSONValue.newline(&output, indent: indent, level: level + 1)
-        JSONValue.writeString(member.key, to: &output)
-        output += indent == nil ? ":" : ": "
-        member.value.write(to: &output, indent: indent, level: level + 1)
+        if offset > 0 { output.append(UInt8(ascii: ",")) }
+        newline(level: level + 1)
+        writeString(member.key)
+        output.append(UInt8(ascii: ":"))
+        if indent != nil { output.append(UInt8(ascii: " ")) }
+        write(member.value, level: level + 1)
       }
-      JSONValue.newline(&output, indent: indent, level: level)
-      output += "}"
+      newline(level: level)
+      output.append(UInt8(ascii: "}"))
     }
   }
 
-  private static func newline(_ output: inout String, indent: String?, level: Int) {
+  mutating func newline(level: Int) {
     guard let indent else { return }
-    output += "\n"
-    for _ in 0..<level { output += indent }
+    output.append(UInt8(ascii: "\n"))
+    for _ in 0..<level { output.append(contentsOf: indent) }
   }
 
-  private static func writeNumber(_ value: Double, to output: inout String) {
+  mutating func writeNumber(_ value: Double) {
     if value.isNaN || value.isInfinite {
-      output += "null"  // JSON has no NaN or infinity.
+      output.append(contentsOf: "null".utf8)  // JSON has no NaN or infinity.
     } else if value.rounded(.towardZero) == value && abs(value) <= 9_007_199_254_740_992 {
-      output += String(Int64(value))  // whole numbers as integers: 3, not 3.0; -0 as 0
+      // Whole numbers as integers: 3, not 3.0; -0 as 0. (Short strings need no allocation.)
+      output.append(contentsOf: String(Int64(value)).utf8)
     } else {
-      output += "\(value)"
+      output.append(contentsOf: "\(value)".utf8)
     }
   }
 
-  private static func writeString(_ value: String, to output: inout String) {
-    output += "\""
-    var needsEscaping = false
-    for byte in value.utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-      needsEscaping = true
-      break
-    }
-    if !needsEscaping {
-      output += value
-      output += "\""
-      return
-    }
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "\"": output += "\\\""
-      case "\\": output += "\\\\"
-      case "\n": output += "\\n"
-      case "\r": output += "\\r"
-      case "\t": output += "\\t"
-      case "\u{08}": output += "\\b"
-      case "\u{0C}": output += "\\f"
-      case let control where control.value < 0x20:
-        let hex = String(control.value, radix: 16)
-        output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: output.unicodeScalars.append(scalar)
+  mutating func writeString(_ value: String) {
+    output.append(UInt8(ascii: "\""))
+    var value = value
+    value.withUTF8 { bytes in
+      var runStart = 0
+      for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+        writeEscape(byte)
+        runStart = index + 1
       }
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
-    output += "\""
+    output.append(UInt8(ascii: "\""))
+  }
+
+  /// A quote, a backslash or a control character, escaped.
+  mutating func writeEscape(_ byte: UInt8) {
+    output.append(UInt8(ascii: "\\"))
+    switch byte {
+    case 0x22: output.append(UInt8(ascii: "\""))
+    case 0x5C: output.append(UInt8(ascii: "\\"))
+    case 0x0A: output.append(UInt8(ascii: "n"))
+    case 0x0D: output.append(UInt8(ascii: "r"))
+    case 0x09: output.append(UInt8(ascii: "t"))
+    case 0x08: output.append(UInt8(ascii: "b"))
+    case 0x0C: output.append(UInt8(ascii: "f"))
+    default:
+      output.append(contentsOf: "u00".utf8)
+      output.append(JSONWriter.hexDigits[Int(byte >> 4)])
+      output.append(JSONWriter.hexDigits[Int(byte & 0xF)])
+    }
   }
 }

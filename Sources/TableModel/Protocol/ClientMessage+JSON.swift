@@ -14,7 +14,7 @@ extension ClientMessage {
     do {
       json = try JSONValue(parsing: text)
     } catch {
-      return (nil, .failure(ProtocolError(.badJSON, "not JSON: \(error)")))
+      return (nil, .failure(ProtocolError(error)))
     }
     return decode(json)
   }

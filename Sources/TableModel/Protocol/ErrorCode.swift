@@ -26,3 +26,15 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
 
   public var description: String { "\(code.rawValue): \(message)" }
 }
+
+extension ProtocolError {
+  /// `bad_json`, saying why and where the text is not JSON.
+  public init(_ syntaxError: JSONSyntaxError) {
+    self.init(.badJSON, "not JSON: \(syntaxError)")
+  }
+
+  /// `too_large`, for a message over the server's limit of `limit` bytes.
+  public static func tooLarge(limit: Int) -> ProtocolError {
+    ProtocolError(.tooLarge, "message larger than \(limit) bytes")
+  }
+}

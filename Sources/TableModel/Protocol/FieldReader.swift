@@ -39,9 +39,12 @@ struct FieldReader {
     return value
   }
 
-  func required(_ key: String, _ expected: String) throws(ProtocolError) -> JSONValue {
+  /// `expected` is only worked out for the error message.
+  func required(_ key: String, _ expected: @autoclosure () -> String) throws(ProtocolError)
+    -> JSONValue
+  {
     guard let value = object[key] else { throw FieldReader.missing(name(of: key)) }
-    if value == .null { throw FieldReader.mistyped(name(of: key), expected) }
+    if value == .null { throw FieldReader.mistyped(name(of: key), expected()) }
     return value
   }
 
@@ -85,9 +88,11 @@ struct FieldReader {
 
   /// An index or a count: an integer of at least `minimum`.
   func int(_ key: String, atLeast minimum: Int) throws(ProtocolError) -> Int {
-    let expected = minimum == 0 ? "a non-negative integer" : "an integer of at least \(minimum)"
-    guard let int = try required(key, expected).intValue, int >= minimum else {
-      throw FieldReader.mistyped(name(of: key), expected)
+    func expected() -> String {
+      minimum == 0 ? "a non-negative integer" : "an integer of at least \(minimum)"
+    }
+    guard let int = try required(key, expected()).intValue, int >= minimum else {
+      throw FieldReader.mistyped(name(of: key), expected())
     }
     return int
   }
@@ -119,10 +124,11 @@ struct FieldReader {
   func name<Value: RawRepresentable & CaseIterable>(_ key: String, as _: Value.Type)
     throws(ProtocolError) -> Value where Value.RawValue == String
   {
-    let expected = "one of " + Value.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-    guard let raw = try required(key, expected).stringValue, let value = Value(rawValue: raw) else {
-      throw FieldReader.mistyped(name(of: key), expected)
+    func expected() -> String {
+      "one of " + Value.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
     }
+    guard let raw = try required(key, expected()).stringValue, let value = Value(rawValue: raw)
+    else { throw FieldReader.mistyped(name(of: key), expected()) }
     return value
   }
 

@@ -4,11 +4,23 @@ public struct NewRow: Sendable, Hashable {
   public var detail: String?
   /// Extension: the cell style; nil lets the server choose (the list's usual style).
   public var style: CellStyle?
+  /// Not on the wire: what a server-side insert (import, an app's own code) may also set.
+  public var image: String?
+  /// nil: the default for where the row goes.
+  public var accessory: AccessoryType?
+  /// A switch in the row, and its state.
+  public var isOn: Bool?
 
-  public init(text: String, detail: String? = nil, style: CellStyle? = nil) {
+  public init(
+    text: String, detail: String? = nil, style: CellStyle? = nil, image: String? = nil,
+    accessory: AccessoryType? = nil, isOn: Bool? = nil
+  ) {
     self.text = text
     self.detail = detail
     self.style = style
+    self.image = image
+    self.accessory = accessory
+    self.isOn = isOn
   }
 }
 

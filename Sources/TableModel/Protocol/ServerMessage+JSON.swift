@@ -30,6 +30,9 @@ extension ServerMessage {
   /// The message as one compact JSON text frame.
   public var serialized: String { jsonValue.serialized }
 
+  /// The frame's UTF-8 bytes, as a WebSocket sends them.
+  public var serializedUTF8: [UInt8] { jsonValue.serializedUTF8 }
+
   /// Decodes one frame from the server. Unknown fields are ignored and an unknown `type`
   /// is ``unknown(type:)``; text that is not JSON is `bad_json`, anything else wrong
   /// `bad_message`.
@@ -38,7 +41,7 @@ extension ServerMessage {
     do {
       json = try JSONValue(parsing: text)
     } catch {
-      return .failure(ProtocolError(.badJSON, "not JSON: \(error)"))
+      return .failure(ProtocolError(error))
     }
     return decode(json)
   }

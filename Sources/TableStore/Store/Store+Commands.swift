@@ -27,6 +27,15 @@ extension Store {
           afterRow = row
         }
       }
+      // No style given: the list's usual style, that of the neighbouring row.
+      var style = content.style
+      if style == nil {
+        var neighbour = afterRow?.id
+        if neighbour == nil { neighbour = try firstRow(ofSection: sectionID) }
+        if let neighbour {
+          style = try fetchOne("SELECT style FROM row WHERE id = ?", [neighbour], { CellStyle(rawValue: $0.string(0)) }) ?? nil
+        }
+      }
       let key = try makeKey("R")
       let (block, pos) = try slot(inSection: sectionID, after: afterRow)
       guard let rowID = try fetchInt(
@@ -34,7 +43,7 @@ extension Store {
         INSERT INTO row (key, list_id, block_id, pos, text, detail, style, image, accessory, switch,
           checked, visible)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1) RETURNING id
-        """, key, record.id, block, pos, content.text, content.detail, content.style.rawValue,
+        """, key, record.id, block, pos, content.text, content.detail, (style ?? .default).rawValue,
         content.image, content.accessory?.rawValue, content.isOn)
       else { throw .notFound("list \(list)") }
       try didAddRow(toBlock: block, visible: true)
@@ -85,9 +94,14 @@ extension Store {
           SELECT l.key FROM subtree s JOIN list l ON l.id = s.id ORDER BY s.depth, l.id
           """, [row.id], { $0.string(0) })
       }
+      // Every dependent is doomed too: unlink them so that no deletion cascades to a row
+      // whose block counts would then go stale. Each row is re-read, as an earlier
+      // deletion may have merged its block into the next.
+      for row in doomed { try execute("UPDATE row SET show_when_row = NULL WHERE id = ?", row.id) }
       for row in doomed {
-        try execute("DELETE FROM row WHERE id = ?", row.id)
-        try didRemoveRow(row)
+        guard let current = try rowRecord(id: row.id) else { continue }
+        try execute("DELETE FROM row WHERE id = ?", current.id)
+        try didRemoveRow(current)
       }
       let edits = doomed.filter(\.isVisible).map { RowEdit.delete(row: $0.key) }
       var change = StoreChange(removedLists: removedLists)
@@ -156,6 +170,13 @@ extension Store {
       if let parent = try parentChange(of: record, lent: lent) { change.lists.append(parent) }
       return change
     }
+  }
+
+  /// The id of a section's first row, visible or not.
+  func firstRow(ofSection sectionID: Int) throws(StoreError) -> Int? {
+    guard let block = try fetchInt("SELECT id FROM block WHERE section_id = ? ORDER BY pos LIMIT 1", sectionID)
+    else { return nil }
+    return try fetchInt("SELECT id FROM row WHERE block_id = ? ORDER BY pos LIMIT 1", block)
   }
 
   /// Every visible row of a list, in stored order.

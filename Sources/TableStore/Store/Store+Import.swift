@@ -89,7 +89,7 @@ private struct Importer {
       var start = 0
       var blockIndex = 0
       while start < section.rows.count {
-        let end = min(start + Store.importBlockFill, section.rows.count)
+        let end = min(start + store.importBlockFill, section.rows.count)
         let blockVisible = (start..<end).reduce(0) { $0 + (visible[sectionIndex][$1] ? 1 : 0) }
         guard let blockID = try store.fetchInt(
           "INSERT INTO block (section_id, pos, count, size) VALUES (?, ?, ?, ?) RETURNING id", sectionID,

@@ -9,17 +9,18 @@ import TableModel
 ///
 /// - Inserting or moving a row touches one block: the row takes the position halfway
 ///   between its neighbours (rows start 2^20 apart). Only when two neighbours are adjacent
-///   is that one block renumbered (at most ``blockCapacity`` rows). A block that grows past
-///   ``blockCapacity`` splits in two; a block that empties is dropped.
+///   is that one block renumbered (at most `blockCapacity` rows). A block that grows past
+///   `blockCapacity` splits in two; a block that empties is dropped.
 /// - Reading rows `from..<from+n` of a section sums block counts — a covering index of one
 ///   small entry per block, walked from whichever end of the section is nearer — to find
-///   the block holding row `from`, then skips fewer than ``blockCapacity`` index entries in
+///   the block holding row `from`, then skips fewer than `blockCapacity` index entries in
 ///   it. For 1,000,000 rows that is about 1,500 block entries, not a million rows: the cost
 ///   is O(n/B + B) with B ≈ 1,000, and no statement ever uses OFFSET over a whole list.
 extension Store {
-  static let blockCapacity = 1_024
+  static let defaultBlockCapacity = 1_024
+
   /// How full import makes blocks, leaving room to insert without splitting at once.
-  static let importBlockFill = 768
+  var importBlockFill: Int { max(1, blockCapacity * 3 / 4) }
   static let rowGap = 1 << 20
   static let blockGap = 1 << 32
 
@@ -58,7 +59,7 @@ extension Store {
       "UPDATE block SET size = size + 1, count = count + ? WHERE id = ? RETURNING size", added, blockID)
     else { throw .notFound("block #\(blockID)") }
     if visible { try execute("UPDATE section SET count = count + 1 WHERE id = (SELECT section_id FROM block WHERE id = ?)", blockID) }
-    if size > Store.blockCapacity { try split(blockID) }
+    if size > blockCapacity { try split(blockID) }
   }
 
   /// Records that `row` left its block. An emptied block is dropped unless `keepEmpty`
@@ -69,7 +70,36 @@ extension Store {
       "UPDATE block SET size = size - 1, count = count - ? WHERE id = ? RETURNING size", removed, row.blockID)
     else { throw .notFound("block #\(row.blockID)") }
     if row.isVisible { try execute("UPDATE section SET count = count - 1 WHERE id = ?", row.sectionID) }
-    if size == 0 && !keepEmpty { try execute("DELETE FROM block WHERE id = ? AND size = 0", row.blockID) }
+    if keepEmpty { return }
+    if size == 0 {
+      try execute("DELETE FROM block WHERE id = ? AND size = 0", row.blockID)
+    } else if size < blockCapacity / 4 {
+      try mergeIntoNext(row.blockID, size: size)
+    }
+  }
+
+  /// Folds a sparse block into the block after it when both fit in half a block, so that
+  /// deletions cannot leave a long section made of near-empty blocks.
+  private func mergeIntoNext(_ blockID: Int, size: Int) throws(StoreError) {
+    guard let (next, nextSize) = try fetchOne(
+      """
+      SELECT n.id, n.size FROM block b JOIN block n ON n.section_id = b.section_id AND n.pos > b.pos
+      WHERE b.id = ? ORDER BY n.pos LIMIT 1
+      """, [blockID], { ($0.int(0), $0.int(1)) }),
+      size + nextSize <= blockCapacity / 2
+    else { return }
+    let ids = try fetchAll(
+      "SELECT id FROM row WHERE block_id IN (?, ?) ORDER BY block_id = ?, pos", [blockID, next, next], { $0.int(0) })
+    for (index, id) in ids.enumerated() {
+      try execute("UPDATE row SET block_id = ?, pos = ? WHERE id = ?", next, index * Store.rowGap, id)
+    }
+    try execute(
+      """
+      UPDATE block SET size = (SELECT count(*) FROM row WHERE block_id = block.id),
+        count = (SELECT count(*) FROM row WHERE block_id = block.id AND visible)
+      WHERE id = ?
+      """, next)
+    try execute("DELETE FROM block WHERE id = ?", blockID)
   }
 
   /// Shows or hides a row (its `showWhen` rule changed), keeping the counts right.

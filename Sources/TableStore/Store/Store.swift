@@ -15,6 +15,9 @@ public final class Store {
   let database: Database
   public let path: String
   public let isReadOnly: Bool
+  /// The most rows a block holds before it splits (see Store+Ordering.swift); tests make
+  /// it small to exercise splits.
+  var blockCapacity = Store.defaultBlockCapacity
 
   /// Opens the database at `path`, creating and migrating it as needed: WAL journal,
   /// `synchronous = NORMAL`, a 5 s busy timeout, foreign keys on.
@@ -22,11 +25,15 @@ public final class Store {
   /// With `synchronous = NORMAL` in WAL mode a committed change is in the WAL file when
   /// the call returns: it survives the process being killed, but the last few commits may
   /// be lost (never half applied) if the machine loses power.
-  public init(path: String, readOnly: Bool = false) throws(StoreError) {
+  ///
+  /// A read-only store refuses every change with ``StoreError/readOnly(_:)``; opening a file
+  /// that cannot be written without `readOnly` fails the same way. `busyTimeout` is how long
+  /// a change waits for another process's lock before failing with `SQLITE_BUSY`.
+  public init(path: String, readOnly: Bool = false, busyTimeout milliseconds: Int = 5_000) throws(StoreError) {
     self.path = path
     self.isReadOnly = readOnly
     do {
-      database = try Database(path: path, readOnly: readOnly)
+      database = try Database(path: path, readOnly: readOnly, busyTimeout: Int32(clamping: milliseconds))
     } catch {
       throw StoreError(error)
     }

@@ -34,27 +34,3 @@ public struct StoreChange: Sendable, Hashable {
   /// The change to `list`, if it changed.
   public func change(of list: String) -> ListChange? { lists.first { $0.list == list } }
 }
-
-/// The content of a row to insert; its id is generated.
-public struct NewRow: Sendable, Hashable {
-  public var text: String
-  public var detail: String?
-  public var style: CellStyle
-  public var image: String?
-  /// nil: the default for where the row goes.
-  public var accessory: AccessoryType?
-  /// A switch in the row, and its state.
-  public var isOn: Bool?
-
-  public init(
-    text: String, detail: String? = nil, style: CellStyle = .default, image: String? = nil,
-    accessory: AccessoryType? = nil, isOn: Bool? = nil
-  ) {
-    self.text = text
-    self.detail = detail
-    self.style = style
-    self.image = image
-    self.accessory = accessory
-    self.isOn = isOn
-  }
-}

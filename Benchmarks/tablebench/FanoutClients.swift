@@ -1,0 +1,184 @@
+import Glibc
+
+/// Many WebSocket clients on one thread over plain POSIX sockets and poll(2): just enough
+/// of RFC 6455 (handshake, masked text frames out, unmasked frames in, ping → pong) to
+/// measure the server, not the client.
+///
+/// Must stay on the thread that made it.
+final class FanoutClients {
+  struct Client {
+    let fd: Int32
+    var isOpen = false
+    var inbox: [UInt8] = []
+    var fragments: [UInt8] = []
+  }
+
+  private(set) var clients: [Client] = []
+  let port: UInt16
+  private var pollDescriptors: [pollfd] = []
+  private var readBuffer = [UInt8](repeating: 0, count: 65536)
+
+  init(port: Int) {
+    self.port = UInt16(port)
+  }
+
+  deinit {
+    for client in clients { close(client.fd) }
+  }
+
+  /// Opens a TCP connection and sends the upgrade request; returns the client's index.
+  func open() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw BenchError("socket: errno \(errno) (raise ulimit -n?)") }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    let result = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard result == 0 else {
+      close(fd)
+      throw BenchError("connect to 127.0.0.1:\(port): errno \(errno)")
+    }
+    var noDelay: Int32 = 1
+    setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+    let index = clients.count
+    clients.append(Client(fd: fd))
+    pollDescriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+    let request =
+      "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+      + "Sec-WebSocket-Key: dGFibGV3ZWJmYW5vdXQxMg==\r\nSec-WebSocket-Version: 13\r\n"
+      + "Sec-WebSocket-Protocol: tableweb.v1\r\nOrigin: http://127.0.0.1:\(port)\r\n\r\n"
+    try write(Array(request.utf8), to: index)
+    return index
+  }
+
+  /// Sends one text message.
+  func send(_ text: String, to index: Int) throws {
+    let payload = Array(text.utf8)
+    var frame: [UInt8] = [0x81]
+    if payload.count < 126 {
+      frame.append(0x80 | UInt8(payload.count))
+    } else if payload.count < 65536 {
+      frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+    } else {
+      frame.append(0x80 | 127)
+      for shift in stride(from: 56, through: 0, by: -8) {
+        frame.append(UInt8((payload.count >> shift) & 0xFF))
+      }
+    }
+    let mask: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
+    frame += mask
+    for (offset, byte) in payload.enumerated() { frame.append(byte ^ mask[offset & 3]) }
+    try write(frame, to: index)
+  }
+
+  private func write(_ bytes: [UInt8], to index: Int) throws {
+    var sent = 0
+    while sent < bytes.count {
+      let count = bytes[sent...].withUnsafeBytes {
+        Glibc.write(clients[index].fd, $0.baseAddress, $0.count)
+      }
+      guard count > 0 else {
+        if errno == EINTR || errno == EAGAIN { continue }
+        throw BenchError("write: errno \(errno)")
+      }
+      sent += count
+    }
+  }
+
+  /// Waits up to `timeout` for input and hands every complete message to `handle`
+  /// (client index, text). Returns how many messages arrived.
+  @discardableResult
+  func pump(timeoutMilliseconds: Int32, _ handle: (Int, [UInt8]) throws -> Void) throws -> Int {
+    let ready = poll(&pollDescriptors, nfds_t(pollDescriptors.count), timeoutMilliseconds)
+    guard ready >= 0 else {
+      if errno == EINTR { return 0 }
+      throw BenchError("poll: errno \(errno)")
+    }
+    var delivered = 0
+    for index in pollDescriptors.indices where pollDescriptors[index].revents != 0 {
+      let count = read(clients[index].fd, &readBuffer, readBuffer.count)
+      guard count > 0 else {
+        if count < 0 && (errno == EAGAIN || errno == EINTR) { continue }
+        throw BenchError("client \(index): the server closed the connection")
+      }
+      clients[index].inbox += readBuffer[0..<count]
+      delivered += try drain(index, handle)
+    }
+    return delivered
+  }
+
+  private func drain(_ index: Int, _ handle: (Int, [UInt8]) throws -> Void) throws -> Int {
+    var delivered = 0
+    if !clients[index].isOpen {
+      guard let end = headerEnd(clients[index].inbox) else { return 0 }
+      let head = String(decoding: clients[index].inbox[0..<end], as: UTF8.self)
+      guard head.hasPrefix("HTTP/1.1 101") else {
+        throw BenchError("client \(index): upgrade refused: \(head.prefix(80))")
+      }
+      clients[index].inbox.removeFirst(end)
+      clients[index].isOpen = true
+    }
+    var offset = 0
+    let inbox = clients[index].inbox
+    while inbox.count - offset >= 2 {
+      let opcode = inbox[offset] & 0x0F
+      let isFinal = inbox[offset] & 0x80 != 0
+      var length = Int(inbox[offset + 1] & 0x7F)
+      var header = 2
+      if length == 126 {
+        guard inbox.count - offset >= 4 else { break }
+        length = Int(inbox[offset + 2]) << 8 | Int(inbox[offset + 3])
+        header = 4
+      } else if length == 127 {
+        guard inbox.count - offset >= 10 else { break }
+        length = (0..<8).reduce(0) { $0 << 8 | Int(inbox[offset + 2 + $1]) }
+        header = 10
+      }
+      guard inbox.count - offset >= header + length else { break }
+      let payload = Array(inbox[(offset + header)..<(offset + header + length)])
+      offset += header + length
+      switch opcode {
+      case 0x1, 0x0:
+        clients[index].fragments += payload
+        if isFinal {
+          let message = clients[index].fragments
+          clients[index].fragments = []
+          try handle(index, message)
+          delivered += 1
+        }
+      case 0x8: throw BenchError("client \(index): the server sent close")
+      case 0x9: try sendPong(payload, to: index)
+      default: break
+      }
+    }
+    clients[index].inbox.removeFirst(offset)
+    return delivered
+  }
+
+  private func sendPong(_ payload: [UInt8], to index: Int) throws {
+    var frame: [UInt8] = [0x8A, 0x80 | UInt8(payload.count), 0, 0, 0, 0]
+    frame += payload
+    try write(frame, to: index)
+  }
+
+  private func headerEnd(_ bytes: [UInt8]) -> Int? {
+    guard bytes.count >= 4 else { return nil }
+    for index in 3..<bytes.count
+    where bytes[index] == 10 && bytes[index - 1] == 13 && bytes[index - 2] == 10
+      && bytes[index - 3] == 13
+    {
+      return index + 1
+    }
+    return nil
+  }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,77 @@
+// One UITableViewCell: its layout for the row's style, accessory, control and, in
+// editing mode, the editing control and reorder handle.
+import { el } from "./dom.js";
+
+export const ROW_HEIGHT = 44;
+const IMAGE_STYLES = new Set(["default", "subtitle", "value1"]);
+
+/// Fills `node` for `row` (null: a row not fetched yet). `state` carries what the row
+/// does not: {editing, selected, confirming, last, posinset, setsize}.
+export function fillCell(node, row, state) {
+  node.textContent = "";
+  node.setAttribute("role", "listitem");
+  node.setAttribute("aria-posinset", state.posinset);
+  node.setAttribute("aria-setsize", state.setsize);
+  const content = node.appendChild(el("div", "content"));
+  if (!row) {
+    node.className = "cell placeholder";
+    content.appendChild(el("div", "labels"));
+    return;
+  }
+  node.dataset.id = row.id;
+  node.className = `cell s-${row.style}`;
+  node.classList.toggle("selected", !!state.selected);
+  node.classList.toggle("confirming", !!state.confirming);
+  node.classList.toggle("disabled", !row.selectable && !row.control);
+  const label = [row.text, row.detail, row.accessory === "checkmark" && "checked"].filter(Boolean);
+  node.setAttribute("aria-label", label.join(", "));
+
+  if (state.editing && row.editing !== "none") {
+    const control = content.appendChild(el("button", `edit-control ${row.editing === "insert" ? "plus" : "minus"}`));
+    control.type = "button";
+    control.tabIndex = -1;
+    control.setAttribute("aria-label", `${row.editing === "insert" ? "Insert" : "Delete"} ${row.text}`);
+  }
+  if (row.image && IMAGE_STYLES.has(row.style)) {
+    const img = content.appendChild(el("img", "image"));
+    img.alt = "";
+    img.src = row.image;
+    node.classList.add("has-image");
+  }
+  const labels = content.appendChild(el("div", "labels"));
+  labels.appendChild(el("span", "text", row.text));
+  if (row.detail != null && row.style !== "default") labels.appendChild(el("span", "detail", row.detail));
+
+  if (row.control && !state.editing) {
+    const sw = content.appendChild(el("button", "switch"));
+    sw.type = "button";
+    sw.tabIndex = -1;
+    sw.setAttribute("role", "switch");
+    sw.setAttribute("aria-checked", String(row.control.on));
+    sw.setAttribute("aria-label", row.text);
+  } else if (!state.editing || row.accessory === "checkmark") {
+    const acc = accessoryFor(row.accessory, row.text);
+    if (acc) content.appendChild(acc);
+  }
+  if (state.editing && state.confirming) {
+    const del = content.appendChild(el("button", "delete-confirm", "Delete"));
+    del.type = "button";
+  } else if (state.editing && row.movable) {
+    content.appendChild(el("span", "reorder")).setAttribute("aria-hidden", "true");
+  }
+  node.classList.toggle("last", !!state.last);
+}
+
+function accessoryFor(kind, text) {
+  if (kind === "none") return null;
+  const acc = el("span", "accessory");
+  if (kind === "detail" || kind === "detailDisclosure") {
+    const info = acc.appendChild(el("button", "info", "i"));
+    info.type = "button";
+    info.tabIndex = -1;
+    info.setAttribute("aria-label", `More info about ${text}`);
+  }
+  if (kind === "disclosure" || kind === "detailDisclosure") acc.appendChild(el("span", "chev"));
+  if (kind === "checkmark") acc.appendChild(el("span", "checkmark"));
+  return acc;
+}

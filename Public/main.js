@@ -1,0 +1,187 @@
+// The entry point: connects the socket, the model and the views, and turns what the
+// user did into commands.
+import * as W from "./wire.js";
+import { Socket } from "./socket.js";
+import { Model } from "./model.js";
+import { TableView } from "./table.js";
+import { NavigationBar, transition } from "./navigation.js";
+import { askForText } from "./alert.js";
+
+const K = W.K;
+const $ = (sel) => document.querySelector(sel);
+const model = new Model();
+let view = null;
+let reloading = false;
+const trail = []; // depth → {list, row, scrollTop}: where each level was left, for returning
+const own = new Map(); // row id → time: rows this page just changed, which do not flash
+
+const url = new URL(W.WS_PATH, location.href);
+url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+const socket = new Socket(url.href, { onMessage: receive, onStatus: showStatus });
+
+const nav = new NavigationBar($(".navbar"), {
+  onBack: () => socket.send(W.back()),
+  onEdit: () => setEditing(!model.screen.editing),
+});
+
+const send = (cmd, rows = []) => {
+  const now = Date.now();
+  for (const id of rows) own.set(id, now);
+  return socket.send(cmd);
+};
+const isOwn = (id) => Date.now() - (own.get(id) ?? 0) < 3000;
+const list = () => model.screen.list;
+
+/// Remembers where this level is left, then sends `tap` or `accessory`.
+function leave(command, row) {
+  const sc = model.screen;
+  trail[sc.depth] = { list: sc.list, row: row.id, scrollTop: view.scroller.scrollTop };
+  const first = view.firstVisible();
+  send(command(sc.list, row.id, (first && sc.sections[first[0]].rows[first[1]]?.id) ?? null), [row.id]);
+}
+
+const actions = {
+  tap: (row) => leave(W.tap, row),
+  accessory: (row) => leave(W.accessory, row),
+  toggle: (row, on) => send(W.toggle(list(), row.id, on), [row.id]),
+  remove: (ids) => send(W.deleteRows(list(), ids), ids),
+  move: (row, section, after) => send(W.move(list(), row.id, section, after), [row.id]),
+  async insertAt(section, after) {
+    const text = await askForText("New Row", "", "Add");
+    if (text) send(W.insert(list(), section, after, text));
+  },
+  async rename(row) {
+    const text = await askForText("Rename", row.text, "Save");
+    if (text && text !== row.text) send(W.rename(list(), row.id, text), [row.id]);
+  },
+  fetch: (section, from, count) => socket.sendIfOpen(W.fetchRows(list(), section, from, count)),
+  selectionChanged: () => showToolbar(),
+};
+
+function receive(msg) {
+  switch (msg[K.type]) {
+    case W.SCREEN: return showScreen(msg);
+    case W.DIFF: return applyDiff(msg);
+    case W.ROWS: {
+      const sec = model.receiveRows(msg) && model.screen.sections[msg[K.section]];
+      return view?.rowsArrived(sec?.id, msg[K.from]);
+    }
+    case W.ERROR:
+      if (view?.drag?.dropped) (view.drag = null), view.render();
+      return toast(msg[K.message] || msg[K.code]);
+    case W.NOTICE: return toast(msg[K.text]);
+  }
+}
+
+function showScreen(msg) {
+  const previous = model.screen;
+  let result;
+  try {
+    result = model.setScreen(msg);
+  } catch {
+    return requestReload();
+  }
+  reloading = false;
+  const sc = model.screen;
+  $(".loading").hidden = true;
+  if (view && previous?.list === sc.list && sc.transition === "none") {
+    view.setScreen(sc);
+  } else {
+    const old = view;
+    view = new TableView(actions);
+    transition($(".pages"), old?.page, view.page, sc.transition);
+    view.setScreen(sc);
+    const back = trail[sc.depth]?.list === sc.list ? trail[sc.depth] : null;
+    if (sc.transition === "pop" && (back || sc.selected || sc.scroll)) {
+      view.returnTo(sc.selected ?? back?.row, back ? back.scrollTop : sc.scroll);
+    } else view.scroller.focus({ preventScroll: true });
+  }
+  trail.length = sc.depth + 1;
+  if (trail[sc.depth]?.list !== sc.list) trail[sc.depth] = undefined;
+  nav.show(sc, sc.transition !== "none");
+  showToolbar();
+  if (result.gap) requestReload();
+}
+
+function applyDiff(msg) {
+  let result;
+  try {
+    result = model.receiveDiff(msg);
+  } catch {
+    return requestReload();
+  }
+  for (const changes of result.changes) view.applyChanges(changes, isOwn);
+  if (result.gap) requestReload();
+}
+
+function requestReload() {
+  if (reloading) return;
+  reloading = true;
+  socket.sendIfOpen(W.reload());
+}
+
+function setEditing(on) {
+  view.closeSwipe();
+  view.setEditing(on);
+  nav.show(model.screen, false);
+  showToolbar();
+  send(W.editing(on));
+}
+
+function showToolbar() {
+  const sc = model.screen;
+  const bar = $(".toolbar");
+  bar.hidden = !(sc?.editing && sc.editable);
+  if (bar.hidden || !view) return;
+  const n = view.selected.size;
+  const del = $(".tb-delete");
+  del.disabled = n === 0;
+  del.textContent = n ? `Delete (${n})` : "Delete";
+  $(".tb-rename").disabled = n !== 1;
+}
+
+$(".tb-delete").onclick = () => view.selected.size && actions.remove([...view.selected]);
+$(".tb-rename").onclick = () => {
+  const [id] = view.selected;
+  const row = model.screen.sections.flatMap((s) => s.rows).find((r) => r?.id === id);
+  if (row) actions.rename(row);
+};
+$(".tb-add").onclick = () => {
+  const secs = model.screen.sections;
+  const sec = secs[secs.length - 1];
+  if (!sec) return;
+  const rows = sec.rows.filter((r) => !r || r.editing !== "insert");
+  actions.insertAt(sec.id, rows.length ? rows[rows.length - 1]?.id ?? null : null);
+};
+
+function showStatus(status) {
+  $(".banner").hidden = status !== "reconnecting";
+}
+
+let toastTimer = 0;
+function toast(text) {
+  const t = $(".toast");
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (t.hidden = true), 3500);
+}
+
+// A tap anywhere but on the row swiped open closes it (taps on the table say so themselves).
+document.addEventListener("pointerdown", (e) => {
+  if (view?.openSwipe && !view.scroller.contains(e.target)) view.closeSwipe();
+});
+
+document.addEventListener("keydown", (e) => {
+  if (!view || e.target.closest?.("input, .scrim") || e.ctrlKey || e.metaKey) return;
+  if (e.key === "Escape") {
+    if (view.openSwipe || view.confirming) {
+      view.closeSwipe();
+      view.confirming = null;
+      view.render();
+    } else if (model.screen.back != null) socket.send(W.back());
+  } else if (!view.key(e)) return;
+  e.preventDefault();
+});
+
+socket.connect();

@@ -1,0 +1,53 @@
+// UINavigationController's chrome: the bar (title, back button named after the
+// previous screen, Edit/Done) and the slide between pages on push and pop.
+import { afterMotion, reducedMotion } from "./dom.js";
+
+export class NavigationBar {
+  constructor(root, { onBack, onEdit }) {
+    this.root = root;
+    this.title = root.querySelector(".nav-title");
+    this.backButton = root.querySelector(".nav-back");
+    this.backLabel = this.backButton.querySelector(".label");
+    this.editButton = root.querySelector(".nav-edit");
+    this.backButton.onclick = onBack;
+    this.editButton.onclick = onEdit;
+  }
+
+  show(screen, animated) {
+    this.title.textContent = screen.title;
+    document.title = screen.title;
+    this.backButton.hidden = screen.back == null;
+    this.backLabel.textContent = screen.back ?? "";
+    this.backButton.setAttribute("aria-label", `Back to ${screen.back ?? ""}`);
+    this.editButton.hidden = !screen.editable;
+    this.editButton.textContent = screen.editing ? "Done" : "Edit";
+    this.editButton.classList.toggle("done", screen.editing);
+    if (animated) {
+      this.root.classList.remove("fade");
+      void this.root.offsetWidth; // restarts the fade
+      this.root.classList.add("fade");
+    }
+  }
+}
+
+/// Puts `next` in place of `current`: from the right on push, from under it on pop.
+export function transition(container, current, next, kind) {
+  if (!current || kind === "none" || reducedMotion()) {
+    container.appendChild(next);
+    current?.remove();
+    return;
+  }
+  const push = kind === "push";
+  next.classList.add(push ? "right" : "under");
+  if (push) container.appendChild(next);
+  else container.insertBefore(next, current);
+  void next.offsetWidth; // commits the start position before sliding
+  next.classList.add("slide");
+  current.classList.add("slide");
+  next.classList.remove(push ? "right" : "under");
+  current.classList.add(push ? "under" : "right");
+  afterMotion(() => {
+    current.remove();
+    next.classList.remove("slide");
+  }, 380);
+}

@@ -1,0 +1,72 @@
+// The WebSocket: connects, says hello with the stored session token, queues commands
+// until welcomed, and reconnects with exponential back-off when the line drops.
+import * as W from "./wire.js";
+
+const TOKEN_KEY = "tableweb.session";
+const BACKOFF_MS = [100, 250, 500, 1000, 2000, 4000];
+
+export class Socket {
+  /// `onMessage(msg)` gets every server message after `welcome`;
+  /// `onStatus("connecting"|"open"|"reconnecting")` follows the line.
+  constructor(url, { onMessage, onStatus }) {
+    this.url = url;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.queue = [];
+    this.welcomed = false;
+    this.failures = 0;
+    this.nextRef = 1;
+    this.ws = null;
+  }
+
+  get token() {
+    try { return localStorage.getItem(TOKEN_KEY); } catch { return null; }
+  }
+
+  set token(value) {
+    try { localStorage.setItem(TOKEN_KEY, value); } catch { /* private mode */ }
+  }
+
+  connect() {
+    const ws = new WebSocket(this.url, W.SUBPROTOCOL);
+    this.ws = ws;
+    this.welcomed = false;
+    this.onStatus(this.failures ? "reconnecting" : "connecting");
+    ws.onopen = () => ws.send(JSON.stringify(W.hello(this.token)));
+    ws.onmessage = (e) => {
+      let msg;
+      try { msg = JSON.parse(e.data); } catch { return; }
+      if (msg[W.K.type] === W.WELCOME) {
+        this.token = msg[W.K.session];
+        this.welcomed = true;
+        this.failures = 0;
+        this.onStatus("open");
+        for (const cmd of this.queue.splice(0)) ws.send(JSON.stringify(cmd));
+      } else if (this.welcomed) {
+        this.onMessage(msg);
+      }
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.welcomed = false;
+      const delay = BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length - 1)];
+      this.failures++;
+      this.onStatus("reconnecting");
+      setTimeout(() => this.connect(), delay * (0.75 + Math.random() / 2));
+    };
+  }
+
+  /// Sends now if welcomed, else when welcomed. Returns the command's `ref`.
+  send(cmd) {
+    const ref = this.nextRef++;
+    cmd[W.K.ref] = ref;
+    if (this.welcomed && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(cmd));
+    else this.queue.push(cmd);
+    return ref;
+  }
+
+  /// Sends only while welcomed (fetches and reloads are re-derived after a reconnect).
+  sendIfOpen(cmd) {
+    if (this.welcomed) this.send(cmd);
+  }
+}

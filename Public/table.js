@@ -1,0 +1,404 @@
+// UITableView for one screen: sections and their headers in the flow, rows absolutely
+// placed inside each section and only the visible ones (plus a margin) in the DOM,
+// keyed by row id so that diffs move, insert and remove the same nodes.
+import { el, afterMotion } from "./dom.js";
+import { fillCell, ROW_HEIGHT } from "./cell.js";
+import { locate } from "./model.js";
+import { attachGestures } from "./gestures.js";
+
+export const FETCH_PAGE = 100;
+const H = ROW_HEIGHT;
+
+export class TableView {
+  /// `actions` carries out what the user did: tap, accessory, toggle, remove(ids),
+  /// insertAt(sectionId, afterId), move(row, sectionId, afterId), rename(row),
+  /// fetch(sectionId, from, count), selectionChanged().
+  constructor(actions) {
+    this.actions = actions;
+    this.page = el("div", "page");
+    this.scroller = this.page.appendChild(el("div", "scroller"));
+    this.scroller.tabIndex = 0;
+    this.table = this.scroller.appendChild(el("div", "table"));
+    this.tableHeader = this.table.appendChild(el("div", "table-header"));
+    this.tableFooter = this.table.appendChild(el("div", "table-footer"));
+    this.strip = null;
+    this.cells = new Map(); // row id, or "~section~index" for a row not fetched yet → node
+    this.sectionEls = new Map(); // section id → {root, header, rows, footer}
+    this.selected = new Set(); // rows picked in editing mode for "Delete (n)"
+    this.confirming = null; // the row whose minus control was turned
+    this.openSwipe = null; // {node}: at most one row swiped open
+    this.drag = null; // {id, s, from, to, node, dropped}
+    this.inflight = new Map(); // "section~from" → {id, from, to}: fetches not answered yet
+    this.screen = null;
+    this.frame = 0;
+    this.scroller.addEventListener("scroll", () => this.schedule(), { passive: true });
+    this.scroller.addEventListener("click", (e) => this.click(e));
+    new ResizeObserver(() => this.schedule()).observe(this.scroller);
+    attachGestures(this);
+  }
+
+  setScreen(screen) {
+    const sameList = this.screen?.list === screen.list;
+    this.screen = screen;
+    this.page.className = `page ${screen.style}${screen.indexTitles ? " indexed" : ""}`;
+    this.page.classList.toggle("editing", screen.editing);
+    this.inflight.clear();
+    if (!sameList || !screen.editing) this.endEditingState();
+    this.tableHeader.textContent = screen.header ?? "";
+    this.tableHeader.hidden = screen.header == null;
+    this.tableFooter.textContent = screen.footer ?? "";
+    this.tableFooter.hidden = screen.footer == null;
+    this.buildSections();
+    this.buildIndex();
+    this.render();
+  }
+
+  setEditing(on) {
+    this.screen.editing = on;
+    this.page.classList.toggle("editing", on);
+    if (!on) this.endEditingState();
+    this.closeSwipe();
+    this.render();
+  }
+
+  endEditingState() {
+    this.selected.clear();
+    this.confirming = null;
+    this.actions.selectionChanged();
+  }
+
+  buildSections() {
+    const seen = new Set();
+    for (const sec of this.screen.sections) {
+      seen.add(sec.id);
+      let els = this.sectionEls.get(sec.id);
+      if (!els) {
+        const root = el("div", "section");
+        els = { root, header: root.appendChild(el("div", "sh")), rows: root.appendChild(el("div", "rows")),
+          footer: root.appendChild(el("div", "sf")) };
+        els.rows.setAttribute("role", "list");
+        this.sectionEls.set(sec.id, els);
+      }
+      els.header.textContent = sec.header ?? "";
+      els.footer.textContent = sec.footer ?? "";
+      if (sec.header) els.rows.setAttribute("aria-label", sec.header);
+      this.table.insertBefore(els.root, this.tableFooter);
+    }
+    for (const [id, els] of this.sectionEls) {
+      if (seen.has(id)) continue;
+      els.root.remove();
+      this.sectionEls.delete(id);
+      for (const [key, node] of this.cells) if (node.parentNode === els.rows) this.cells.delete(key);
+    }
+  }
+
+  buildIndex() {
+    this.strip?.remove();
+    this.strip = null;
+    const titles = this.screen.indexTitles;
+    if (!titles?.length) return;
+    const strip = (this.strip = this.page.appendChild(el("nav", "index-strip")));
+    strip.setAttribute("aria-label", "Section index");
+    for (const t of titles) strip.appendChild(el("span", null, t));
+    const jump = (e) => {
+      const r = strip.getBoundingClientRect();
+      const k = Math.max(0, Math.min(titles.length - 1, Math.floor(((e.clientY - r.top) / r.height) * titles.length)));
+      this.scrollToIndexTitle(k);
+    };
+    strip.addEventListener("pointerdown", (e) => {
+      e.preventDefault();
+      strip.setPointerCapture(e.pointerId);
+      jump(e);
+    });
+    strip.addEventListener("pointermove", (e) => strip.hasPointerCapture(e.pointerId) && jump(e));
+  }
+
+  /// An index title names the section whose header it is, else the one at its position.
+  scrollToIndexTitle(k) {
+    const sections = this.screen.sections;
+    const title = this.screen.indexTitles[k];
+    let s = sections.findIndex((sec) => sec.header === title);
+    if (s < 0) s = Math.min(k, sections.length - 1);
+    const els = sections[s] && this.sectionEls.get(sections[s].id);
+    if (els) this.scroller.scrollTop = els.root.offsetTop;
+    this.render();
+  }
+
+  schedule() {
+    if (!this.frame) this.frame = requestAnimationFrame(() => ((this.frame = 0), this.render()));
+  }
+
+  /// Where row `i` of section `s` is drawn, taking a drag in progress into account.
+  rowY(s, i, id) {
+    const d = this.drag;
+    if (!d || d.s !== s) return i * H;
+    if (id === d.id) return d.to * H;
+    if (d.from < i && i <= d.to) return (i - 1) * H;
+    if (d.to <= i && i < d.from) return (i + 1) * H;
+    return i * H;
+  }
+
+  render() {
+    const sc = this.screen;
+    if (!sc || !this.page.isConnected) return;
+    const sections = sc.sections;
+    const els = sections.map((sec) => this.sectionEls.get(sec.id));
+    sections.forEach((sec, s) => (els[s].rows.style.height = `${sec.rows.length * H}px`));
+    const tops = els.map((e) => e.rows.offsetTop);
+    const view = this.scroller.clientHeight || 800;
+    const lo = this.scroller.scrollTop - view / 2;
+    const hi = this.scroller.scrollTop + view * 1.5;
+    const wanted = new Map();
+    const want = (s, i) => {
+      const row = sections[s].rows[i];
+      wanted.set(row ? row.id : `~${sections[s].id}~${i}`, [s, i, row]);
+    };
+    sections.forEach((sec, s) => {
+      const first = Math.max(0, Math.floor((lo - tops[s]) / H));
+      const last = Math.min(sec.rows.length - 1, Math.floor((hi - tops[s]) / H));
+      for (let i = first; i <= last; i++) want(s, i);
+      this.fetchMissing(sec, first, last);
+    });
+    for (const keep of [this.drag?.id, document.activeElement?.closest?.(".cell")?._key]) {
+      if (!keep || wanted.has(keep)) continue;
+      const at = keep.startsWith("~") ? null : locate(sc, keep);
+      if (at) want(...at);
+    }
+    for (const [key, node] of this.cells) {
+      if (wanted.has(key)) continue;
+      node.remove();
+      this.cells.delete(key);
+    }
+    for (const [key, [s, i, row]] of wanted) {
+      const n = sections[s].rows.length;
+      const state = {
+        editing: sc.editing, selected: row && this.selected.has(row.id),
+        confirming: row && this.confirming === row.id, last: i === n - 1, posinset: i + 1, setsize: n,
+      };
+      const sig = JSON.stringify(state);
+      let node = this.cells.get(key);
+      if (!node) {
+        node = el("div", "cell");
+        node.tabIndex = -1;
+        node._key = key;
+        node._fx = new Set();
+        this.cells.set(key, node);
+      }
+      if (node._row !== row || node._sig !== sig) {
+        if (this.openSwipe?.node === node) this.openSwipe = null;
+        fillCell(node, row, state);
+        for (const c of node._fx) node.classList.add(c);
+        node._row = row;
+        node._sig = sig;
+      }
+      node._pos = [s, i];
+      if (this.drag?.id === key && !this.drag.dropped) continue;
+      node.style.transform = `translateY(${this.rowY(s, i, key)}px)`;
+      if (node.parentNode !== els[s].rows) els[s].rows.appendChild(node);
+    }
+  }
+
+  /// Asks for the unfetched rows among `first...last`, from the first one missing, unless
+  /// a fetch already covers them. The server may answer with fewer rows; the next render
+  /// asks for the rest.
+  fetchMissing(sec, first, last) {
+    for (let i = first; i <= last; i++) {
+      if (sec.rows[i]) continue;
+      const covering = [...this.inflight.values()].find((f) => f.id === sec.id && f.from <= i && i < f.to);
+      if (covering) {
+        i = covering.to - 1;
+        continue;
+      }
+      const count = Math.min(FETCH_PAGE, sec.rows.length - i);
+      this.inflight.set(`${sec.id}~${i}`, { id: sec.id, from: i, to: i + count });
+      this.actions.fetch(sec.id, i, count);
+      i += count - 1;
+    }
+  }
+
+  /// `sectionId` is undefined when the rows were stale: then every fetch is asked again.
+  rowsArrived(sectionId, from) {
+    if (sectionId) this.inflight.delete(`${sectionId}~${from}`);
+    else this.inflight.clear();
+    this.schedule();
+  }
+
+  /// Shows one applied diff: removed rows slide out, inserted ones slide in, moved
+  /// ones travel (their nodes keep their identity), and rows someone else changed flash.
+  applyChanges(changes, isOwn) {
+    if (this.drag?.dropped) this.drag = null;
+    let refocus = null;
+    for (const id of changes.removed) {
+      this.selected.delete(id);
+      if (this.confirming === id) this.confirming = null;
+      const node = this.cells.get(id);
+      if (!node) continue;
+      if (node.contains(document.activeElement)) refocus = node._pos;
+      this.cells.delete(id);
+      node.classList.add("removing");
+      afterMotion(() => node.remove());
+    }
+    if (changes.sections) this.buildSections();
+    this.render();
+    for (const id of changes.inserted) this.effect(id, "inserting", 400);
+    for (const id of changes.updated) if (!isOwn(id)) this.effect(id, "flash", 1200);
+    if (changes.removed.size) this.actions.selectionChanged();
+    if (refocus) this.focusAt(...refocus);
+  }
+
+  /// A transient class that survives the cell being refilled.
+  effect(id, cls, ms) {
+    const node = this.cells.get(id);
+    if (!node) return;
+    node._fx.add(cls);
+    node.classList.add(cls);
+    setTimeout(() => (node._fx.delete(cls), node.classList.remove(cls)), ms);
+  }
+
+  /// The HIG's feedback on coming back: the row you came from highlights, then clears.
+  /// `scroll` is where the level was left: a scrollTop, or the id of the first row.
+  returnTo(rowId, scroll) {
+    const at = typeof scroll === "string" && locate(this.screen, scroll);
+    if (at) this.scroller.scrollTop = this.sectionEls.get(this.screen.sections[at[0]].id).rows.offsetTop + at[1] * H;
+    else if (typeof scroll === "number") this.scroller.scrollTop = scroll;
+    this.render();
+    this.effect(rowId, "returning", 500);
+    const node = this.cells.get(rowId);
+    if (node) node.focus({ preventScroll: true });
+  }
+
+  click(e) {
+    const node = e.target.closest(".cell");
+    if (this.suppressClick) return void (this.suppressClick = false);
+    if (this.openSwipe) {
+      if (node === this.openSwipe.node && e.target.closest(".swipe-actions")) this.actions.remove([node._row.id]);
+      return this.closeSwipe();
+    }
+    const row = node?._row;
+    if (!row) return;
+    const t = e.target;
+    if (t.closest(".switch")) return this.toggle(node, row);
+    if (t.closest(".info")) return this.actions.accessory(row);
+    if (t.closest(".delete-confirm")) return this.actions.remove([row.id]);
+    if (t.closest(".minus") && !this.selected.has(row.id)) {
+      this.confirming = this.confirming === row.id ? null : row.id;
+      return this.render();
+    }
+    this.activate(node, row, false);
+  }
+
+  /// A tap on the row itself (or Enter): select, pick for deletion, or insert.
+  activate(node, row, byKey) {
+    if (this.screen.editing) {
+      if (row.editing === "insert") return this.actions.insertAt(this.sectionOf(row).id, this.rowBefore(row)?.id ?? null);
+      if (row.editing !== "delete") return;
+      if (this.selected.has(row.id)) this.selected.delete(row.id);
+      else this.selected.add(row.id);
+      this.confirming = null;
+      this.actions.selectionChanged();
+      return this.render();
+    }
+    if (byKey && row.control && !row.selectable) return this.toggle(node, row);
+    if (!row.selectable) return;
+    this.effect(row.id, "highlighted", 350);
+    this.actions.tap(row);
+  }
+
+  toggle(node, row) {
+    const on = !row.control.on;
+    node.querySelector(".switch")?.setAttribute("aria-checked", String(on));
+    this.actions.toggle(row, on);
+  }
+
+  sectionOf(row) {
+    return this.screen.sections[locate(this.screen, row.id)[0]];
+  }
+
+  rowBefore(row) {
+    const [s, i] = locate(this.screen, row.id);
+    return i > 0 ? this.screen.sections[s].rows[i - 1] : null;
+  }
+
+  closeSwipe() {
+    const open = this.openSwipe;
+    this.openSwipe = null;
+    if (!open) return;
+    const content = open.node.querySelector(".content");
+    content.style.transform = "";
+    afterMotion(() => open.node.querySelector(".swipe-actions")?.remove(), 250);
+  }
+
+  focusAt(s, i) {
+    const sections = this.screen.sections;
+    s = Math.max(0, Math.min(s, sections.length - 1));
+    if (!sections[s]) return;
+    i = Math.max(0, Math.min(i, sections[s].rows.length - 1));
+    const els = this.sectionEls.get(sections[s].id);
+    const y = els.rows.offsetTop + i * H;
+    const pad = this.screen.style === "plain" ? 28 : 0;
+    const sc = this.scroller;
+    if (y - pad < sc.scrollTop) sc.scrollTop = y - pad;
+    else if (y + H > sc.scrollTop + sc.clientHeight) sc.scrollTop = y + H - sc.clientHeight;
+    this.render();
+    const row = sections[s].rows[i];
+    this.cells.get(row ? row.id : `~${sections[s].id}~${i}`)?.focus({ preventScroll: true });
+  }
+
+  /// The next row in reading order, across sections; null past either end.
+  step(s, i, delta) {
+    const secs = this.screen.sections;
+    i += delta;
+    while (s >= 0 && s < secs.length && (i < 0 || i >= secs[s].rows.length)) {
+      s += delta;
+      if (s < 0 || s >= secs.length) return null;
+      i = delta > 0 ? 0 : secs[s].rows.length - 1;
+    }
+    return s >= 0 && s < secs.length ? [s, i] : null;
+  }
+
+  /// Arrows move, Enter and Space tap (Shift+Enter: the info button), Delete deletes and
+  /// Alt+arrows reorder in editing mode, F2 renames. Returns whether it handled the key.
+  key(e) {
+    const node = document.activeElement?.closest?.(".cell");
+    const pos = node && this.page.contains(node) ? node._pos : null;
+    const row = node?._row;
+    const editing = this.screen?.editing;
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      const delta = e.key === "ArrowDown" ? 1 : -1;
+      if (e.altKey && editing && row?.movable) return this.moveBy(row, pos, delta), true;
+      const next = pos ? this.step(...pos, delta) : this.firstVisible();
+      if (next) this.focusAt(...next);
+      return true;
+    }
+    if (!row) return false;
+    if (e.key === "Enter" && e.shiftKey && node.querySelector(".info")) return this.actions.accessory(row), true;
+    if (e.key === "Enter" || e.key === " ") return this.activate(node, row, true), true;
+    if ((e.key === "Delete" || e.key === "Backspace") && editing && row.editing === "delete") {
+      this.actions.remove(this.selected.has(row.id) ? [...this.selected] : [row.id]);
+      return true;
+    }
+    if (e.key === "F2" && this.screen.editable) return this.actions.rename(row), true;
+    return false;
+  }
+
+  firstVisible() {
+    let best = null;
+    for (const node of this.cells.values())
+      if (node.getBoundingClientRect().top >= this.scroller.getBoundingClientRect().top - 1 &&
+          (!best || node._pos[0] < best[0] || (node._pos[0] === best[0] && node._pos[1] < best[1]))) best = node._pos;
+    return best ?? this.step(0, -1, 1);
+  }
+
+  /// Moves a row one place by keyboard, within its section or across to the next.
+  moveBy(row, [s, i], delta) {
+    const secs = this.screen.sections;
+    const to = this.step(s, i, delta);
+    if (!to) return;
+    let [ts, ti] = to;
+    if (ts !== s) ti = delta > 0 ? 0 : secs[ts].rows.length; // lands at the near end
+    const rows = secs[ts].rows.filter((r) => r?.id !== row.id);
+    const after = ti > 0 ? rows[ti - 1] : null;
+    if (ti > 0 && !after) return; // not fetched yet
+    this.actions.move(row, secs[ts].id, after?.id ?? null);
+  }
+}

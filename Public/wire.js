@@ -1,0 +1,84 @@
+// Every wire key and message type name of protocol-core, in one place.
+
+export const SUBPROTOCOL = "tableweb.v1";
+export const WS_PATH = "ws";
+
+// Server → client
+export const WELCOME = "welcome";
+export const SCREEN = "screen";
+export const DIFF = "diff";
+export const ROWS = "rows";
+export const ACK = "ack";
+export const ERROR = "error";
+export const NOTICE = "notice";
+
+// Client → server
+export const HELLO = "hello";
+export const TAP = "tap";
+export const ACCESSORY = "accessory";
+export const BACK = "back";
+export const EDITING = "editing";
+export const DELETE = "delete";
+export const INSERT = "insert";
+export const MOVE = "move";
+export const TOGGLE = "toggle";
+export const UPDATE = "update";
+export const FETCH = "fetch";
+export const RELOAD = "reload";
+
+// Diff ops
+export const OP_DELETE = "delete";
+export const OP_INSERT = "insert";
+export const OP_MOVE = "move";
+export const OP_UPDATE = "update";
+export const OP_DELETE_SECTION = "deleteSection";
+export const OP_INSERT_SECTION = "insertSection";
+export const OP_UPDATE_SECTION = "updateSection";
+
+// Keys
+export const K = Object.freeze({
+  type: "type", ref: "ref", session: "session", resumed: "resumed",
+  transition: "transition", depth: "depth", stack: "stack", screen: "screen",
+  list: "list", version: "version", title: "title", back: "back", style: "style",
+  editing: "editing", editable: "editable", selection: "selection",
+  indexTitles: "indexTitles", header: "header", footer: "footer",
+  sections: "sections", id: "id", count: "count", rows: "rows", row: "row",
+  text: "text", detail: "detail", image: "image", accessory: "accessory",
+  control: "control", kind: "kind", on: "on", movable: "movable",
+  selectable: "selectable", from: "from", to: "to", ops: "ops", op: "op",
+  at: "at", section: "section", after: "after", code: "code",
+  message: "message",
+  scroll: "scroll", selected: "selected", // extensions (docs/protocol.md)
+});
+
+// Values
+export const TRANSITION_PUSH = "push";
+export const TRANSITION_POP = "pop";
+export const CONTROL_SWITCH = "switch";
+export const EDIT_DELETE = "delete";
+export const EDIT_INSERT = "insert";
+
+// Commands, built here so that no other module spells a wire key.
+export const hello = (session) => ({ [K.type]: HELLO, [K.session]: session });
+/// `scroll`: the first row visible on the screen being left, for the server to remember.
+export const tap = (list, row, scroll) =>
+  ({ [K.type]: TAP, [K.list]: list, [K.row]: row, [K.scroll]: scroll });
+export const accessory = (list, row, scroll) =>
+  ({ [K.type]: ACCESSORY, [K.list]: list, [K.row]: row, [K.scroll]: scroll });
+export const back = () => ({ [K.type]: BACK });
+export const reload = () => ({ [K.type]: RELOAD });
+export const editing = (on) => ({ [K.type]: EDITING, [K.on]: on });
+export const toggle = (list, row, on) =>
+  ({ [K.type]: TOGGLE, [K.list]: list, [K.row]: row, [K.on]: on });
+export const deleteRows = (list, rows) => ({ [K.type]: DELETE, [K.list]: list, [K.rows]: rows });
+export const insert = (list, section, after, text) => ({
+  [K.type]: INSERT, [K.list]: list, [K.section]: section, [K.after]: after,
+  [K.row]: { [K.text]: text },
+});
+export const move = (list, row, section, after) =>
+  ({ [K.type]: MOVE, [K.list]: list, [K.row]: row, [K.section]: section, [K.after]: after });
+export const rename = (list, row, text) =>
+  ({ [K.type]: UPDATE, [K.list]: list, [K.row]: row, [K.text]: text });
+export const fetchRows = (list, section, from, count) => ({
+  [K.type]: FETCH, [K.list]: list, [K.section]: section, [K.from]: from, [K.count]: count,
+});

@@ -1,0 +1,73 @@
+import TableModel
+import TableStore
+
+/// The lists of a SQLite ``Store``, as a table data source: the embedded default behind
+/// `tableweb serve`. It also keeps the sessions' navigation stacks.
+///
+/// - Important: Not thread-safe (neither is the store): use only on the libwebsockets
+///   service thread, where the store was opened.
+public final class StoreDataSource: TableDataSource, SessionStorage {
+  public let store: Store
+
+  public init(store: Store) {
+    self.store = store
+  }
+
+  public func rootList() throws(ProtocolError) -> String {
+    try shown { () throws(StoreError) in try store.rootList() }
+  }
+
+  public func listExists(_ list: String) throws(ProtocolError) -> Bool {
+    try shown { () throws(StoreError) in try store.listExists(list) }
+  }
+
+  public func snapshot(of list: String) throws(ProtocolError) -> TableSnapshot {
+    try shown { () throws(StoreError) in try store.snapshot(of: list) }
+  }
+
+  public func destination(ofRow row: String, in list: String) throws(ProtocolError) -> String? {
+    try shown { () throws(StoreError) in try store.childList(ofRow: row, in: list) }
+  }
+
+  public func commit(_ edit: TableEdit, in list: String) throws(ProtocolError) -> TableChange {
+    let change = try shown { () throws(StoreError) -> StoreChange in
+      switch edit {
+      case .insert(let section, let after, let row):
+        return try store.insertRow(in: list, section: section, after: after, row)
+      case .delete(let rows):
+        return try store.deleteRows(rows, in: list)
+      case .move(let row, let section, let after):
+        return try store.moveRow(row, in: list, toSection: section, after: after)
+      case .update(let row, let text, let detail):
+        return try store.updateRow(row, in: list, text: text, detail: detail)
+      case .setSwitch(let row, let isOn):
+        return try store.setSwitch(row, in: list, isOn: isOn)
+      case .select(let row):
+        return try store.select(row, in: list)
+      }
+    }
+    return TableChange(
+      lists: change.lists.map {
+        TableChange.ListChange(list: $0.list, version: $0.version, edits: $0.edits)
+      },
+      removedLists: change.removedLists)
+  }
+
+  public func saveSession(_ token: SessionToken, stack: NavigationStack) throws(ProtocolError) {
+    try shown { () throws(StoreError) in try store.saveSession(token: token.rawValue, stack: stack)
+    }
+  }
+
+  public func loadSession(_ token: SessionToken) -> NavigationStack? {
+    try? store.loadSession(token: token.rawValue)
+  }
+
+  /// Runs a store call, turning its error into what the client is told.
+  private func shown<T>(_ body: () throws(StoreError) -> T) throws(ProtocolError) -> T {
+    do {
+      return try body()
+    } catch {
+      throw error.protocolError
+    }
+  }
+}

@@ -1,0 +1,16 @@
+import TableModel
+
+/// One change a person asked for, addressed by stable ids within one list.
+public enum TableEdit: Sendable, Hashable {
+  /// A new row in `section`, after row `after` (nil: at the top of the section).
+  case insert(section: String, after: String?, row: NewRow)
+  /// Several rows at once; a row with a child list takes that list (and its subtree) along.
+  case delete(rows: [String])
+  case move(row: String, toSection: String, after: String?)
+  /// New content; nil leaves a field as it is (`detail: .some(nil)` clears the detail).
+  case update(row: String, text: String?, detail: String??)
+  case setSwitch(row: String, isOn: Bool)
+  /// A pick in a selection list: a single-selection list moves its checkmark here, a
+  /// multiple-selection list toggles this row's.
+  case select(row: String)
+}

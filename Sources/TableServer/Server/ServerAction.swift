@@ -1,0 +1,17 @@
+/// What the server core asks the I/O code to do. The core decides; ``SessionHost``
+/// carries the actions out through a ``MessageTransport``, in order.
+public enum ServerAction: Sendable {
+  /// Queue `frame` (encoded once) for each connection.
+  case send(OutgoingFrame, to: [ConnectionID], kind: FrameKind)
+  /// Close after what is queued.
+  case close(ConnectionID, reason: String)
+
+  /// What a frame is, so that a connection whose queue was just replaced by a fresh
+  /// screen is not sent diffs that screen already contains.
+  public enum FrameKind: Sendable, Hashable {
+    /// `welcome`, `ack`, `error`, `rows`, `notice`: answers and news, always delivered.
+    case reply
+    case screen
+    case diff
+  }
+}

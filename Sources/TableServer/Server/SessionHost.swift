@@ -1,0 +1,92 @@
+import TableStore
+
+/// Connects the session core to the transport: it receives the transport's callbacks,
+/// runs them through ``SessionServer`` and carries out the resulting ``ServerAction``s
+/// through a ``MessageTransport``.
+///
+/// Backpressure lives here because only here is it known: when the transport refuses a
+/// frame (the connection's bounded queue is full), that connection's queue is replaced
+/// by a fresh `screen`, and the diffs still to come in the same batch are skipped for it
+/// (the screen already contains them). Nobody else waits.
+///
+/// - Important: Every method must be called on the libwebsockets service thread; each
+///   checks it on its first line.
+public final class SessionHost: ConnectionDelegate {
+  /// The core; nil once the transport has stopped, which releases the data source (and
+  /// so closes the database).
+  public private(set) var server: SessionServer?
+  /// Set by whoever builds the transport, before it starts serving.
+  public weak var transport: (any MessageTransport)?
+  private let thread = ServiceThreadChecker("SessionHost")
+  private let clock = ContinuousClock()
+  /// How many times a full queue was replaced by a fresh screen: a figure for logs.
+  public private(set) var resynchronizations = 0
+
+  public init(server: SessionServer) {
+    self.server = server
+  }
+
+  public func connectionDidOpen(_ connection: ConnectionID) {
+    thread.check()
+    perform(server?.connectionOpened(connection, at: clock.now))
+  }
+
+  public func connection(_ connection: ConnectionID, didReceive text: String) {
+    thread.check()
+    perform(server?.receive(text, from: connection, at: clock.now))
+  }
+
+  public func connectionDidSendTooLarge(_ connection: ConnectionID) {
+    thread.check()
+    perform(server?.receiveTooLarge(from: connection, at: clock.now))
+  }
+
+  public func connectionDidClose(_ connection: ConnectionID) {
+    thread.check()
+    perform(server?.connectionClosed(connection))
+  }
+
+  /// Every connection is closed and nothing more will come: let the core go, and with it
+  /// the data source. (Sessions are already saved: every change was written when made.)
+  public func transportDidStop() {
+    thread.check()
+    server = nil
+    onStop?()
+  }
+
+  /// Called on the service thread once the transport has stopped and the core is gone.
+  public var onStop: (() -> Void)?
+
+  private func perform(_ actions: [ServerAction]?) {
+    guard let actions else { return }
+    guard let transport, !actions.isEmpty else { return }
+    var resynchronized: Set<ConnectionID> = []
+    for action in actions {
+      switch action {
+      case .send(let frame, let connections, let kind):
+        for connection in connections {
+          if kind != .reply && resynchronized.contains(connection) { continue }
+          if transport.send(frame, to: connection) { continue }
+          resynchronized.insert(connection)
+          resynchronizations += 1
+          transport.replaceQueue(of: connection, with: server?.freshScreen(for: connection) ?? [])
+        }
+      case .close(let connection, let reason):
+        transport.close(connection, reason: reason)
+      }
+    }
+  }
+}
+
+extension SessionHost {
+  /// The usual wiring of `tableweb serve`: the SQLite store's lists and sessions behind the
+  /// session core. Set ``transport`` before the transport starts serving.
+  public convenience init(
+    store: Store, configuration: SessionServerConfiguration = SessionServerConfiguration()
+  ) {
+    let dataSource = StoreDataSource(store: store)
+    self.init(
+      server: SessionServer(
+        dataSource: dataSource, sessionStorage: dataSource, configuration: configuration))
+  }
+}

@@ -1,0 +1,137 @@
+import TableModel
+
+/// Committing edits and sending what they changed to everyone who sees it.
+extension SessionServer {
+  /// Commits `edit` to `list` (any list that exists, not only the session's top screen:
+  /// ids are stable, so a command sent just before navigating still means the same row).
+  /// Returns the version of the list that contains the edit: the new one, or the current
+  /// one when the edit changed nothing (a switch set to the state it had).
+  mutating func commit(_ edit: TableEdit, in list: String, effects: inout [ServerAction])
+    throws(ProtocolError) -> Int?
+  {
+    let snapshot = try currentSnapshot(of: list)
+    try snapshot.check(edit)
+    let change = try dataSource.commit(edit, in: list)
+    publish(change, effects: &effects)
+    return change.version(of: list) ?? (change.lists.isEmpty ? snapshot.version : nil)
+  }
+
+  /// One diff per changed list, encoded once, to every connection whose session shows
+  /// that list on top; then every session that stood on a removed list is popped.
+  mutating func publish(_ change: TableChange, effects: inout [ServerAction]) {
+    for listChange in change.lists {
+      guard let old = snapshots[listChange.list] else { continue }  // nobody is looking
+      let viewers = viewers(of: listChange.list)
+      guard let new = advance(old, by: listChange) else {
+        // The data source skipped versions or could not say how: resend the screens.
+        snapshots[listChange.list] = try? dataSource.snapshot(of: listChange.list)
+        for session in sessions.values
+        where session.topList == listChange.list && snapshots[session.topList] != nil {
+          effects.append(screen(of: session.token, transition: .none, to: session.connections))
+        }
+        continue
+      }
+      snapshots[listChange.list] = new
+      guard let ops = try? TableDiff.ops(from: old.sections, to: new.sections) else {
+        // Only a snapshot with duplicate ids makes no diff: resend the screens.
+        for session in sessions.values where session.topList == listChange.list {
+          effects.append(screen(of: session.token, transition: .none, to: session.connections))
+        }
+        continue
+      }
+      let diff = TableDiff(list: new.list, from: old.version, ops: ops)
+      effects.append(.send(frame(for: .diff(diff)), to: viewers, kind: .diff))
+    }
+    if !change.removedLists.isEmpty {
+      popSessions(standingOn: Set(change.removedLists), effects: &effects)
+    }
+  }
+
+  /// `old` with the change applied, or nil when the change does not follow it directly.
+  private func advance(_ old: TableSnapshot, by change: TableChange.ListChange) -> TableSnapshot? {
+    guard change.version == old.version + 1 else { return nil }
+    guard let edits = change.edits else {
+      guard let fresh = try? dataSource.snapshot(of: change.list), fresh.version == change.version
+      else { return nil }
+      return fresh
+    }
+    var new = old
+    guard (try? new.apply(edits)) != nil else { return nil }
+    new.version = change.version
+    return new
+  }
+
+  /// Pops every session whose stack holds a removed list to the deepest level that still
+  /// exists, with a `notice` naming what went away.
+  private mutating func popSessions(standingOn removed: Set<String>, effects: inout [ServerAction])
+  {
+    for list in removed { snapshots[list] = nil }
+    let server = self
+    let exists = { (list: String) in !removed.contains(list) && server.listStillExists(list) }
+    for token in sessions.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+      guard var session = sessions[token] else { continue }
+      guard let gone = session.stack.levels.dropFirst().first(where: { !exists($0.list) }) else {
+        continue
+      }
+      let left = session.topList
+      session.stack.popToExisting(where: exists)
+      sessions[token] = session
+      save(session)
+      guard (try? cacheSnapshot(of: session.topList)) != nil else { continue }
+      forgetSnapshotIfUnviewed(left)
+      effects.append(screen(of: token, transition: .pop, to: session.connections))
+      effects.append(
+        .send(
+          frame(for: .notice(text: "“\(gone.title)” was deleted.")), to: session.connections,
+          kind: .reply))
+    }
+  }
+
+  // MARK: - The snapshot cache
+
+  /// The list's snapshot: the cached one when someone views it, else read now.
+  func currentSnapshot(of list: String) throws(ProtocolError) -> TableSnapshot {
+    if let cached = snapshots[list] { return cached }
+    guard try dataSource.listExists(list) else { throw ProtocolError(.notFound, "no list \(list)") }
+    return try dataSource.snapshot(of: list)
+  }
+
+  /// Whether `list` exists; when the data source cannot tell, it is taken to exist, so
+  /// that a failing database does not pop anyone.
+  func listStillExists(_ list: String) -> Bool {
+    (try? dataSource.listExists(list)) ?? true
+  }
+
+  /// Makes sure the snapshot of a list about to be on someone's top screen is cached.
+  mutating func cacheSnapshot(of list: String) throws(ProtocolError) {
+    guard snapshots[list] == nil else { return }
+    snapshots[list] = try currentSnapshot(of: list)
+  }
+
+  /// Drops the cached snapshot of `list` when no session shows it any more.
+  mutating func forgetSnapshotIfUnviewed(_ list: String) {
+    if !sessions.values.contains(where: { $0.topList == list }) { snapshots[list] = nil }
+  }
+
+  /// `fetch`: a window of a long section, from the version every viewer has.
+  mutating func fetchRows(
+    of list: String, section sectionID: String, from: Int, count: Int, for connection: ConnectionID,
+    effects: inout [ServerAction]
+  ) throws(ProtocolError) {
+    guard from >= 0, count >= 1 else {
+      throw ProtocolError(.badMessage, "fetch needs from ≥ 0 and count ≥ 1")
+    }
+    let snapshot = try currentSnapshot(of: list)
+    let sectionIndex = try snapshot.sectionIndex(sectionID)
+    let rows = snapshot.sections[sectionIndex].rows
+    let start = min(from, rows.count)
+    let end = min(rows.count, start + min(count, configuration.fetchLimit))
+    effects.append(
+      reply(
+        .rows(
+          RowsMessage(
+            list: list, version: snapshot.version, section: sectionIndex, from: start,
+            rows: Array(rows[start..<end]))),
+        to: connection))
+  }
+}

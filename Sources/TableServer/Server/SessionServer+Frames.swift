@@ -1,0 +1,34 @@
+import TableModel
+
+/// What the server says, encoded once into frames.
+extension SessionServer {
+  func reply(_ message: ServerMessage, to connection: ConnectionID) -> ServerAction {
+    .send(frame(for: message), to: [connection], kind: .reply)
+  }
+
+  func frame(for message: ServerMessage) -> OutgoingFrame {
+    OutgoingFrame(message.serialized)
+  }
+
+  /// The session's top screen, as `screen` sends it to `connections`. A pop carries the
+  /// row that led up from the level (UIKit highlights it as it comes back) and where the
+  /// person had scrolled to.
+  func screen(of token: SessionToken, transition: ScreenTransition, to connections: [ConnectionID])
+    -> ServerAction
+  {
+    guard let session = sessions[token], var snapshot = snapshots[session.topList] else {
+      preconditionFailure("\(token) has no cached screen")
+    }
+    if configuration.isReadOnly { snapshot.isEditable = false }
+    let top = session.stack.top
+    let screen = Screen(
+      snapshot: snapshot, backTitle: session.stack.backTitle,
+      isEditing: top.isEditing && snapshot.isEditable,
+      rowLimit: configuration.screenRowLimit)
+    let message = ScreenMessage(
+      transition: transition, stack: session.stack.titles, screen: LoadedScreen(screen),
+      scrollAnchor: transition == .pop ? top.scrollAnchor : nil,
+      selectedRow: transition == .pop ? top.selectedRow : nil)
+    return .send(frame(for: .screen(message)), to: connections, kind: .screen)
+  }
+}

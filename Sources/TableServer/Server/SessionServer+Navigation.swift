@@ -1,0 +1,143 @@
+import TableModel
+
+/// `hello`, drilling down, `back`, editing mode: what changes one session's stack.
+extension SessionServer {
+  mutating func sayHello(
+    token text: String?, on connection: ConnectionID, effects: inout [ServerAction]
+  )
+    throws(ProtocolError)
+  {
+    guard connections[connection]?.session == nil else {
+      throw ProtocolError(.notAllowed, "this connection already joined a session")
+    }
+    var session: Session
+    var resumed = true
+    var notice: String?
+    if let text, SessionToken.isWellFormed(text), let known = sessions[SessionToken(rawValue: text)]
+    {
+      session = known
+    } else if let text, SessionToken.isWellFormed(text),
+      let stored = sessionStorage.loadSession(SessionToken(rawValue: text))
+    {
+      session = Session(token: SessionToken(rawValue: text), stack: stored)
+      let removedTitle = stored.levels.first { !listStillExists($0.list) }?.title
+      if try stored.levels[0].list != dataSource.rootList() {
+        // The data was replaced (a new import): start over at the new root.
+        session.stack = try rootStack()
+      } else if session.stack.popToExisting(where: listStillExists) {
+        notice = removedTitle.map { "“\($0)” no longer exists." }
+      }
+    } else {
+      resumed = false
+      session = Session(token: SessionToken.random(), stack: try rootStack())
+    }
+    try cacheSnapshot(of: session.topList)
+    session.connections.append(connection)
+    sessions[session.token] = session
+    connections[connection]?.session = session.token
+    save(session)
+    effects.append(
+      reply(.welcome(session: session.token.rawValue, resumed: resumed), to: connection))
+    effects.append(screen(of: session.token, transition: .none, to: [connection]))
+    if let notice { effects.append(reply(.notice(text: notice), to: connection)) }
+  }
+
+  private func rootStack() throws(ProtocolError) -> NavigationStack {
+    let root = try dataSource.rootList()
+    let title = try currentSnapshot(of: root).title
+    return NavigationStack(root: NavigationLevel(list: root, title: title))
+  }
+
+  /// `tap`: drill down when the row leads somewhere, pick it in a selection list, or
+  /// just acknowledge. Returns the version of `list` when the tap changed it.
+  mutating func tapRow(
+    _ rowID: String, in list: String, scrollAnchor: String?, session token: SessionToken,
+    effects: inout [ServerAction]
+  ) throws(ProtocolError) -> Int? {
+    let snapshot = try currentSnapshot(of: list)
+    let row = try snapshot.row(rowID)
+    guard row.isSelectable else {
+      throw ProtocolError(.notAllowed, "row \(rowID) cannot be selected")
+    }
+    if let destination = try dataSource.destination(ofRow: rowID, in: list) {
+      try push(
+        destination, from: rowID, in: list, scrollAnchor: scrollAnchor, session: token,
+        effects: &effects)
+      return nil
+    }
+    guard snapshot.selection != .none else { return nil }
+    if configuration.isReadOnly { throw ProtocolError(.notAllowed, "this server is read-only") }
+    return try commit(.select(row: rowID), in: list, effects: &effects)
+  }
+
+  /// `accessory`: the detail button pushes the row's child list, as a tap does.
+  mutating func tapAccessoryButton(
+    ofRow rowID: String, in list: String, scrollAnchor: String?, session token: SessionToken,
+    effects: inout [ServerAction]
+  ) throws(ProtocolError) -> Int? {
+    let row = try currentSnapshot(of: list).row(rowID)
+    guard row.accessory == .detailDisclosureButton || row.accessory == .detailButton else {
+      throw ProtocolError(.notAllowed, "row \(rowID) has no detail button")
+    }
+    if let destination = try dataSource.destination(ofRow: rowID, in: list) {
+      try push(
+        destination, from: rowID, in: list, scrollAnchor: scrollAnchor, session: token,
+        effects: &effects)
+    }
+    return nil
+  }
+
+  /// Drilling down acts only from the session's top screen: a second tap on a row that
+  /// already pushed (a double tap) must not push its child twice.
+  private mutating func push(
+    _ destination: String, from rowID: String, in list: String, scrollAnchor: String?,
+    session token: SessionToken, effects: inout [ServerAction]
+  ) throws(ProtocolError) {
+    guard var session = sessions[token] else { preconditionFailure("\(token) is not open") }
+    guard session.topList == list else {
+      throw ProtocolError(.notAllowed, "list \(list) is not on this session's top screen")
+    }
+    try cacheSnapshot(of: destination)
+    let title = snapshots[destination]!.title
+    session.stack.top.scrollAnchor = scrollAnchor
+    session.stack.push(NavigationLevel(list: destination, title: title), from: rowID)
+    sessions[token] = session
+    save(session)
+    forgetSnapshotIfUnviewed(list)
+    effects.append(screen(of: token, transition: .push, to: session.connections))
+  }
+
+  mutating func goBack(session token: SessionToken, effects: inout [ServerAction])
+    throws(ProtocolError)
+  {
+    guard var session = sessions[token] else { preconditionFailure("\(token) is not open") }
+    let left = session.topList
+    guard session.stack.pop() else { throw ProtocolError(.notAllowed, "already at the root") }
+    try cacheSnapshot(of: session.topList)
+    sessions[token] = session
+    save(session)
+    forgetSnapshotIfUnviewed(left)
+    effects.append(screen(of: token, transition: .pop, to: session.connections))
+  }
+
+  /// Editing mode belongs to the session: every connection of it sees the change, nobody else.
+  mutating func setEditing(_ isOn: Bool, session token: SessionToken, effects: inout [ServerAction])
+    throws(ProtocolError)
+  {
+    guard var session = sessions[token] else { preconditionFailure("\(token) is not open") }
+    if isOn && !(snapshots[session.topList]!.isEditable && !configuration.isReadOnly) {
+      throw ProtocolError(.notAllowed, "“\(session.stack.top.title)” cannot be edited")
+    }
+    guard session.stack.top.isEditing != isOn else { return }
+    session.stack.top.isEditing = isOn
+    sessions[token] = session
+    save(session)
+    effects.append(screen(of: token, transition: .none, to: session.connections))
+  }
+
+  /// Writes the stack to storage. A failure (a read-only database) costs only resuming
+  /// after a restart, so it does not fail the command.
+  func save(_ session: Session) {
+    try? sessionStorage.saveSession(session.token, stack: session.stack)
+  }
+}

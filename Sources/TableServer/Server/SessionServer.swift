@@ -1,0 +1,192 @@
+import TableModel
+
+/// The application half of the server: sessions, their navigation stacks and live diffs
+/// to every viewer. It is driven by what the transport reports (a connection opened, a
+/// message arrived, it closed) and answers with ``ServerAction``s; it never touches a
+/// socket, so it is tested by feeding it messages.
+///
+/// Commands are applied one at a time in arrival order, each to completion: a change and
+/// the diffs it makes are computed and queued before the next message is read. That is
+/// what makes every viewer of a list see the same diffs, in version order, without gaps.
+///
+/// - Important: Not thread-safe, and its data source is not either: use it only on the
+///   libwebsockets service thread. ``SessionHost`` owns it there and checks.
+public struct SessionServer {
+  public let dataSource: any TableDataSource
+  public let sessionStorage: any SessionStorage
+  public let configuration: SessionServerConfiguration
+
+  /// Sessions with at least one open connection. The others live only in storage.
+  public internal(set) var sessions: [SessionToken: Session] = [:]
+  var connections: [ConnectionID: ConnectionState] = [:]
+  /// The current snapshot of every list that some session shows on its top screen.
+  var snapshots: [String: TableSnapshot] = [:]
+
+  public init(
+    dataSource: any TableDataSource, sessionStorage: any SessionStorage,
+    configuration: SessionServerConfiguration = SessionServerConfiguration()
+  ) {
+    self.dataSource = dataSource
+    self.sessionStorage = sessionStorage
+    self.configuration = configuration
+  }
+
+  public var connectionCount: Int { connections.count }
+
+  /// The connections of sessions whose top screen shows `list`.
+  public func viewers(of list: String) -> [ConnectionID] {
+    sessions.values.lazy.filter { $0.topList == list }.flatMap(\.connections)
+  }
+
+  // MARK: - Transport events
+
+  public mutating func connectionOpened(_ connection: ConnectionID, at now: ContinuousClock.Instant)
+    -> [ServerAction]
+  {
+    precondition(connections[connection] == nil, "\(connection) opened twice")
+    connections[connection] = ConnectionState(
+      bucket: TokenBucket(
+        capacity: configuration.burstSize, refillPerSecond: configuration.commandsPerSecond,
+        now: now))
+    return []
+  }
+
+  public mutating func connectionClosed(_ connection: ConnectionID) -> [ServerAction] {
+    guard let state = connections.removeValue(forKey: connection) else { return [] }
+    guard let token = state.session, var session = sessions[token] else { return [] }
+    session.connections.removeAll { $0 == connection }
+    if session.connections.isEmpty {
+      // Its stack is already in storage; a later hello with its token resumes it.
+      sessions[token] = nil
+      forgetSnapshotIfUnviewed(session.topList)
+    } else {
+      sessions[token] = session
+    }
+    return []
+  }
+
+  /// One text message from `connection`.
+  public mutating func receive(
+    _ text: String, from connection: ConnectionID, at now: ContinuousClock.Instant
+  ) -> [ServerAction] {
+    if let refusal = admit(connection, at: now) { return refusal }
+    let (ref, result) = ClientMessage.decode(text)
+    switch result {
+    case .success(let message): return handle(UserAction(message), ref: ref, from: connection)
+    case .failure(let error): return [reply(.error(ref: ref, error), to: connection)]
+    }
+  }
+
+  /// The transport dropped a message from `connection` for being larger than its limit.
+  public mutating func receiveTooLarge(
+    from connection: ConnectionID, at now: ContinuousClock.Instant
+  )
+    -> [ServerAction]
+  {
+    if let refusal = admit(connection, at: now) { return refusal }
+    return [
+      reply(
+        .error(ref: nil, ProtocolError(.tooLarge, "the message is larger than the server's limit")),
+        to: connection)
+    ]
+  }
+
+  /// Applies what `connection` asked for and answers `ref` with `ack` or `error`.
+  public mutating func handle(_ action: UserAction, ref: Int?, from connection: ConnectionID)
+    -> [ServerAction]
+  {
+    precondition(connections[connection] != nil, "\(action) from \(connection), which is not open")
+    var effects: [ServerAction] = []
+    do {
+      let version = try perform(action, from: connection, effects: &effects)
+      if let ref { effects.append(reply(.ack(ref: ref, version: version), to: connection)) }
+    } catch {
+      effects.append(reply(.error(ref: ref, error), to: connection))
+    }
+    return effects
+  }
+
+  /// The rate limit. Nil lets the message through.
+  private mutating func admit(_ connection: ConnectionID, at now: ContinuousClock.Instant)
+    -> [ServerAction]?
+  {
+    guard var state = connections[connection] else {
+      preconditionFailure("a message from \(connection), which is not open")
+    }
+    defer { connections[connection] = state }
+    if state.bucket.take(at: now) {
+      state.refusedInARow = 0
+      return nil
+    }
+    state.refusedInARow += 1
+    let error = reply(
+      .error(ref: nil, ProtocolError(.rateLimited, "too many commands; slow down")), to: connection)
+    if state.refusedInARow >= configuration.refusalsBeforeClose {
+      return [error, .close(connection, reason: "too many commands")]
+    }
+    return [error]
+  }
+
+  private mutating func perform(
+    _ action: UserAction, from connection: ConnectionID, effects: inout [ServerAction]
+  ) throws(ProtocolError) -> Int? {
+    if case .helloSaid(let token) = action {
+      try sayHello(token: token, on: connection, effects: &effects)
+      return nil
+    }
+    guard let token = connections[connection]?.session else {
+      throw ProtocolError(.notAllowed, "say hello first")
+    }
+    if action.isWrite && configuration.isReadOnly {
+      throw ProtocolError(.notAllowed, "this server is read-only")
+    }
+    switch action {
+    case .helloSaid:
+      preconditionFailure("handled above")
+    case .rowTapped(let list, let row, let scrollAnchor):
+      return try tapRow(
+        row, in: list, scrollAnchor: scrollAnchor, session: token, effects: &effects)
+    case .accessoryButtonTapped(let list, let row, let scrollAnchor):
+      return try tapAccessoryButton(
+        ofRow: row, in: list, scrollAnchor: scrollAnchor, session: token, effects: &effects)
+    case .backButtonTapped:
+      try goBack(session: token, effects: &effects)
+      return nil
+    case .editingToggled(let isOn):
+      try setEditing(isOn, session: token, effects: &effects)
+      return nil
+    case .rowsScrolledIntoView(let list, let section, let from, let count):
+      try fetchRows(
+        of: list, section: section, from: from, count: count, for: connection, effects: &effects)
+      return nil
+    case .reloadRequested:
+      effects.append(screen(of: token, transition: .none, to: [connection]))
+      return nil
+    case .deleteConfirmed(let list, let rows):
+      return try commit(.delete(rows: rows), in: list, effects: &effects)
+    case .rowInserted(let list, let section, let after, let row):
+      return try commit(
+        .insert(section: section, after: after, row: row), in: list, effects: &effects)
+    case .rowMoved(let list, let row, let section, let after):
+      return try commit(
+        .move(row: row, toSection: section, after: after), in: list, effects: &effects)
+    case .rowRenamed(let list, let row, let text, let detail):
+      return try commit(.update(row: row, text: text, detail: detail), in: list, effects: &effects)
+    case .switchToggled(let list, let row, let isOn):
+      return try commit(.setSwitch(row: row, isOn: isOn), in: list, effects: &effects)
+    }
+  }
+}
+
+extension SessionServer {
+  public var connectionIDs: [ConnectionID] { Array(connections.keys) }
+
+  /// The frames that bring `connection` up to date when its queue had to be dropped: its
+  /// session's top screen as it is now, or nothing before it said hello.
+  public func freshScreen(for connection: ConnectionID) -> [OutgoingFrame] {
+    guard let token = connections[connection]?.session,
+      case .send(let frame, _, _) = screen(of: token, transition: .none, to: [connection])
+    else { return [] }
+    return [frame]
+  }
+}

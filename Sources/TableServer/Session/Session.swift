@@ -1,0 +1,22 @@
+import TableModel
+
+/// One navigation stack and the connections that show it.
+///
+/// Every connection of a session sees the same screen: a push from one pushes on all.
+/// The stack is written to the data source's session storage after every change, so a
+/// session outlives its connections and the server process.
+public struct Session: Sendable, Hashable {
+  public let token: SessionToken
+  public var stack: NavigationStack
+  /// In the order they said `hello`.
+  public var connections: [ConnectionID]
+
+  public init(token: SessionToken, stack: NavigationStack, connections: [ConnectionID] = []) {
+    self.token = token
+    self.stack = stack
+    self.connections = connections
+  }
+
+  /// The list on the session's top screen.
+  public var topList: String { stack.top.list }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import TableModel
+import TableStore
+
+@testable import TableServer
+
+/// A small app with every feature the server handles, with fixed ids, imported into a
+/// real SQLite file in a temporary folder.
+final class Fixture {
+  static let app = #"""
+    {"id": "Lhome", "title": "Home", "style": "grouped", "sections": [
+      {"id": "Shome", "rows": [
+        {"id": "Rsettings", "text": "Settings", "children":
+          {"id": "Lsettings", "title": "Settings", "style": "grouped", "sections": [
+            {"id": "Sgeneral", "rows": [
+              {"id": "Rwifi", "text": "Wi-Fi", "switch": true},
+              {"id": "Rringtone", "text": "Ringtone", "style": "value1", "children":
+                {"id": "Lringtone", "title": "Ringtone", "selection": "single", "sections": [
+                  {"id": "Stones", "rows": [
+                    {"id": "Rmarimba", "text": "Marimba", "checked": true},
+                    {"id": "Rbell", "text": "Bell"},
+                    {"id": "Rchime", "text": "Chime"}]}]}}]},
+            {"id": "Sdate", "header": "Date & Time", "rows": [
+              {"id": "Rauto", "text": "Set Automatically", "switch": true},
+              {"id": "Rzone", "text": "Time Zone", "style": "value1", "detail": "Paris",
+               "showWhen": {"row": "Rauto", "on": false}},
+              {"id": "Rsetdate", "text": "Set Date & Time", "showWhen": {"row": "Rauto", "on": false}}]}]}},
+        {"id": "Rtrails", "text": "Trails", "children":
+          {"id": "Lregions", "title": "Regions", "sections": [
+            {"id": "Sregions", "rows": [
+              {"id": "Rnorth", "text": "North", "children":
+                {"id": "Lnorth", "title": "North", "sections": [
+                  {"id": "Snorth", "rows": [
+                    {"id": "Rpeak", "text": "Peak Trail", "accessory": "detailDisclosure", "children":
+                      {"id": "Lpeak", "title": "Peak Trail", "style": "grouped", "sections": [
+                        {"id": "Speak", "rows": [
+                          {"id": "Rlength", "text": "Length", "style": "value2", "detail": "5 km"}]}]}}]}]}}]}]}},
+        {"id": "Rtasks", "text": "Tasks", "children":
+          {"id": "Ltasks", "title": "Tasks", "editable": true, "sections": [
+            {"id": "Stodo", "header": "To do", "rows": [
+              {"id": "Rmilk", "text": "Milk", "children":
+                {"id": "Lmilk", "title": "Milk", "sections": [
+                  {"id": "Smilk", "rows": [{"id": "Rbrand", "text": "Any brand"}]}]}},
+              {"id": "Reggs", "text": "Eggs"},
+              {"id": "Rbread", "text": "Bread"}]},
+            {"id": "Sdone", "header": "Done", "rows": [
+              {"id": "Rtea", "text": "Tea"}]}]}},
+        {"id": "Rcolors", "text": "Colors", "children":
+          {"id": "Lcolors", "title": "Colors", "selection": "multiple", "sections": [
+            {"id": "Scolors", "rows": [
+              {"id": "Rred", "text": "Red"},
+              {"id": "Rgreen", "text": "Green", "checked": true},
+              {"id": "Rblue", "text": "Blue"}]}]}},
+        {"id": "Rnumbers", "text": "Numbers", "children":
+          {"id": "Lnumbers", "title": "Numbers", "sections": [
+            {"id": "Snumbers", "rows": [NUMBERS]}]}},
+        {"id": "Rabout", "text": "About"}]}]}
+    """#.replacingOccurrences(
+      of: "NUMBERS",
+      with: (1...350).map { #"{"id": "Rn\#($0)", "text": "Number \#($0)"}"# }.joined(separator: ",")
+    )
+
+  let folder: URL
+  var path: String { folder.appendingPathComponent("tableweb.sqlite").path }
+
+  init() throws {
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tableweb-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let store = try Store(path: path)
+    try store.importJSON(Fixture.app)
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  /// A new server core over the fixture's file, as after a (re)start.
+  func makeDriver(_ configuration: SessionServerConfiguration = SessionServerConfiguration()) throws
+    -> ServerDriver
+  {
+    let dataSource = StoreDataSource(store: try Store(path: path))
+    return ServerDriver(
+      SessionServer(
+        dataSource: dataSource, sessionStorage: dataSource, configuration: configuration))
+  }
+
+  /// The current version of `list`, read from the file.
+  func version(_ list: String) throws -> Int {
+    try Store(path: path).version(of: list)
+  }
+}

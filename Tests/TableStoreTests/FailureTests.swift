@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TableModel
+
+@testable import TableStore
+
+/// What the world can do to the file: read-only, locked, full, corrupt. Each is a clear
+/// error and never a half-applied change.
+@Suite struct FailureTests {
+  @Test func aReadOnlyStoreReadsAndRefusesChanges() throws {
+    let temporary = try TemporaryStore(json: CommandTests.file)
+    let readOnly = try Store(path: temporary.path, readOnly: true)
+    #expect(try readOnly.snapshot(of: "home").sections[0].rows.count == 4)
+    #expect(try readOnly.exportJSON() == (try temporary.store.exportJSON()))
+    #expect(throws: StoreError.readOnly("the database was opened read-only")) {
+      try readOnly.select("t2", in: "tones")
+    }
+    #expect(throws: StoreError.self) { try readOnly.importJSON(#"{"title": "x", "sections": [{"rows": []}]}"#) }
+    #expect(throws: StoreError.self) {
+      try readOnly.saveSession(token: "t", stack: NavigationStack(root: NavigationLevel(list: "home", title: "Home")))
+    }
+  }
+
+  @Test func aFileThatCannotBeWrittenIsRefusedUnlessOpenedReadOnly() throws {
+    let temporary = try TemporaryStore(json: CommandTests.file)
+    try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: temporary.path)
+    defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: temporary.path) }
+    guard getuid() != 0 else { return }  // root writes read-only files anyway
+    #expect {
+      _ = try Store(path: temporary.path)
+    } throws: { error in
+      if case StoreError.readOnly = error { return true }
+      return false
+    }
+    #expect(try Store(path: temporary.path, readOnly: true).rootList() == "home")
+  }
+
+  @Test func aLockedDatabaseFailsAfterTheBusyTimeoutAndChangesNothing() throws {
+    let temporary = try TemporaryStore(json: CommandTests.file)
+    let other = try Store(path: temporary.path, busyTimeout: 50)
+    try temporary.store.database.execute("BEGIN IMMEDIATE")
+    let version = try other.version(of: "tones")
+    #expect {
+      _ = try other.select("t2", in: "tones")
+    } throws: { error in
+      guard case StoreError.sqlite(let code, _, _) = error else { return false }
+      return code & 0xFF == 5 && "\(error)".contains("lock")
+    }
+    try temporary.store.database.execute("ROLLBACK")
+    #expect(try other.version(of: "tones") == version)
+    #expect(try other.select("t2", in: "tones").lists.count == 2)  // works once released
+  }
+
+  @Test func aFullDiskRollsBackTheWholeImport() throws {
+    let temporary = try TemporaryStore(json: CommandTests.file)
+    let before = try temporary.store.exportJSON()
+    let pages = try #require(try temporary.store.fetchInt("PRAGMA page_count"))
+    try temporary.store.database.execute("PRAGMA max_page_count = \(pages + 2)")
+    let rows = (0..<5_000).map { #"{"text": "row \#($0) with some text to fill pages"}"# }.joined(separator: ",")
+    #expect {
+      try temporary.store.importJSON(#"{"title": "Big", "sections": [{"rows": [\#(rows)]}]}"#)
+    } throws: { error in
+      guard case StoreError.sqlite(let code, _, _) = error else { return false }
+      return code & 0xFF == 13 && "\(error)".contains("disk is full")
+    }
+    #expect(try temporary.store.exportJSON() == before)
+  }
+
+  @Test func aCorruptFileIsAClearError() throws {
+    let temporary = try TemporaryStore()
+    let path = temporary.folder.appendingPathComponent("corrupt.sqlite").path
+    try Data(repeating: 0x5A, count: 8_192).write(to: URL(fileURLWithPath: path))
+    #expect {
+      _ = try Store(path: path)
+    } throws: { error in
+      guard case StoreError.sqlite(let code, _, _) = error else { return false }
+      return code == 26 && "\(error)".contains("not a tableweb database")
+    }
+  }
+
+  @Test func aNewerSchemaIsRefused() throws {
+    let temporary = try TemporaryStore()
+    try temporary.store.database.execute("PRAGMA user_version = 99")
+    #expect {
+      _ = try Store(path: temporary.path)
+    } throws: { error in
+      "\(error)".contains("schema version 99")
+    }
+  }
+}

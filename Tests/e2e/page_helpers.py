@@ -1,0 +1,181 @@
+"""Fixtures and helpers shared by the page's browser tests (test_page*.py)."""
+import atexit
+import contextlib
+import functools
+import http.server
+import os
+import threading
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+PUBLIC = os.path.join(ROOT, "Public")
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+TIMEOUT_MS = 5000
+
+
+_shared = {}
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Chromium for every test module that imports this fixture."""
+    if "browser" not in _shared:
+        playwright = sync_playwright().start()
+        _shared["browser"] = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        atexit.register(lambda: (_shared["browser"].close(), playwright.stop()))
+    return _shared["browser"]
+
+
+@contextlib.contextmanager
+def new_page(browser, url=None, **context_options):
+    """A page in its own context (its own localStorage), with a bounded timeout."""
+    options = {"viewport": {"width": 390, "height": 700}, **context_options}
+    context = browser.new_context(**options)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    try:
+        if url:
+            page.goto(url)
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def public_url():
+    """Public/ from a plain static server: for testing modules without the app server."""
+    handler = functools.partial(_QuietHandler, directory=PUBLIC)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".js": "text/javascript"}
+
+    def log_message(self, *args):
+        pass
+
+
+# --- The real server -------------------------------------------------------------
+
+import json  # noqa: E402
+import signal  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+BINARY = os.environ.get("TABLEWEB", os.path.join(ROOT, ".build", "release", "tableweb"))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """`tableweb serve` on a loopback port with its own database, which can be
+    stopped and started again on the same port and database. `app` (the data format)
+    is imported first; without it the server starts with its demo app."""
+
+    def __init__(self, app=None):
+        if not os.path.exists(BINARY):
+            pytest.skip(f"{BINARY} is not built (make release)")
+        self.dir = tempfile.TemporaryDirectory(prefix="tableweb-page-")
+        self.db = os.path.join(self.dir.name, "page.sqlite")
+        if app is not None:
+            fixture = os.path.join(self.dir.name, "app.json")
+            with open(fixture, "w") as f:
+                json.dump(app, f)
+            subprocess.run([BINARY, "import", fixture, "--db", self.db], check=True, timeout=120,
+                           capture_output=True)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.process = None
+        self.log = open(os.path.join(self.dir.name, "server.log"), "wb")
+        self.start()
+
+    def start(self):
+        self.process = subprocess.Popen(
+            [BINARY, "serve", "--port", str(self.port), "--host", "127.0.0.1", "--db", self.db,
+             "--public", PUBLIC], stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"tableweb serve exited with {self.process.returncode}")
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.2):
+                return
+            time.sleep(0.05)
+        raise TimeoutError(f"tableweb serve did not listen on {self.port}")
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        self.process = None
+
+    def close(self):
+        self.stop()
+        self.log.close()
+        self.dir.cleanup()
+
+
+# --- Driving the page --------------------------------------------------------------
+
+def open_app(browser, server, **options):
+    """A new browser context (so a new session) on the app, once its first screen shows."""
+    cm = new_page(browser, server.url, **options)
+    page = cm.__enter__()
+    page.wait_for_selector(".page .cell")
+    page.close_context = lambda: cm.__exit__(None, None, None)
+    return page
+
+
+def cell(page, row_id):
+    return page.locator(f".page:last-child .cell[data-id='{row_id}']")
+
+
+def title(page):
+    return page.locator(".nav-title").text_content()
+
+
+def visible_ids(page):
+    """Row ids of the top screen in list order (those in the DOM)."""
+    return page.evaluate("""() => [...document.querySelectorAll('.page:last-child .cell[data-id]')]
+        .filter((n) => !n.classList.contains('removing'))
+        .sort((a, b) => a._pos[0] - b._pos[0] || a._pos[1] - b._pos[1]).map((n) => n.dataset.id)""")
+
+
+def drill(page, row_id, expected_title):
+    cell(page, row_id).click()
+    page.wait_for_function("t => document.querySelector('.nav-title').textContent === t", arg=expected_title)
+    page.wait_for_selector(".page:only-child .cell")  # the slide has finished
+
+
+def go_back(page, expected_title):
+    page.locator(".nav-back").click()
+    page.wait_for_function("t => document.querySelector('.nav-title').textContent === t", arg=expected_title)
+    page.wait_for_selector(".page:only-child .cell")
+
+
+def swipe(page, row_id, dx, steps=8):
+    box = cell(page, row_id).bounding_box()
+    y = box["y"] + box["height"] / 2
+    x = box["x"] + box["width"] - 20
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + dx, y + 1, steps=steps)
+    page.mouse.up()

@@ -1,0 +1,75 @@
+"""Regenerates docs/screenshots/*.png, the README's pictures of the page: the demo app
+served by the real server (make release first), in an iPhone-sized Chromium, light and
+dark. Run by `make screenshots`."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from page_helpers import CHROMIUM, ROOT, Server, cell, drill, new_page, swipe  # noqa: E402
+
+OUT = os.path.join(ROOT, "docs", "screenshots")
+PHONE = {"viewport": {"width": 390, "height": 760}, "device_scale_factor": 2}
+
+
+def settle(page):
+    page.wait_for_selector(".page:only-child .cell")
+    page.wait_for_timeout(450)  # transitions and highlights have finished
+
+
+def shoot(page, name):
+    path = os.path.join(OUT, f"{name}.png")
+    page.screenshot(path=path)
+    print("wrote", os.path.relpath(path, ROOT))
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    server = Server()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            for scheme in ("light", "dark"):
+                with new_page(browser, server.url, color_scheme=scheme, **PHONE) as page:
+                    page.set_default_timeout(10000)
+                    settle(page)
+                    shoot(page, f"root-{scheme}")
+                    drill(page, "root-settings", "Settings")
+                    settle(page)
+                    shoot(page, f"settings-{scheme}")
+                    drill(page, "settings-sounds-row", "Sounds")
+                    drill(page, "sounds-ringtone", "Ringtone")
+                    settle(page)
+                    shoot(page, f"ringtone-{scheme}")
+                    for title in ("Sounds", "Settings", "tableweb"):
+                        page.locator(".nav-back").click()
+                        page.wait_for_function("t => document.querySelector('.nav-title').textContent === t",
+                                               arg=title)
+                    settle(page)
+                    drill(page, "root-contacts", "Contacts")
+                    settle(page)
+                    page.locator(".index-strip span", has_text="M").click()
+                    page.wait_for_timeout(200)
+                    shoot(page, f"contacts-{scheme}")
+                    page.locator(".nav-back").click()
+                    drill(page, "root-tasks", "Tasks")
+                    settle(page)
+                    swipe(page, "task-today-1", -120)
+                    page.wait_for_timeout(400)
+                    shoot(page, f"tasks-swipe-{scheme}")
+                    page.locator(".nav-title").click()
+                    page.locator(".nav-edit").click()
+                    cell(page, "task-later-0").click()
+                    cell(page, "task-later-1").click()
+                    cell(page, "task-today-2").locator(".minus").click()
+                    page.wait_for_timeout(400)
+                    shoot(page, f"tasks-editing-{scheme}")
+                    page.locator(".nav-edit").click()
+            browser.close()
+    finally:
+        server.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,356 @@
+"""The page in Chromium against the real server: navigation, cells, editing, gestures,
+live updates between two browsers, text safety, resuming, and a 100,000-row list."""
+import pytest
+
+from page_helpers import (  # noqa: F401 (fixtures)
+    Server, cell, chromium, drill, go_back, open_app, swipe, title, visible_ids)
+
+MARKUP = "<b>bold</b><img src=x onerror=window.pwned=1>"
+
+
+def notes(key, n=8):
+    return {"id": key, "text": key.capitalize(), "children": {
+        "title": key.capitalize(), "editable": True,
+        "sections": [{"id": f"{key}-s", "rows": [{"id": f"{key}{i}", "text": f"Note {i}"} for i in range(1, n + 1)]}]}}
+
+
+APP = {
+    "title": "Settings", "style": "insetGrouped", "header": None, "footer": "Made for tests",
+    "sections": [
+        {"id": "main", "rows": [
+            {"id": "airplane", "text": "Airplane Mode", "switch": False},
+            {"id": "general", "text": "General", "children": {
+                "title": "General", "style": "grouped", "sections": [{"id": "gen-s", "rows": [
+                    {"id": "about", "text": "About", "children": {
+                        "title": "About", "style": "insetGrouped", "sections": [{"id": "about-s", "rows": [
+                            {"id": "model", "text": "Model Name", "style": "value1", "detail": "iPhone"},
+                            {"id": "name", "text": "Name", "style": "value1", "detail": "Phone", "children": {
+                                "title": "Name", "sections": [{"id": "name-s", "rows": [
+                                    {"id": "name-field", "text": "Phone"}]}]}}]}]}},
+                    {"id": "ringtone", "text": "Ringtone", "style": "value1", "children": {
+                        "title": "Ringtone", "style": "insetGrouped", "selection": "single", "sections": [
+                            {"id": "tones", "rows": [
+                                {"id": "marimba", "text": "Marimba", "checked": True},
+                                {"id": "radar", "text": "Radar"}]}]}}]}]}}]},
+        {"id": "styles", "header": "Cell styles", "footer": "One of each", "rows": [
+            {"id": "s-default", "text": "Default"},
+            {"id": "s-subtitle", "text": "Subtitle", "detail": "Below the text", "style": "subtitle"},
+            {"id": "s-value1", "text": "Value 1", "detail": "Right", "style": "value1"},
+            {"id": "s-value2", "text": "Value 2", "detail": "Beside", "style": "value2"},
+            {"id": "a-check", "text": "Checked", "accessory": "checkmark"},
+            {"id": "a-detail", "text": "Detail button", "accessory": "detail"},
+            {"id": "a-info", "text": "Detail disclosure", "accessory": "detailDisclosure", "children": {
+                "title": "Info", "sections": [{"id": "info-s", "rows": [{"id": "info-row", "text": "Inside"}]}]}},
+            {"id": "markup", "text": MARKUP, "detail": "<i>x</i>", "style": "value1"}]},
+        {"id": "reveal", "header": "Switches", "rows": [
+            {"id": "more", "text": "Show more", "switch": False},
+            {"id": "revealed", "text": "Revealed row", "showWhen": {"row": "more", "on": True}}]},
+        {"id": "lists", "rows": [
+            notes("swipe"), notes("drag"), notes("edit"), notes("shared"), notes("long", 60),
+            {"id": "people", "text": "People", "children": {
+                "title": "People", "index": True, "sections": [{"id": "people-s", "rows": [
+                    {"id": f"p{i}", "text": name} for i, name in enumerate(
+                        "Anna Bert Cleo Dora Emil Fay Gus Hana Ivo Jana Karl Lena Milo Nina Otto Pia "
+                        "Quin Rosa Sven Tom Uma Vera Walt Xavi Yara Zeno Abe Bea Cid Dan".split())]}]}},
+            {"id": "big", "text": "Big", "children": {
+                "title": "Big", "sections": [{"id": "big-s", "rows": [
+                    {"id": f"b{i}", "text": f"Row {i}"} for i in range(100_000)]}]}}]},
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def server():
+    s = Server(APP)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def page(chromium, server):
+    p = open_app(chromium, server)
+    yield p
+    assert p.errors == []
+    p.close_context()
+
+
+def ids_in(page):
+    return [i for i in visible_ids(page)]
+
+
+def test_drill_down_three_levels_and_back(page):
+    assert title(page) == "Settings"
+    assert page.locator(".nav-back").is_hidden()
+    drill(page, "general", "General")
+    drill(page, "about", "About")
+    drill(page, "name", "Name")
+    assert page.locator(".nav-back .label").text_content() == "About"
+    go_back(page, "About")
+    assert page.locator(".nav-back .label").text_content() == "General"
+    go_back(page, "General")
+    go_back(page, "Settings")
+    assert page.locator(".nav-back").is_hidden()
+    assert page.evaluate("document.activeElement.dataset.id") == "general"  # where we came from
+
+
+def test_escape_goes_back_and_arrows_and_enter_drill_down(page):
+    page.locator(".scroller").focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.dataset.id") == "general"
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelector('.nav-title').textContent === 'General'")
+    page.keyboard.press("Escape")
+    page.wait_for_function("document.querySelector('.nav-title').textContent === 'Settings'")
+
+
+def test_cell_styles_lay_out_like_uikit(page):
+    def style(row_id, part, prop):
+        return cell(page, row_id).locator(part).evaluate(f"n => getComputedStyle(n)['{prop}']")
+
+    assert cell(page, "s-default").locator(".detail").count() == 0
+    text, detail = (cell(page, "s-subtitle").locator(p).bounding_box() for p in (".text", ".detail"))
+    assert detail["y"] >= text["y"] + text["height"] - 1  # subtitle: below
+    text, detail = (cell(page, "s-value1").locator(p).bounding_box() for p in (".text", ".detail"))
+    assert style("s-value1", ".detail", "textAlign") == "right" and detail["x"] > text["x"]
+    assert style("s-value2", ".text", "textAlign") == "right"
+    assert style("s-value2", ".text", "color") == style("a-info", ".info", "color")  # the tint
+    assert cell(page, "a-check").locator(".checkmark").count() == 1
+    assert cell(page, "a-detail").locator(".info").count() == 1
+    assert cell(page, "a-detail").locator(".chev").count() == 0
+    assert cell(page, "a-info").locator(".info").count() == 1
+    assert cell(page, "a-info").locator(".chev").count() == 1
+    assert cell(page, "general").locator(".chev").count() == 1  # a row with children
+    assert cell(page, "s-value1").get_attribute("aria-setsize") == "8"
+    assert cell(page, "s-value1").get_attribute("aria-posinset") == "3"
+
+
+def test_long_text_is_truncated_with_an_ellipsis(page):
+    overflow = cell(page, "markup").locator(".text").evaluate(
+        "n => [getComputedStyle(n).textOverflow, getComputedStyle(n).whiteSpace]")
+    assert overflow == ["ellipsis", "nowrap"]
+
+
+def test_detail_disclosure_button_and_row_both_push(page):
+    cell(page, "a-info").locator(".info").click()
+    page.wait_for_function("document.querySelector('.nav-title').textContent === 'Info'")
+    go_back(page, "Settings")
+    drill(page, "a-info", "Info")
+
+
+def test_markup_in_row_text_is_shown_as_text(page):
+    row = cell(page, "markup")
+    assert row.locator(".text").text_content() == MARKUP
+    assert row.locator(".detail").text_content() == "<i>x</i>"
+    assert row.locator("b, img, i").count() == 0
+    assert page.evaluate("window.pwned") is None
+
+
+def test_a_switch_reveals_rows_and_is_shared(chromium, server, page):
+    assert cell(page, "revealed").count() == 0
+    cell(page, "more").locator(".switch").click()
+    cell(page, "revealed").wait_for()
+    assert cell(page, "more").locator(".switch").get_attribute("aria-checked") == "true"
+    other = open_app(chromium, server)
+    try:
+        assert cell(other, "more").locator(".switch").get_attribute("aria-checked") == "true"
+        cell(other, "more").locator(".switch").click()
+        cell(page, "revealed").wait_for(state="detached")
+        assert cell(page, "more").locator(".switch").get_attribute("aria-checked") == "false"
+    finally:
+        other.close_context()
+
+
+def test_selection_list_moves_the_checkmark(page):
+    drill(page, "general", "General")
+    drill(page, "ringtone", "Ringtone")
+    assert cell(page, "marimba").locator(".checkmark").count() == 1
+    cell(page, "radar").click()
+    cell(page, "radar").locator(".checkmark").wait_for()
+    cell(page, "marimba").locator(".checkmark").wait_for(state="detached")
+    go_back(page, "General")
+    assert cell(page, "ringtone").locator(".detail").text_content() == "Radar"
+
+
+def test_swipe_to_delete(page):
+    drill(page, "swipe", "Swipe")
+    swipe(page, "swipe1", -120)
+    delete = cell(page, "swipe1").locator(".swipe-actions button")
+    delete.wait_for()
+    swipe(page, "swipe2", -120)  # only one row open at a time
+    cell(page, "swipe1").locator(".swipe-actions").wait_for(state="detached")
+    page.locator(".nav-title").click()  # a tap elsewhere closes it
+    cell(page, "swipe2").locator(".swipe-actions").wait_for(state="detached")
+    swipe(page, "swipe3", -120)
+    cell(page, "swipe5").click()  # a tap on another row only closes it, too
+    cell(page, "swipe3").locator(".swipe-actions").wait_for(state="detached")
+    assert title(page) == "Swipe"
+    swipe(page, "swipe1", -120)
+    cell(page, "swipe1").locator(".swipe-actions button").click()
+    cell(page, "swipe1").wait_for(state="detached")
+    swipe(page, "swipe4", -340, steps=12)  # a long swipe deletes at once
+    cell(page, "swipe4").wait_for(state="detached")
+    page.wait_for_function("document.querySelectorAll('.cell.removing').length === 0")
+    assert ids_in(page) == ["swipe2", "swipe3", "swipe5", "swipe6", "swipe7", "swipe8"]
+
+
+def test_drag_to_reorder(page):
+    drill(page, "drag", "Drag")
+    page.locator(".nav-edit").click()
+    handle = cell(page, "drag1").locator(".reorder").bounding_box()
+    x, y = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x, y + 44 * 2 + 10, steps=10)
+    page.mouse.up()
+    page.wait_for_function("""() => {
+        const n = document.querySelector('.cell[data-id=drag1]');
+        return n && n._pos[1] === 2 && !n.classList.contains('dragging'); }""")
+    assert ids_in(page)[:4] == ["drag2", "drag3", "drag1", "drag4"]
+    cell(page, "drag4").focus()  # and by keyboard
+    page.keyboard.press("Alt+ArrowUp")
+    page.wait_for_function("document.querySelector('.cell[data-id=drag4]')._pos[1] === 2")
+    assert ids_in(page)[:4] == ["drag2", "drag3", "drag4", "drag1"]
+
+
+def test_dragging_to_the_edge_scrolls(page):
+    drill(page, "long", "Long")
+    page.locator(".nav-edit").click()
+    handle = cell(page, "long1").locator(".reorder").bounding_box()
+    bottom = page.locator(".scroller").bounding_box()
+    x = handle["x"] + handle["width"] / 2
+    page.mouse.move(x, handle["y"] + 5)
+    page.mouse.down()
+    page.mouse.move(x, bottom["y"] + bottom["height"] - 10, steps=10)
+    page.wait_for_function("document.querySelector('.scroller').scrollTop > 300")
+    page.mouse.up()
+    page.wait_for_function("document.querySelector('.cell[data-id=long1]')._pos[1] > 15")
+
+
+def test_edit_mode_insert_rename_and_delete(page):
+    drill(page, "edit", "Edit")
+    page.locator(".nav-edit").click()
+    assert page.locator(".nav-edit").text_content() == "Done"
+    cell(page, "edit1").locator(".minus").click()
+    cell(page, "edit1").locator(".delete-confirm").click()
+    cell(page, "edit1").wait_for(state="detached")
+    cell(page, "edit2").click()
+    cell(page, "edit3").click()
+    assert page.locator(".tb-delete").text_content() == "Delete (2)"
+    page.locator(".tb-delete").click()
+    cell(page, "edit3").wait_for(state="detached")
+    cell(page, "edit4").click()
+    page.locator(".tb-rename").click()
+    page.locator(".alert input").fill("Renamed <u>four</u>")
+    page.keyboard.press("Enter")
+    cell(page, "edit4").locator(".text", has_text="Renamed <u>four</u>").wait_for()
+    page.locator(".tb-add").click()
+    page.locator(".alert input").fill("Brand new")
+    page.locator(".alert button", has_text="Add").click()
+    page.locator(".cell .text", has_text="Brand new").wait_for()
+    cell(page, "edit5").focus()
+    page.keyboard.press("Delete")
+    cell(page, "edit5").wait_for(state="detached")
+    page.locator(".nav-edit").click()
+    assert page.locator(".toolbar").is_hidden()
+    texts = page.locator(".page .cell .text").all_text_contents()
+    assert "Brand new" in texts and "Note 1" not in texts and "Note 5" not in texts
+
+
+def test_two_browsers_editing_one_list_converge(chromium, server, page):
+    other = open_app(chromium, server)
+    try:
+        drill(page, "shared", "Shared")
+        drill(other, "shared", "Shared")
+        page.locator(".nav-edit").click()
+        other.locator(".nav-edit").click()
+        cell(page, "shared1").locator(".minus").click()
+        cell(other, "shared2").click()
+        other.locator(".tb-rename").click()
+        other.locator(".alert input").fill("Changed elsewhere")
+        other.keyboard.press("Enter")
+        cell(page, "shared1").locator(".delete-confirm").click()
+        cell(other, "shared1").wait_for(state="detached")
+        handle = cell(other, "shared8").locator(".reorder").bounding_box()
+        other.mouse.move(handle["x"] + 5, handle["y"] + 5)
+        other.mouse.down()
+        other.mouse.move(handle["x"] + 5, handle["y"] - 44 * 5, steps=10)
+        other.mouse.up()
+        cell(page, "shared2").locator(".text", has_text="Changed elsewhere").wait_for()
+        expected = ["shared2", "shared8", "shared3", "shared4", "shared5", "shared6", "shared7"]
+        for p in (page, other):
+            p.wait_for_function("ids => JSON.stringify(ids) === JSON.stringify([...document.querySelectorAll("
+                                "'.page .cell[data-id]:not(.removing)')].sort((a, b) => a._pos[1] - b._pos[1])"
+                                ".map((n) => n.dataset.id))", arg=expected)
+        texts = [p.locator(".page .cell .text").all_text_contents() for p in (page, other)]
+        assert sorted(texts[0]) == sorted(texts[1])
+    finally:
+        other.close_context()
+
+
+def test_index_strip_jumps_to_a_section(page):
+    drill(page, "people", "People")
+    page.locator(".index-strip span", has_text="E").click()
+    page.wait_for_function("document.querySelector('.scroller').scrollTop > 0")
+    header = page.locator(".sh:text-is('E')").bounding_box()
+    assert abs(header["y"] - page.locator(".scroller").bounding_box()["y"]) < 2
+
+
+def test_reload_resumes_the_same_screen(page):
+    drill(page, "general", "General")
+    drill(page, "about", "About")
+    page.reload()
+    page.wait_for_selector(".page .cell")
+    assert title(page) == "About"
+    assert page.locator(".nav-back .label").text_content() == "General"
+    go_back(page, "General")
+
+
+def test_server_restart_resumes_the_same_screen(page, server):
+    drill(page, "general", "General")
+    server.stop()
+    page.locator(".banner").wait_for()
+    assert page.locator(".banner").text_content() == "Reconnecting…"
+    server.start()
+    page.locator(".banner").wait_for(state="hidden", timeout=10000)
+    assert title(page) == "General"
+    drill(page, "about", "About")
+
+
+def test_a_hundred_thousand_rows_keep_the_dom_small(page):
+    drill(page, "big", "Big")
+    scroller = page.locator(".scroller")
+    for top in (44 * 500, 44 * 50_000, 44 * 99_990):
+        scroller.evaluate(f"n => n.scrollTop = {top}")
+        first = top // 44
+        cell(page, f"b{first + 2}").wait_for()
+        assert cell(page, f"b{first + 2}").locator(".text").text_content() == f"Row {first + 2}"
+        assert page.locator(".cell").count() < 200
+    assert cell(page, "b99999").get_attribute("aria-setsize") == "100000"
+    assert cell(page, "b99999").get_attribute("aria-posinset") == "100000"
+    for _ in range(40):
+        page.mouse.wheel(0, -3000)
+    page.wait_for_timeout(100)
+    assert page.locator(".cell").count() < 200
+
+
+def test_loading_shows_until_the_first_screen(chromium, server):
+    from page_helpers import new_page
+    with new_page(chromium) as page:
+        held = []
+        page.route_web_socket("**/ws", lambda ws: held.append(ws))  # never answers
+        page.goto(server.url)
+        page.locator(".loading .spinner").wait_for()
+        assert page.locator(".loading").text_content() == "Loading…"
+        assert page.locator(".cell").count() == 0
+
+
+def test_reduced_motion_replaces_screens_without_sliding(chromium, server):
+    page = open_app(chromium, server, reduced_motion="reduce")
+    try:
+        cell(page, "general").click()
+        page.wait_for_function("document.querySelector('.nav-title').textContent === 'General'")
+        assert page.locator(".page").count() == 1
+        assert cell(page, "about").evaluate("n => getComputedStyle(n).transitionDuration") == "0s"
+    finally:
+        page.close_context()

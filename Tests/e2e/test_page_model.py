@@ -1,0 +1,134 @@
+"""model.js, unit-tested inside Chromium: the diff application algorithm of
+protocol-core, the queue for early diffs, and fetched rows."""
+import json
+
+import pytest
+
+from page_helpers import chromium, new_page, public_url  # noqa: F401 (fixtures)
+
+
+def row(id, text=None, **kw):
+    return {"id": id, "style": "default", "text": text or id, **kw}
+
+
+def section(id, ids, count=None, header=None):
+    return {"id": id, "header": header, "footer": None, "count": len(ids) if count is None else count,
+            "rows": [row(i) for i in ids]}
+
+
+def screen(sections, list="L1", version=1):
+    return {"type": "screen", "transition": "none", "depth": 0, "stack": ["T"],
+            "screen": {"list": list, "version": version, "title": "T", "back": None, "style": "plain",
+                       "editing": False, "editable": True, "selection": "none", "indexTitles": None,
+                       "header": None, "footer": None, "sections": sections}}
+
+
+def diff(ops, frm, list="L1"):
+    return {"type": "diff", "list": list, "from": frm, "to": frm + 1, "ops": ops}
+
+
+# Runs `steps` (messages fed to one Model) and returns, after each step, the version,
+# the gap flag (or whether fetched rows were taken) and every section as "id:[row ids, null for unfetched]".
+RUN = """async ([steps]) => {
+  const { Model } = await import("./model.js");
+  const m = new Model();
+  const out = [];
+  for (const msg of steps) {
+    let gap = null, accepted = null, error = null;
+    try {
+      if (msg.type === "screen") gap = m.setScreen(msg).gap;
+      else if (msg.type === "diff") gap = m.receiveDiff(msg).gap;
+      else if (msg.type === "rows") accepted = m.receiveRows(msg);
+    } catch (e) { error = e.name; }
+    const sc = m.screen;
+    out.push({ version: sc?.version ?? null, gap, accepted, error,
+      sections: sc ? sc.sections.map((s) => s.id + ":" + s.rows.map((r) => r ? r.id : "-").join(",")) : null,
+      texts: sc ? sc.sections.flatMap((s) => s.rows.filter(Boolean).map((r) => r.text)) : null });
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def run(chromium, public_url):
+    with new_page(chromium, public_url + "wire.js") as page:
+        yield lambda *steps: page.evaluate(RUN, [list(steps)])
+
+
+def test_screen_keeps_unfetched_rows_as_holes(run):
+    [after] = run(screen([section("S1", ["A", "B"], count=5)]))
+    assert after["sections"] == ["S1:A,B,-,-,-"]
+    assert after["version"] == 1
+
+
+def test_rows_are_removed_highest_first_then_placed_lowest_first_then_updated(run):
+    ops = [{"op": "delete", "at": [0, 1]},
+           {"op": "move", "from": [0, 3], "to": [0, 0]},
+           {"op": "insert", "at": [0, 2], "row": row("X")},
+           {"op": "update", "at": [0, 4], "row": row("E", "E2")}]
+    _, after = run(screen([section("S1", ["A", "B", "C", "D", "E"])]), diff(ops, 1))
+    assert after["sections"] == ["S1:D,A,X,C,E"]
+    assert after["texts"][-1] == "E2"
+    assert after["version"] == 2 and after["gap"] is False
+
+
+def test_section_ops_use_old_paths_on_removal_and_new_paths_on_placement(run):
+    ops = [{"op": "deleteSection", "at": 1},
+           {"op": "delete", "at": [0, 0]},
+           {"op": "insertSection", "at": 0, "section": section("N", ["Y"])},
+           {"op": "move", "from": [2, 0], "to": [1, 0]},
+           {"op": "updateSection", "at": 2, "header": "Empty", "footer": None}]
+    start = screen([section("S0", ["A", "B"]), section("S1", ["C"]), section("S2", ["D"])])
+    _, after = run(start, diff(ops, 1))
+    assert after["sections"] == ["N:Y", "S0:D,B", "S2:"]
+
+
+def test_moves_between_sections(run):
+    ops = [{"op": "move", "from": [0, 0], "to": [1, 1]}, {"op": "move", "from": [1, 0], "to": [0, 1]}]
+    _, after = run(screen([section("S0", ["A", "B"]), section("S1", ["C", "D"])]), diff(ops, 1))
+    assert after["sections"] == ["S0:B,C", "S1:D,A"]
+
+
+def test_an_early_diff_is_held_until_the_one_before_it_arrives(run):
+    start = screen([section("S1", ["A"])])
+    second = diff([{"op": "insert", "at": [0, 2], "row": row("C")}], 2)
+    first = diff([{"op": "insert", "at": [0, 1], "row": row("B")}], 1)
+    _, held, applied = run(start, second, first)
+    assert held["sections"] == ["S1:A"] and held["gap"] is True and held["version"] == 1
+    assert applied["sections"] == ["S1:A,B,C"] and applied["gap"] is False and applied["version"] == 3
+
+
+def test_a_diff_the_screen_already_contains_is_ignored(run):
+    start = screen([section("S1", ["A", "B"])], version=5)
+    old = diff([{"op": "delete", "at": [0, 0]}], 4)
+    _, after = run(start, old)
+    assert after["sections"] == ["S1:A,B"] and after["gap"] is False
+
+
+def test_diffs_for_a_list_arriving_before_its_screen_are_applied_after_it(run):
+    early = diff([{"op": "delete", "at": [0, 0]}], 3, list="L2")
+    too_old = diff([{"op": "delete", "at": [0, 0]}], 2, list="L2")
+    first = screen([section("S1", ["A"])])
+    second = screen([section("S9", ["P", "Q"])], list="L2", version=3)
+    steps = run(first, early, too_old, second)
+    assert steps[1]["gap"] is False  # held for L2, not a gap in L1
+    assert steps[3]["sections"] == ["S9:Q"] and steps[3]["version"] == 4
+
+
+def test_fetched_rows_fill_holes_and_follow_diffs(run):
+    start = screen([section("S1", ["A"], count=4)])
+    fetched = {"type": "rows", "list": "L1", "version": 1, "section": 0, "from": 1,
+               "rows": [row("B"), row("C"), row("D")]}
+    stale = {"type": "rows", "list": "L1", "version": 1, "section": 0, "from": 0, "rows": [row("Z")]}
+    move_hole = diff([{"op": "move", "from": [0, 3], "to": [0, 0]}], 1)
+    steps = run(start, move_hole, fetched, stale)
+    assert steps[1]["sections"] == ["S1:-,A,-,-"]  # an unfetched row moves as a hole
+    assert steps[2]["accepted"] is False  # rows of version 1 no longer fit version 2
+    assert steps[3]["sections"] == ["S1:-,A,-,-"]
+    [_, after] = run(start, fetched)
+    assert after["sections"] == ["S1:A,B,C,D"] and after["accepted"] is True
+
+
+def test_a_diff_that_does_not_fit_is_an_error_the_page_answers_with_reload(run):
+    _, after = run(screen([section("S1", ["A"])]), diff([{"op": "delete", "at": [0, 7]}], 1))
+    assert after["error"] == "RangeError"

@@ -1,0 +1,34 @@
+"""Rules for Public/ that need no browser: its size, no HTML from strings, and native
+ES modules with relative `.js` imports only."""
+import os
+import re
+
+from page_helpers import PUBLIC
+
+LIMIT = 64 * 1024
+
+
+def files():
+    for folder, _, names in os.walk(PUBLIC):
+        for name in names:
+            yield os.path.join(folder, name)
+
+
+def test_the_page_is_at_most_64_kib_uncompressed():
+    total = sum(os.path.getsize(f) for f in files())
+    assert total <= LIMIT, f"Public/ is {total} bytes"
+
+
+def test_no_markup_is_built_from_strings():
+    for f in files():
+        if f.endswith(".js"):
+            source = open(f, encoding="utf-8").read()
+            assert not re.search(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(", source), f
+
+
+def test_modules_import_each_other_relatively():
+    names = {os.path.basename(f) for f in files()}
+    for f in files():
+        if f.endswith(".js"):
+            for spec in re.findall(r'^import .* from "([^"]+)";', open(f, encoding="utf-8").read(), re.M):
+                assert spec.startswith("./") and spec.endswith(".js") and spec[2:] in names, (f, spec)
