@@ -17,7 +17,8 @@ extension SessionServer {
     {
       session = known
     } else if let text, SessionToken.isWellFormed(text),
-      let stored = sessionStorage.loadSession(SessionToken(rawValue: text))
+      let stored = unsavedStacks[SessionToken(rawValue: text)]
+        ?? sessionStorage.loadSession(SessionToken(rawValue: text))
     {
       session = Session(token: SessionToken(rawValue: text), stack: stored)
       let removedTitle = stored.levels.first { !listStillExists($0.list) }?.title
@@ -136,8 +137,13 @@ extension SessionServer {
   }
 
   /// Writes the stack to storage. A failure (a read-only database) costs only resuming
-  /// after a restart, so it does not fail the command.
-  func save(_ session: Session) {
-    try? sessionStorage.saveSession(session.token, stack: session.stack)
+  /// after a restart, so it does not fail the command: the stack is kept in memory.
+  mutating func save(_ session: Session) {
+    do {
+      try sessionStorage.saveSession(session.token, stack: session.stack)
+      unsavedStacks[session.token] = nil
+    } catch {
+      unsavedStacks[session.token] = session.stack
+    }
   }
 }

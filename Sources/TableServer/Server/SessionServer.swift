@@ -21,6 +21,9 @@ public struct SessionServer {
   var connections: [ConnectionID: ConnectionState] = [:]
   /// The current snapshot of every list that some session shows on its top screen.
   var snapshots: [String: TableSnapshot] = [:]
+  /// Stacks the storage could not keep (a read-only database): held here instead, so
+  /// that such a session still resumes after a reconnect, if not after a restart.
+  var unsavedStacks: [SessionToken: NavigationStack] = [:]
 
   public init(
     dataSource: any TableDataSource, sessionStorage: any SessionStorage,

@@ -76,10 +76,11 @@ final class Fixture {
   }
 
   /// A new server core over the fixture's file, as after a (re)start.
-  func makeDriver(_ configuration: SessionServerConfiguration = SessionServerConfiguration()) throws
-    -> ServerDriver
-  {
-    let dataSource = StoreDataSource(store: try Store(path: path))
+  func makeDriver(
+    _ configuration: SessionServerConfiguration = SessionServerConfiguration(),
+    readOnlyFile: Bool = false
+  ) throws -> ServerDriver {
+    let dataSource = StoreDataSource(store: try Store(path: path, readOnly: readOnlyFile))
     return ServerDriver(
       SessionServer(
         dataSource: dataSource, sessionStorage: dataSource, configuration: configuration))
