@@ -3,7 +3,7 @@ live updates between two browsers, text safety, resuming, and a 100,000-row list
 import pytest
 
 from page_helpers import (  # noqa: F401 (fixtures)
-    Server, cell, chromium, drill, go_back, open_app, swipe, title, visible_ids)
+    Server, answered, cell, chromium, drill, go_back, open_app, swipe, title, visible_ids)
 
 MARKUP = "<b>bold</b><img src=x onerror=window.pwned=1>"
 
@@ -196,7 +196,7 @@ def test_swipe_to_delete(page):
 
 def test_drag_to_reorder(page):
     drill(page, "drag", "Drag")
-    page.locator(".nav-edit").click()
+    answered(page, page.locator(".nav-edit").click)
     handle = cell(page, "drag1").locator(".reorder").bounding_box()
     x, y = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
     page.mouse.move(x, y)
@@ -215,7 +215,7 @@ def test_drag_to_reorder(page):
 
 def test_dragging_to_the_edge_scrolls(page):
     drill(page, "long", "Long")
-    page.locator(".nav-edit").click()
+    answered(page, page.locator(".nav-edit").click)
     handle = cell(page, "long1").locator(".reorder").bounding_box()
     bottom = page.locator(".scroller").bounding_box()
     x = handle["x"] + handle["width"] / 2
@@ -229,7 +229,7 @@ def test_dragging_to_the_edge_scrolls(page):
 
 def test_edit_mode_insert_rename_and_delete(page):
     drill(page, "edit", "Edit")
-    page.locator(".nav-edit").click()
+    answered(page, page.locator(".nav-edit").click)
     assert page.locator(".nav-edit").text_content() == "Done"
     cell(page, "edit1").locator(".minus").click()
     cell(page, "edit1").locator(".delete-confirm").click()
@@ -262,8 +262,8 @@ def test_two_browsers_editing_one_list_converge(chromium, server, page):
     try:
         drill(page, "shared", "Shared")
         drill(other, "shared", "Shared")
-        page.locator(".nav-edit").click()
-        other.locator(".nav-edit").click()
+        answered(page, page.locator(".nav-edit").click)
+        answered(other, other.locator(".nav-edit").click)
         cell(page, "shared1").locator(".minus").click()
         cell(other, "shared2").click()
         other.locator(".tb-rename").click()
