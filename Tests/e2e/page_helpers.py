@@ -1,5 +1,4 @@
 """Fixtures and helpers shared by the page's browser tests (test_page*.py)."""
-import atexit
 import contextlib
 import functools
 import http.server
@@ -21,17 +20,14 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 TIMEOUT_MS = 5000
 
 
-_shared = {}
-
-
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium():
-    """One headless Chromium for every test module that imports this fixture."""
-    if "browser" not in _shared:
-        playwright = sync_playwright().start()
-        _shared["browser"] = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        atexit.register(lambda: (_shared["browser"].close(), playwright.stop()))
-    return _shared["browser"]
+    """A headless Chromium for one test module. Module-scoped, so that Playwright's event
+    loop is gone again before other modules run their own asyncio code."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
 
 
 @contextlib.contextmanager
