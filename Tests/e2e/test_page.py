@@ -100,6 +100,7 @@ def test_escape_goes_back_and_arrows_and_enter_drill_down(page):
     assert page.evaluate("document.activeElement.dataset.id") == "general"
     page.keyboard.press("Enter")
     page.wait_for_function("document.querySelector('.nav-title').textContent === 'General'")
+    page.wait_for_selector(".page:only-child")  # keys do nothing while the screen slides
     page.keyboard.press("Escape")
     page.wait_for_function("document.querySelector('.nav-title').textContent === 'Settings'")
 
