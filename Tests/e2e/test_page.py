@@ -386,3 +386,13 @@ def test_reduced_motion_replaces_screens_without_sliding(chromium, server):
         assert cell(page, "about").evaluate("n => getComputedStyle(n).transitionDuration") == "0s"
     finally:
         page.close_context()
+
+
+def test_a_double_tap_pushes_one_level(page):
+    cell(page, "general").dblclick()
+    page.wait_for_function("document.querySelector('.nav-title').textContent === 'General'")
+    page.wait_for_selector(".page:only-child .cell")
+    page.wait_for_timeout(200)
+    assert title(page) == "General"
+    go_back(page, "Settings")
+    assert page.locator(".nav-back").is_hidden()
