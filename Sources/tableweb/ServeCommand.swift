@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TableServer
+import TableStore
 
 #if canImport(Glibc)
   import Glibc
@@ -71,8 +72,16 @@ struct ServeCommand: AsyncParsableCommand {
 
   /// The one place where the sessions layer is wired to the transport.
   private func makeConnectionDelegate(transport: WebSocketServer) throws -> any ConnectionDelegate {
-    // Until the sessions layer lands: accept connections and answer nothing.
-    PlaceholderConnectionDelegate()
+    let store: Store
+    do {
+      store = readOnly ? try Store(path: db, readOnly: true) : try Store.openOrCreateDemo(path: db)
+    } catch {
+      throw ValidationError("cannot open the database \(db): \(error)")
+    }
+    let sessions = SessionHost(
+      store: store, configuration: SessionServerConfiguration(isReadOnly: readOnly))
+    sessions.transport = transport
+    return sessions
   }
 
   /// SIGINT and SIGTERM stop the server gracefully; a second one exits at once.
@@ -120,12 +129,4 @@ struct ServeCommand: AsyncParsableCommand {
     }
     return "Public"
   }
-}
-
-/// Accepts connections and answers nothing: stands in for the sessions layer.
-private final class PlaceholderConnectionDelegate: ConnectionDelegate {
-  func connectionDidOpen(_ connection: ConnectionID) {}
-  func connection(_ connection: ConnectionID, didReceive text: String) {}
-  func connectionDidSendTooLarge(_ connection: ConnectionID) {}
-  func connectionDidClose(_ connection: ConnectionID) {}
 }

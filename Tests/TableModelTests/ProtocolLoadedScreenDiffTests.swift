@@ -252,3 +252,55 @@ private struct SplitMix64: RandomNumberGenerator {
     }
   }
 }
+
+@Suite struct LoadedScreenFollowsTheDifferTests {
+  /// Random old and new lists, with sections deleted, inserted and reordered, rows
+  /// deleted, inserted, moved and changed: the differ's diff, sent over the wire and
+  /// applied to a client's screen, gives the new list — and a screen holding only prefixes
+  /// ends with prefixes of it.
+  @Test(arguments: 0..<300)
+  func aClientScreenFollowsTheDiffersDiff(seed: Int) throws {
+    var random = SplitMix64(state: UInt64(seed) &* 7919)
+    var nextID = 0
+    func newRow() -> Row {
+      nextID += 1
+      return row("r\(nextID)")
+    }
+    let old = (0..<Int.random(in: 0...4, using: &random)).map { index in
+      Section(
+        id: "S\(index)", header: Bool.random(using: &random) ? "h" : nil,
+        rows: (0..<Int.random(in: 0...6, using: &random)).map { _ in newRow() })
+    }
+    var newIDs = old.map(\.id).filter { _ in Int.random(in: 0..<4, using: &random) > 0 }
+    newIDs += (0..<Int.random(in: 0...2, using: &random)).map { "N\($0)" }
+    newIDs.shuffle(using: &random)
+    var new = newIDs.map { Section(id: $0, header: Bool.random(using: &random) ? "h" : nil) }
+    var pool = old.flatMap(\.rows).filter { _ in Int.random(in: 0..<4, using: &random) > 0 }
+    for index in pool.indices where Int.random(in: 0..<5, using: &random) == 0 {
+      pool[index].text += " (changed)"
+    }
+    pool += (0..<Int.random(in: 0...4, using: &random)).map { _ in newRow() }
+    pool.shuffle(using: &random)
+    if !new.isEmpty {
+      for row in pool { new[Int.random(in: 0..<new.count, using: &random)].rows.append(row) }
+    }
+    let sent = TableDiff(list: "L7", from: 1, ops: try TableDiff.ops(from: old, to: new))
+    guard case .success(.diff(let diff)) = ServerMessage.decode(ServerMessage.diff(sent).serialized)
+    else {
+      Issue.record("the diff did not survive the wire")
+      return
+    }
+
+    var full = screen(version: 1, old.map { LoadedSection($0) })
+    #expect(try full.apply(diff) == .applied)
+    #expect(full.sections == new.map { LoadedSection($0) })
+
+    let limit = Int.random(in: 0...4, using: &random)
+    var prefixes = screen(version: 1, old.map { LoadedSection($0, rowLimit: limit) })
+    #expect(try prefixes.apply(diff) == .applied)
+    for (shown, truth) in zip(prefixes.sections, full.sections) {
+      #expect(shown.count == truth.count)
+      #expect(Array(truth.rows.prefix(shown.rows.count)) == shown.rows)
+    }
+  }
+}

@@ -12,6 +12,11 @@ extension JSONValue {
   public static let maximumDepth = 256
 
   /// Parses one JSON document (RFC 8259). Anything but white space after it is an error.
+  ///
+  /// Where the RFC leaves a choice: a repeated key keeps its first place and its last
+  /// value; a `\u` escape of a lone UTF-16 surrogate reads as U+FFFD, as in browsers;
+  /// a number beyond `Double`'s range and nesting deeper than ``maximumDepth`` are refused;
+  /// a byte order mark is not white space.
   public init(parsing text: String) throws(JSONSyntaxError) {
     var text = text
     let result = text.withUTF8 { bytes -> Result<JSONValue, JSONSyntaxError> in
@@ -25,7 +30,8 @@ extension JSONValue {
     self = try result.get()
   }
 
-  /// Parses one JSON document from UTF-8 bytes.
+  /// Parses one JSON document from UTF-8 bytes; strings that are not well-formed UTF-8
+  /// are refused.
   public init(parsing bytes: some Collection<UInt8>) throws(JSONSyntaxError) {
     let array = Array(bytes)
     let result = array.withUnsafeBufferPointer { buffer -> Result<JSONValue, JSONSyntaxError> in
