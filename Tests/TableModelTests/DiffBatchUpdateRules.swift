@@ -117,12 +117,14 @@ enum BatchUpdateRules {
   static func fewestMoves(for ops: [DiffOp], from old: [Section], to new: [Section]) -> (
     rows: Int, sections: Int
   ) {
-    let deletedSections = Set(ops.compactMap { op -> Int? in
-      if case .deleteSection(let at) = op { at } else { nil }
-    })
-    let insertedSections = Set(ops.compactMap { op -> Int? in
-      if case .insertSection(let at, _) = op { at } else { nil }
-    })
+    let deletedSections = Set(
+      ops.compactMap { op -> Int? in
+        if case .deleteSection(let at) = op { at } else { nil }
+      })
+    let insertedSections = Set(
+      ops.compactMap { op -> Int? in
+        if case .insertSection(let at, _) = op { at } else { nil }
+      })
     let survivingOld = old.indices.filter { !deletedSections.contains($0) }
     let survivingNew = new.indices.filter { !insertedSections.contains($0) }
     var oldPlace: [String: IndexPath] = [:]

@@ -29,11 +29,14 @@ public final class Store {
   /// A read-only store refuses every change with ``StoreError/readOnly(_:)``; opening a file
   /// that cannot be written without `readOnly` fails the same way. `busyTimeout` is how long
   /// a change waits for another process's lock before failing with `SQLITE_BUSY`.
-  public init(path: String, readOnly: Bool = false, busyTimeout milliseconds: Int = 5_000) throws(StoreError) {
+  public init(path: String, readOnly: Bool = false, busyTimeout milliseconds: Int = 5_000)
+    throws(StoreError)
+  {
     self.path = path
     self.isReadOnly = readOnly
     do {
-      database = try Database(path: path, readOnly: readOnly, busyTimeout: Int32(clamping: milliseconds))
+      database = try Database(
+        path: path, readOnly: readOnly, busyTimeout: Int32(clamping: milliseconds))
     } catch {
       throw StoreError(error)
     }
@@ -44,10 +47,17 @@ public final class Store {
     if !readOnly {
       let mode = try fetchOne("PRAGMA journal_mode = WAL", []) { $0.string(0) }
       guard mode == "wal" else {
-        throw .sqlite(code: 0, message: "could not switch to WAL (journal mode \(mode ?? "?"))", sql: nil)
+        throw .sqlite(
+          code: 0, message: "could not switch to WAL (journal mode \(mode ?? "?"))", sql: nil)
       }
       try execute("PRAGMA synchronous = NORMAL")
+      // Checkpoints are where NORMAL syncs to disk: let the WAL reach ~40 MB between them
+      // rather than 4 MB, so a stream of small commits pays for far fewer fsyncs.
+      try execute("PRAGMA wal_autocheckpoint = 10000")
+      try execute("PRAGMA journal_size_limit = 67108864")
     }
+    // 32 MiB of pages, so that a long list's indexes stay in memory.
+    try execute("PRAGMA cache_size = -32768")
     try migrate()
   }
 
@@ -89,7 +99,9 @@ public final class Store {
     }
   }
 
-  func fetchInt(_ text: String, _ arguments: any DatabaseValueConvertible...) throws(StoreError) -> Int? {
+  func fetchInt(_ text: String, _ arguments: any DatabaseValueConvertible...) throws(StoreError)
+    -> Int?
+  {
     try fetchOne(text, arguments) { $0.optionalInt(0) } ?? nil
   }
 
@@ -127,7 +139,9 @@ public final class Store {
   /// A new id (`R17`) that no row, section or list has, from a counter kept in the file.
   func makeKey(_ prefix: String) throws(StoreError) -> String {
     while true {
-      guard let value = try fetchInt("UPDATE meta SET value = value + 1 WHERE key = 'next_id' RETURNING value - 1")
+      guard
+        let value = try fetchInt(
+          "UPDATE meta SET value = value + 1 WHERE key = 'next_id' RETURNING value - 1")
       else { throw .invalidData(path: "", message: "the id counter is missing") }
       let key = "\(prefix)\(value)"
       if try fetchInt(
