@@ -126,7 +126,7 @@ extension SessionServer {
     throws(ProtocolError)
   {
     guard var session = sessions[token] else { preconditionFailure("\(token) is not open") }
-    if isOn && !(snapshots[session.topList]!.isEditable && !configuration.isReadOnly) {
+    if isOn && !(snapshots[session.topList]?.isEditable == true && !configuration.isReadOnly) {
       throw ProtocolError(.notAllowed, "“\(session.stack.top.title)” cannot be edited")
     }
     guard session.stack.top.isEditing != isOn else { return }

@@ -18,9 +18,9 @@ public struct SessionServer {
 
   /// Sessions with at least one open connection. The others live only in storage.
   /// Written only through ``keep(_:)`` and ``drop(_:)``, which keep `audiences` true.
-  public private(set) var sessions: [SessionToken: Session] = [:]
+  public internal(set) var sessions: [SessionToken: Session] = [:]
   /// The sessions whose top screen shows each list: who gets that list's diffs.
-  private var audiences: [String: Set<SessionToken>] = [:]
+  var audiences: [String: Set<SessionToken>] = [:]
   var connections: [ConnectionID: ConnectionState] = [:]
   /// The current snapshot of every list that some session shows on its top screen.
   var snapshots: [String: TableSnapshot] = [:]
@@ -38,39 +38,6 @@ public struct SessionServer {
   }
 
   public var connectionCount: Int { connections.count }
-
-  /// The connections of sessions whose top screen shows `list`.
-  public func viewers(of list: String) -> [ConnectionID] {
-    guard let audience = audiences[list] else { return [] }
-    return audience.flatMap { sessions[$0]!.connections }
-  }
-
-  /// The sessions whose top screen shows `list`.
-  func sessions(showing list: String) -> [Session] {
-    audiences[list].map { $0.map { sessions[$0]! } } ?? []
-  }
-
-  func isShown(_ list: String) -> Bool { audiences[list] != nil }
-
-  /// Records `session` as it now is.
-  mutating func keep(_ session: Session) {
-    if let old = sessions[session.token], old.topList != session.topList {
-      leaveAudience(of: old.topList, session.token)
-    }
-    sessions[session.token] = session
-    audiences[session.topList, default: []].insert(session.token)
-  }
-
-  /// Forgets an open session (its stack stays in storage).
-  mutating func drop(_ token: SessionToken) {
-    guard let old = sessions.removeValue(forKey: token) else { return }
-    leaveAudience(of: old.topList, token)
-  }
-
-  private mutating func leaveAudience(of list: String, _ token: SessionToken) {
-    audiences[list]?.remove(token)
-    if audiences[list]?.isEmpty == true { audiences[list] = nil }
-  }
 
   // MARK: - Transport events
 
@@ -138,27 +105,6 @@ public struct SessionServer {
       effects.append(reply(.error(ref: ref, error), to: connection))
     }
     return effects
-  }
-
-  /// The rate limit. Nil lets the message through.
-  private mutating func admit(_ connection: ConnectionID, at now: ContinuousClock.Instant)
-    -> [ServerAction]?
-  {
-    guard var state = connections[connection] else {
-      preconditionFailure("a message from \(connection), which is not open")
-    }
-    defer { connections[connection] = state }
-    if state.bucket.take(at: now) {
-      state.refusedInARow = 0
-      return nil
-    }
-    state.refusedInARow += 1
-    let error = reply(
-      .error(ref: nil, ProtocolError(.rateLimited, "too many commands; slow down")), to: connection)
-    if state.refusedInARow >= configuration.refusalsBeforeClose {
-      return [error, .close(connection, reason: "too many commands")]
-    }
-    return [error]
   }
 
   private mutating func perform(
