@@ -5,8 +5,6 @@
 /// a section at a time and keeps its tables small enough for the CPU's caches:
 /// 1. Sections are paired by id; those off a longest run in unchanged order are deleted
 ///    and inserted.
-///
-/// Every old row's id is hashed once, while its section is visited.
 /// 2. Each surviving section is matched against its old self: equal ids at the start and
 ///    end pair up without a table; the rest meet in a table of that section's old rows.
 ///    The rows that stay in their section keep their place when they lie on a
@@ -14,7 +12,11 @@
 /// 3. The rows left over (moved across sections, inserted, deleted, in inserted or deleted
 ///    sections) meet in one table.
 /// 4. Duplicate ids: every old hash and the hashes of the new rows no old row matched
-///    must all differ, or two of those rows share an id (``HashCollisions``).
+///    must all differ, or two of those rows share an id (``HashCollisions``). A new row
+///    that repeats an id is never matched twice, so it lands among those hashes.
+///
+/// Every old row's id is hashed exactly once, while its section is visited; new rows are
+/// hashed only when they do not follow the row matched before them.
 struct TableDiffer {
   private let old: [Section]
   private let new: [Section]
