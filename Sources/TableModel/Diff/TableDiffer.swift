@@ -377,7 +377,9 @@ struct TableDiffer {
     moves.sort { $0.to < $1.to }
     updates.sort()
     var ops: [DiffOp] = []
-    ops.reserveCapacity(deletes.count + inserts.count + moves.count + updates.count)
+    // Section ops are at most one per old section and two per new one.
+    ops.reserveCapacity(
+      old.count + 2 * new.count + deletes.count + inserts.count + moves.count + updates.count)
     for (index, newIndex) in newIndexOfOldSection.enumerated() where newIndex < 0 {
       ops.append(.deleteSection(at: index))
     }
