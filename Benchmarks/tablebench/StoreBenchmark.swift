@@ -159,6 +159,13 @@ struct StoreBenchmark: ParsableCommand {
       "  same windows with LIMIT/OFFSET (baseline, \(naive.count) reads): p50 \(format(naiveMedian)) — \(String(format: "%.0f", naiveMedian / median))× slower"
     )
 
+    var snapshotRows = 0
+    let snapshot = try clock.measure {
+      snapshotRows = try store.snapshot(of: "big").numberOfRows
+    }
+    print(
+      "  the whole list as one snapshot (\(snapshotRows.formatted()) rows): \(format(snapshot))")
+
     // Changes in the middle of the big list: no renumbering, so as fast as in a small one.
     let middle = try rate(2_000) { index in
       _ = try store.insertRow(
