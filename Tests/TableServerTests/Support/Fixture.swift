@@ -40,7 +40,9 @@ final class Fixture {
             {"id": "Stodo", "header": "To do", "rows": [
               {"id": "Rmilk", "text": "Milk", "children":
                 {"id": "Lmilk", "title": "Milk", "sections": [
-                  {"id": "Smilk", "rows": [{"id": "Rbrand", "text": "Any brand"}]}]}},
+                  {"id": "Smilk", "rows": [{"id": "Rbrand", "text": "Any brand", "children":
+                    {"id": "Lbrand", "title": "Any brand", "sections": [
+                      {"id": "Sbrand", "rows": [{"id": "Rshop", "text": "Corner shop"}]}]}}]}]}},
               {"id": "Reggs", "text": "Eggs"},
               {"id": "Rbread", "text": "Bread"}]},
             {"id": "Sdone", "header": "Done", "rows": [
