@@ -277,7 +277,9 @@ def test_two_browsers_editing_one_list_converge(chromium, server, page):
         other.mouse.down()
         other.mouse.move(handle["x"] + 5, handle["y"] - 44 * 5, steps=10)
         other.mouse.up()
+        page.locator(".cell.flash[data-id=shared2]").wait_for()  # someone else's change shows
         cell(page, "shared2").locator(".text", has_text="Changed elsewhere").wait_for()
+        assert other.locator(".cell.flash[data-id=shared2]").count() == 0  # one's own does not
         expected = ["shared2", "shared8", "shared3", "shared4", "shared5", "shared6", "shared7"]
         for p in (page, other):
             p.wait_for_function("ids => JSON.stringify(ids) === JSON.stringify([...document.querySelectorAll("
@@ -397,3 +399,14 @@ def test_a_double_tap_pushes_one_level(page):
     assert page.locator(".toast").is_hidden()  # the second tap was not sent to be refused
     go_back(page, "Settings")
     assert page.locator(".nav-back").is_hidden()
+
+
+def test_dark_scheme(chromium, server):
+    page = open_app(chromium, server, color_scheme="dark")
+    try:
+        colors = page.evaluate("""() => [document.body, document.querySelector('.cell'),
+            document.querySelector('.cell .text')].map((n) => getComputedStyle(n)[n.tagName === 'SPAN'
+            ? 'color' : 'backgroundColor'])""")
+        assert colors == ["rgb(0, 0, 0)", "rgb(28, 28, 30)", "rgb(255, 255, 255)"]
+    finally:
+        page.close_context()
