@@ -270,6 +270,9 @@ def test_two_browsers_editing_one_list_converge(chromium, server, page):
         other.locator(".tb-rename").click()
         other.locator(".alert input").fill("Changed elsewhere")
         other.keyboard.press("Enter")
+        page.locator(".cell.flash[data-id=shared2]").wait_for()  # someone else's change shows
+        cell(other, "shared2").locator(".text", has_text="Changed elsewhere").wait_for()
+        assert other.locator(".cell.flash[data-id=shared2]").count() == 0  # one's own does not
         cell(page, "shared1").locator(".delete-confirm").click()
         cell(other, "shared1").wait_for(state="detached")
         handle = cell(other, "shared8").locator(".reorder").bounding_box()
@@ -277,9 +280,7 @@ def test_two_browsers_editing_one_list_converge(chromium, server, page):
         other.mouse.down()
         other.mouse.move(handle["x"] + 5, handle["y"] - 44 * 5, steps=10)
         other.mouse.up()
-        page.locator(".cell.flash[data-id=shared2]").wait_for()  # someone else's change shows
         cell(page, "shared2").locator(".text", has_text="Changed elsewhere").wait_for()
-        assert other.locator(".cell.flash[data-id=shared2]").count() == 0  # one's own does not
         expected = ["shared2", "shared8", "shared3", "shared4", "shared5", "shared6", "shared7"]
         for p in (page, other):
             p.wait_for_function("ids => JSON.stringify(ids) === JSON.stringify([...document.querySelectorAll("
