@@ -2,7 +2,7 @@
 // user did into commands.
 import * as W from "./wire.js";
 import { Socket } from "./socket.js";
-import { Model } from "./model.js";
+import { Model, locate } from "./model.js";
 import { TableView } from "./table.js";
 import { NavigationBar, transition } from "./navigation.js";
 import { askForText } from "./alert.js";
@@ -156,16 +156,14 @@ function showToolbar() {
 
 $(".tb-delete").onclick = () => view.selected.size && actions.remove([...view.selected]);
 $(".tb-rename").onclick = () => {
-  const [id] = view.selected;
-  const row = model.screen.sections.flatMap((s) => s.rows).find((r) => r?.id === id);
-  if (row) actions.rename(row);
+  const at = locate(model.screen, [...view.selected][0]);
+  if (at) actions.rename(model.screen.sections[at[0]].rows[at[1]]);
 };
+// Adds at the end of the last section (before its "insert" row), or first when the end
+// is not fetched.
 $(".tb-add").onclick = () => {
-  const secs = model.screen.sections;
-  const sec = secs[secs.length - 1];
-  if (!sec) return;
-  const rows = sec.rows.filter((r) => !r || r.editing !== "insert");
-  actions.insertAt(sec.id, rows.length ? rows[rows.length - 1]?.id ?? null : null);
+  const sec = model.screen.sections.at(-1);
+  if (sec) actions.insertAt(sec.id, sec.rows.findLast((r) => r?.editing !== "insert")?.id ?? null);
 };
 
 function showStatus(status) {

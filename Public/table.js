@@ -28,6 +28,7 @@ export class TableView {
     this.confirming = null; // the row whose minus control was turned
     this.openSwipe = null; // {node}: at most one row swiped open
     this.drag = null; // {id, s, from, to, node, dropped}
+    this.suppressClick = false; // a gesture just ended: the click it makes is not a tap
     this.inflight = new Map(); // "section~from" → {id, from, to}: fetches not answered yet
     this.screen = null;
     this.frame = 0;

@@ -44,13 +44,18 @@ struct BenchmarkResult {
 struct BenchmarkReport {
   private let json: Bool
   private static let columns = [
-    ("case", 23), ("size", 14), ("median ms", 11), ("runs", 6), ("baseline ms", 13),
-    ("runs", 6), ("ratio", 10), ("", 0),
+    ("case", 23), ("size", 14), ("median ms", 11), ("cpu ms", 9), ("runs", 6),
+    ("baseline ms", 13), ("runs", 6), ("ratio", 10), ("", 0),
   ]
 
   init(title: String, options: BenchmarkOptions) {
     json = options.json
     note(title)
+    if let load = BenchmarkClock.loadAverage() {
+      note(
+        "Load average \(format(load, places: 2)) on \(Self.processorCount) cores; "
+          + "\"cpu ms\" is this thread's CPU time per run (median).")
+    }
     if !json {
       print(Self.row(Self.columns.map(\.0)))
     }
@@ -64,7 +69,8 @@ struct BenchmarkReport {
     print(
       Self.row([
         result.name, "\(result.size.value) \(result.size.key)",
-        format(result.timings.medianMilliseconds, places: 3), "\(result.timings.runs)",
+        format(result.timings.medianMilliseconds, places: 3),
+        format(result.timings.cpuMedianMilliseconds, places: 3), "\(result.timings.runs)",
         format(result.baselineTimings.medianMilliseconds, places: 1),
         "\(result.baselineTimings.runs)", format(result.ratio, places: 0) + "×", result.detail,
       ]))
@@ -79,6 +85,8 @@ struct BenchmarkReport {
       print(text)
     }
   }
+
+  private static var processorCount: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 
   private static func row(_ cells: [String]) -> String {
     zip(cells, columns).map { cell, column in

@@ -20,17 +20,25 @@ struct StoreBenchmark: ParsableCommand {
   @Option(help: "Window reads to time.")
   var windows = 500
 
+  @Flag(help: "Only the committed changes (skip the big list).")
+  var changesOnly = false
+
   func run() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tablebench-store-\(getpid())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     print("tablebench store — SQLite \(Database.libraryVersion), WAL, synchronous = NORMAL")
+    if let load = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) {
+      let figures = load.split(separator: " ").prefix(3).joined(separator: " ")
+      print(
+        "  machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(figures)")
+    }
     print(
       "  (a committed change is in the WAL when the call returns: it survives the process being")
     print("   killed; a power loss may lose the last commits, never half of one)")
     try measureChanges(path: folder.appendingPathComponent("changes.sqlite").path)
-    try measureBigList(path: folder.appendingPathComponent("big.sqlite").path)
+    if !changesOnly { try measureBigList(path: folder.appendingPathComponent("big.sqlite").path) }
   }
 
   // MARK: Changes
@@ -150,6 +158,13 @@ struct StoreBenchmark: ParsableCommand {
     print(
       "  same windows with LIMIT/OFFSET (baseline, \(naive.count) reads): p50 \(format(naiveMedian)) — \(String(format: "%.0f", naiveMedian / median))× slower"
     )
+
+    var snapshotRows = 0
+    let snapshot = try clock.measure {
+      snapshotRows = try store.snapshot(of: "big").numberOfRows
+    }
+    print(
+      "  the whole list as one snapshot (\(snapshotRows.formatted()) rows): \(format(snapshot))")
 
     // Changes in the middle of the big list: no renumbering, so as fast as in a small one.
     let middle = try rate(2_000) { index in

@@ -200,6 +200,20 @@ import TableModel
     }
   }
 
+  @Test func twoConnectionsNeverHandOutTheSameId() throws {
+    let temporary = try makeStore()
+    let other = try Store(path: temporary.path)
+    var ids = Set<String>()
+    for index in 0..<600 {
+      let store = index % 3 == 0 ? other : temporary.store
+      let change = try store.insertRow(
+        in: "tasks", section: "later", after: nil, NewRow(text: "\(index)"))
+      guard case .insert(let row, _, _)? = change.lists.first?.edits.first else { return }
+      #expect(ids.insert(row.id).inserted, "\(row.id) handed out twice")
+    }
+    #expect(try other.snapshot(of: "tasks").sections[1].rows.count == 600)
+  }
+
   @Test func sessionsSurviveReopening() throws {
     let temporary = try makeStore()
     var stack = NavigationStack(root: NavigationLevel(list: "home", title: "Home"))

@@ -45,6 +45,39 @@ import TableModel
     }
   }
 
+  /// Inserting again and again at one place exhausts the gaps between rows and between
+  /// blocks; both are renumbered and the order survives.
+  @Test func repeatedInsertsAtOnePlaceRenumber() throws {
+    let temporary = try TemporaryStore()
+    let store = temporary.store
+    store.blockCapacity = 4
+    try store.importJSON(
+      #"{"id": "L", "title": "L", "editable": true, "sections": [{"id": "S", "rows": [{"id": "a", "text": "a"}, {"id": "z", "text": "z"}]}]}"#
+    )
+    var expected = ["a", "z"]
+    for index in 0..<200 {
+      let change = try store.insertRow(in: "L", section: "S", after: "a", NewRow(text: "n\(index)"))
+      guard case .insert(let row, _, _)? = change.lists.first?.edits.first else { return }
+      expected.insert(row.id, at: 1)
+    }
+    for index in 0..<50 {
+      let change = try store.insertRow(in: "L", section: "S", after: nil, NewRow(text: "f\(index)"))
+      guard case .insert(let row, _, _)? = change.lists.first?.edits.first else { return }
+      expected.insert(row.id, at: 0)
+    }
+    let rows = try store.snapshot(of: "L").sections[0].rows
+    #expect(rows.map(\.id) == expected)
+    for from in stride(from: 0, to: rows.count, by: 7) {
+      #expect(
+        try store.rows(of: "L", section: "S", from: from, count: 9)
+          == Array(rows.dropFirst(from).prefix(9)))
+    }
+    let blocks = try #require(try store.fetchInt("SELECT count(*) FROM block"))
+    #expect(blocks >= 250 / 4)
+    let distinct = try store.fetchInt("SELECT count(DISTINCT pos) FROM block")
+    #expect(distinct == blocks)
+  }
+
   /// The statements a window read runs search indexes; none scans a table or the list.
   @Test func windowStatementsSearchIndexes() throws {
     let temporary = try TemporaryStore(json: WindowTests.file(count: 100))

@@ -182,6 +182,7 @@ def drill(page, row_id, expected_title):
 
 
 def go_back(page, expected_title):
+    page.wait_for_selector(".page:only-child")  # Back does nothing while a screen slides
     page.locator(".nav-back").click()
     page.wait_for_function("t => document.querySelector('.nav-title').textContent === t", arg=expected_title)
     page.wait_for_selector(".page:only-child .cell")

@@ -270,6 +270,9 @@ def test_two_browsers_editing_one_list_converge(chromium, server, page):
         other.locator(".tb-rename").click()
         other.locator(".alert input").fill("Changed elsewhere")
         other.keyboard.press("Enter")
+        page.locator(".cell.flash[data-id=shared2]").wait_for()  # someone else's change shows
+        cell(other, "shared2").locator(".text", has_text="Changed elsewhere").wait_for()
+        assert other.locator(".cell.flash[data-id=shared2]").count() == 0  # one's own does not
         cell(page, "shared1").locator(".delete-confirm").click()
         cell(other, "shared1").wait_for(state="detached")
         handle = cell(other, "shared8").locator(".reorder").bounding_box()
@@ -397,3 +400,14 @@ def test_a_double_tap_pushes_one_level(page):
     assert page.locator(".toast").is_hidden()  # the second tap was not sent to be refused
     go_back(page, "Settings")
     assert page.locator(".nav-back").is_hidden()
+
+
+def test_dark_scheme(chromium, server):
+    page = open_app(chromium, server, color_scheme="dark")
+    try:
+        colors = page.evaluate("""() => [document.body, document.querySelector('.cell'),
+            document.querySelector('.cell .text')].map((n) => getComputedStyle(n)[n.tagName === 'SPAN'
+            ? 'color' : 'backgroundColor'])""")
+        assert colors == ["rgb(0, 0, 0)", "rgb(28, 28, 30)", "rgb(255, 255, 255)"]
+    finally:
+        page.close_context()

@@ -1,4 +1,4 @@
-/// Finds, among many 64-bit hashes, those that occur more than once: the only rows that can
+/// Finds, among many 32-bit hashes, those that occur more than once: the only rows that can
 /// have duplicate ids. Each hash is marked in a bitmap as it is computed (16 bits per hash,
 /// so the bitmaps stay in the L2 cache), marking a second bitmap where its bit was already
 /// set; at the end, the entries on twice-marked bits, a few percent, are sorted by hash to
@@ -8,13 +8,13 @@
 final class HashCollisions {
   private let seen: UnsafeMutableBufferPointer<UInt64>
   private let seenTwice: UnsafeMutableBufferPointer<UInt64>
-  private let shift: UInt64
+  private let shift: UInt32
 
   /// Bitmaps for about `count` hashes.
   init(count: Int) {
     var bitCount = 4096
-    while bitCount < 16 * count { bitCount <<= 1 }
-    shift = UInt64(64 - bitCount.trailingZeroBitCount)
+    while bitCount < 16 * count, bitCount < 1 << 32 { bitCount <<= 1 }
+    shift = UInt32(32 - bitCount.trailingZeroBitCount)
     seen = .allocate(capacity: bitCount / 64)
     seen.initialize(repeating: 0)
     seenTwice = .allocate(capacity: bitCount / 64)
@@ -27,7 +27,7 @@ final class HashCollisions {
   }
 
   @inline(__always)
-  func mark(_ hash: UInt64) {
+  func mark(_ hash: UInt32) {
     let bit = Int(truncatingIfNeeded: hash >> shift)
     let mask: UInt64 = 1 << UInt64(bit & 63)
     if seen[bit >> 6] & mask != 0 { seenTwice[bit >> 6] |= mask } else { seen[bit >> 6] |= mask }
@@ -35,11 +35,11 @@ final class HashCollisions {
 
   /// The indexes (into `first` followed by `second`, every hash of which was marked) of the
   /// entries whose hash equals another entry's; entries with equal hashes are adjacent.
-  func entries(in first: UnsafeBufferPointer<UInt64>, _ second: UnsafeBufferPointer<UInt64>)
+  func entries(in first: UnsafeBufferPointer<UInt32>, _ second: UnsafeBufferPointer<UInt32>)
     -> [Int]
   {
-    var candidates: [(hash: UInt64, index: Int)] = []
-    func collect(_ hash: UInt64, _ index: Int) {
+    var candidates: [(hash: UInt32, index: Int)] = []
+    func collect(_ hash: UInt32, _ index: Int) {
       let bit = Int(truncatingIfNeeded: hash >> shift)
       if seenTwice[bit >> 6] & (1 << UInt64(bit & 63)) != 0 { candidates.append((hash, index)) }
     }

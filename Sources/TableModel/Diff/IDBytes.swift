@@ -5,7 +5,8 @@ enum IDBytes {
   @inline(__always)
   static func areEqual(_ a: String, _ b: String) -> Bool {
     // The same small string, or the same storage: equal without reading the bytes.
-    unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self)
+    (MemoryLayout<String>.size == 16
+      && unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self))
       || haveEqualBytes(a, b)
   }
 
@@ -27,7 +28,7 @@ enum IDBytes {
 
     @inline(__always)
     func hash(_ id: String) -> UInt64 {
-      if readsSmallStringsInline {
+      if MemoryLayout<String>.size == 16, readsSmallStringsInline {
         // Up to 15 bytes live in the string's own 16 bytes, zero-padded, with the count
         // in the top byte: hashed without a call, a copy or a retain.
         let (low, high) = unsafeBitCast(id, to: (UInt64, UInt64).self)

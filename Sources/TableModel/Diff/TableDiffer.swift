@@ -5,8 +5,6 @@
 /// a section at a time and keeps its tables small enough for the CPU's caches:
 /// 1. Sections are paired by id; those off a longest run in unchanged order are deleted
 ///    and inserted.
-///
-/// Every old row's id is hashed once, while its section is visited.
 /// 2. Each surviving section is matched against its old self: equal ids at the start and
 ///    end pair up without a table; the rest meet in a table of that section's old rows.
 ///    The rows that stay in their section keep their place when they lie on a
@@ -14,7 +12,11 @@
 /// 3. The rows left over (moved across sections, inserted, deleted, in inserted or deleted
 ///    sections) meet in one table.
 /// 4. Duplicate ids: every old hash and the hashes of the new rows no old row matched
-///    must all differ, or two of those rows share an id (``HashCollisions``).
+///    must all differ, or two of those rows share an id (``HashCollisions``). A new row
+///    that repeats an id is never matched twice, so it lands among those hashes.
+///
+/// Every old row's id is hashed exactly once, while its section is visited; new rows are
+/// hashed only when they do not follow the row matched before them.
 struct TableDiffer {
   private let old: [Section]
   private let new: [Section]
@@ -32,23 +34,24 @@ struct TableDiffer {
   private var firstKeyOfOldSection: [Int] = []
   // Raw storage, allocated and freed by `ops()`: the hot loops write these without
   // uniqueness checks.
-  /// Per old row, by key.
-  private var oldHashes = UnsafeMutableBufferPointer<UInt64>(start: nil, count: 0)
+  /// Per old row, by key: the high 32 bits of its id's hash, which is all that tables and
+  /// duplicate checks after its section need.
+  private var oldHashes = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
   /// Per old row, by key: the new section that holds it, or -1 while none does.
   private var newSectionOfOldRow = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
 
   /// Rows not matched within their own section, for step 3.
-  private var unmatchedOld: [IndexPath] = []
-  private var unmatchedNew: [IndexPath] = []
-  private var unmatchedNewHashes: [UInt64] = []
+  private var unmatchedOld: [RowPosition] = []
+  private var unmatchedNew: [RowPosition] = []
+  private var unmatchedNewHashes: [UInt32] = []
   /// New rows that no old row matches, for step 4.
-  private var newOnly: [IndexPath] = []
-  private var newOnlyHashes: [UInt64] = []
+  private var newOnly: [RowPosition] = []
+  private var newOnlyHashes: [UInt32] = []
 
-  private var deletes: [IndexPath] = []
-  private var inserts: [IndexPath] = []
-  private var moves: [(from: IndexPath, to: IndexPath)] = []
-  private var updates: [IndexPath] = []
+  private var deletes: [RowPosition] = []
+  private var inserts: [RowPosition] = []
+  private var moves: [(from: RowPosition, to: RowPosition)] = []
+  private var updates: [RowPosition] = []
 
   // Reused from section to section.
   private let sectionTable = IDHashTable()
@@ -79,7 +82,7 @@ struct TableDiffer {
         try matchRows(of: newSection, with: oldSection)
       } else {
         for row in new[newSection].rows.indices {
-          leaveUnmatched(IndexPath(row: row, section: newSection))
+          leaveUnmatched(RowPosition(row: row, section: newSection))
         }
       }
     }
@@ -133,10 +136,8 @@ struct TableDiffer {
     for (index, section) in old.enumerated() where newIndexOfOldSection[index] < 0 {
       let firstKey = firstKeyOfOldSection[index]
       for row in section.rows.indices {
-        let hash = hasher.hash(section.rows[row].id)
-        oldHashes[firstKey + row] = hash
-        collisions.mark(hash)
-        unmatchedOld.append(IndexPath(row: row, section: index))
+        keepOldHash(hasher.hash(section.rows[row].id), key: firstKey + row)
+        unmatchedOld.append(RowPosition(row: row, section: index))
       }
     }
   }
@@ -174,12 +175,10 @@ struct TableDiffer {
       suffix += 1
     }
     for row in 0..<prefix {
-      let hash = hasher.hash(oldRows[row].id)
-      oldHashes[firstKey + row] = hash
-      collisions.mark(hash)
+      keepOldHash(hasher.hash(oldRows[row].id), key: firstKey + row)
       newSectionOfOldRow[firstKey + row] = Int32(newSection)
       if !isShared, !rowContent.isSame(oldRows.baseAddress! + row, newRows.baseAddress! + row) {
-        updates.append(IndexPath(row: row, section: newSection))
+        updates.append(RowPosition(row: row, section: newSection))
       }
     }
 
@@ -188,8 +187,7 @@ struct TableDiffer {
     sectionTable.reset(capacity: oldMiddle.count)
     for row in oldMiddle {
       let hash = hasher.hash(oldRows[row].id)
-      oldHashes[firstKey + row] = hash
-      collisions.mark(hash)
+      keepOldHash(hash, key: firstKey + row)
       let isDuplicate =
         sectionTable.findOrAdd(row, hash: hash) {
           IDBytes.areEqual(oldRows[$0].id, oldRows[row].id)
@@ -216,21 +214,22 @@ struct TableDiffer {
         expected = oldRow + 1
       } else {
         if match != nil { hash = hasher.hash(newRows[row].id) }
-        unmatchedNew.append(IndexPath(row: row, section: newSection))
-        unmatchedNewHashes.append(hash)
+        unmatchedNew.append(RowPosition(row: row, section: newSection))
+        unmatchedNewHashes.append(UInt32(truncatingIfNeeded: hash >> 32))
       }
     }
     for row in oldMiddle where newSectionOfOldRow[firstKey + row] < 0 {
-      unmatchedOld.append(IndexPath(row: row, section: oldSection))
+      unmatchedOld.append(RowPosition(row: row, section: oldSection))
     }
     let isInOrder = longestIncreasing.mark(staying.oldRowsInNewOrder)
     for index in 0..<staying.count {
       let oldRow = staying.oldRows[index]
-      let to = IndexPath(row: staying.newRows[index], section: newSection)
+      let newRow = staying.newRows[index]
+      let to = RowPosition(row: newRow, section: newSection)
       if !isInOrder[index] {
-        moves.append((IndexPath(row: oldRow, section: oldSection), to))
+        moves.append((RowPosition(row: oldRow, section: oldSection), to))
       }
-      if !rowContent.isSame(oldRows.baseAddress! + oldRow, newRows.baseAddress! + to.row) {
+      if !rowContent.isSame(oldRows.baseAddress! + oldRow, newRows.baseAddress! + newRow) {
         updates.append(to)
       }
     }
@@ -238,20 +237,31 @@ struct TableDiffer {
     for offset in stride(from: suffix, to: 0, by: -1) {
       let oldRow = oldRows.count - offset
       let newRow = newRows.count - offset
-      let hash = hasher.hash(oldRows[oldRow].id)
-      oldHashes[firstKey + oldRow] = hash
-      collisions.mark(hash)
+      keepOldHash(hasher.hash(oldRows[oldRow].id), key: firstKey + oldRow)
       newSectionOfOldRow[firstKey + oldRow] = Int32(newSection)
       if !rowContent.isSame(oldRows.baseAddress! + oldRow, newRows.baseAddress! + newRow) {
-        updates.append(IndexPath(row: newRow, section: newSection))
+        updates.append(RowPosition(row: newRow, section: newSection))
       }
     }
   }
 
-  private mutating func leaveUnmatched(_ at: IndexPath) {
-    unmatchedNew.append(at)
-    unmatchedNewHashes.append(hasher.hash(new[at.section].rows[at.row].id))
+  @inline(__always)
+  private func keepOldHash(_ hash: UInt64, key: Int) {
+    let high = UInt32(truncatingIfNeeded: hash >> 32)
+    oldHashes[key] = high
+    collisions.mark(high)
   }
+
+  private mutating func leaveUnmatched(_ position: RowPosition) {
+    let at = position.indexPath
+    unmatchedNew.append(position)
+    let hash = hasher.hash(new[at.section].rows[at.row].id)
+    unmatchedNewHashes.append(UInt32(truncatingIfNeeded: hash >> 32))
+  }
+
+  /// A kept 32-bit hash as ``IDHashTable`` takes one: the same bits pick the slot and
+  /// make the tag.
+  private static func tableHash(_ hash: UInt32) -> UInt64 { UInt64(hash) << 32 | UInt64(hash) }
 
   /// Rows moving between sections, leaving deleted sections (inserted here) and entering
   /// inserted sections (deleted there).
@@ -259,30 +269,32 @@ struct TableDiffer {
     let table = IDHashTable()
     table.reset(capacity: unmatchedOld.count)
     // Ids are read only when 32 bits of their hashes agree: each read is a cache miss.
-    for (index, at) in unmatchedOld.enumerated() {
-      let hash = oldHashes[firstKeyOfOldSection[at.section] + at.row]
+    for (index, position) in unmatchedOld.enumerated() {
+      let at = position.indexPath
+      let hash = Self.tableHash(oldHashes[firstKeyOfOldSection[at.section] + at.row])
       let existing = table.findOrAdd(index, hash: hash) {
-        let other = unmatchedOld[$0]
+        let other = unmatchedOld[$0].indexPath
         return IDBytes.areEqual(
           old[other.section].rows[other.row].id, old[at.section].rows[at.row].id)
       }
       if existing != nil { throw .duplicateRowID(old[at.section].rows[at.row].id) }
     }
-    for (index, to) in unmatchedNew.enumerated() {
+    for (index, position) in unmatchedNew.enumerated() {
+      let to = position.indexPath
       let isSurviving = oldIndexOfNewSection[to.section] >= 0
-      let match = table.find(hash: unmatchedNewHashes[index]) {
-        let other = unmatchedOld[$0]
+      let match = table.find(hash: Self.tableHash(unmatchedNewHashes[index])) {
+        let other = unmatchedOld[$0].indexPath
         return IDBytes.areEqual(
           old[other.section].rows[other.row].id, new[to.section].rows[to.row].id)
       }
       guard let match else {
-        newOnly.append(to)
+        newOnly.append(position)
         newOnlyHashes.append(unmatchedNewHashes[index])
         collisions.mark(unmatchedNewHashes[index])
-        if isSurviving { inserts.append(to) }
+        if isSurviving { inserts.append(position) }
         continue
       }
-      let from = unmatchedOld[match]
+      let from = unmatchedOld[match].indexPath
       let key = firstKeyOfOldSection[from.section] + from.row
       guard newSectionOfOldRow[key] < 0 else {
         throw .duplicateRowID(new[to.section].rows[to.row].id)
@@ -290,15 +302,15 @@ struct TableDiffer {
       newSectionOfOldRow[key] = Int32(to.section)
       guard isSurviving else { continue }
       if newIndexOfOldSection[from.section] < 0 {
-        inserts.append(to)
+        inserts.append(position)
       } else {
-        moves.append((from, to))
+        moves.append((unmatchedOld[match], position))
         let isSame = old[from.section].rows.withUnsafeBufferPointer { oldRows in
           new[to.section].rows.withUnsafeBufferPointer { newRows in
             rowContent.isSame(oldRows.baseAddress! + from.row, newRows.baseAddress! + to.row)
           }
         }
-        if !isSame { updates.append(to) }
+        if !isSame { updates.append(position) }
       }
     }
   }
@@ -313,7 +325,7 @@ struct TableDiffer {
         let at = oldLocation(ofKey: index)
         return old[at.section].rows[at.row].id
       }
-      let at = newOnly[index - oldHashes.count]
+      let at = newOnly[index - oldHashes.count].indexPath
       return new[at.section].rows[at.row].id
     }
     // Equal hashes are adjacent; an equal hash is almost always an equal id.
@@ -331,7 +343,7 @@ struct TableDiffer {
     }
   }
 
-  private func hash(ofCollision index: Int) -> UInt64 {
+  private func hash(ofCollision index: Int) -> UInt32 {
     index < oldHashes.count ? oldHashes[index] : newOnlyHashes[index - oldHashes.count]
   }
 
@@ -353,7 +365,7 @@ struct TableDiffer {
       for row in section.rows.indices {
         let newSection = Int(newSectionOfOldRow[firstKey + row])
         if newSection < 0 || oldIndexOfNewSection[newSection] < 0 {
-          deletes.append(IndexPath(row: row, section: oldSection))
+          deletes.append(RowPosition(row: row, section: oldSection))
         }
       }
     }
@@ -365,7 +377,9 @@ struct TableDiffer {
     moves.sort { $0.to < $1.to }
     updates.sort()
     var ops: [DiffOp] = []
-    ops.reserveCapacity(deletes.count + inserts.count + moves.count + updates.count)
+    // Section ops are at most one per old section and two per new one.
+    ops.reserveCapacity(
+      old.count + 2 * new.count + deletes.count + inserts.count + moves.count + updates.count)
     for (index, newIndex) in newIndexOfOldSection.enumerated() where newIndex < 0 {
       ops.append(.deleteSection(at: index))
     }
@@ -378,10 +392,16 @@ struct TableDiffer {
         ops.append(.updateSection(at: index, header: section.header, footer: section.footer))
       }
     }
-    for at in deletes { ops.append(.delete(at: at)) }
-    for at in inserts { ops.append(.insert(at: at, row: new[at.section].rows[at.row])) }
-    for move in moves { ops.append(.move(from: move.from, to: move.to)) }
-    for at in updates { ops.append(.update(at: at, row: new[at.section].rows[at.row])) }
+    for position in deletes { ops.append(.delete(at: position.indexPath)) }
+    for position in inserts {
+      let at = position.indexPath
+      ops.append(.insert(at: at, row: new[at.section].rows[at.row]))
+    }
+    for move in moves { ops.append(.move(from: move.from.indexPath, to: move.to.indexPath)) }
+    for position in updates {
+      let at = position.indexPath
+      ops.append(.update(at: at, row: new[at.section].rows[at.row]))
+    }
     return ops
   }
 }

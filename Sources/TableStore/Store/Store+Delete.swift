@@ -44,7 +44,8 @@ extension Store {
       // whose block counts would then go stale. Each row is re-read, as an earlier
       // deletion may have merged its block into the next.
       for row in doomed {
-        try execute("UPDATE row SET show_when_row = NULL WHERE id = ? AND show_when_row IS NOT NULL", row.id)
+        try execute(
+          "UPDATE row SET show_when_row = NULL WHERE id = ? AND show_when_row IS NOT NULL", row.id)
       }
       for row in doomed {
         guard let current = try rowRecord(id: row.id) else { continue }

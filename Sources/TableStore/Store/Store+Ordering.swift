@@ -21,7 +21,8 @@ extension Store {
 
   /// How full import makes blocks, leaving room to insert without splitting at once.
   var importBlockFill: Int { max(1, blockCapacity * 3 / 4) }
-  static let rowGap = 1 << 20
+  /// Room for 32 halvings between two rows before their block is renumbered.
+  static let rowGap = 1 << 32
   static let blockGap = 1 << 32
 
   /// Where a row goes in section `sectionID`: right after `after`, or first when nil.
@@ -36,8 +37,12 @@ extension Store {
       else {
         return (try makeBlock(inSection: sectionID, pos: 0), 0)
       }
-      let lowest = try fetchInt(
+      var lowest = try fetchInt(
         "SELECT pos FROM row WHERE block_id = ? ORDER BY pos LIMIT 1", first)
+      if let low = lowest, low < Int.min / 2 {  // after billions of inserts at the front
+        try renumberRows(inBlock: first)
+        lowest = 0
+      }
       return (first, (lowest ?? Store.rowGap) - Store.rowGap)
     }
     precondition(
@@ -104,13 +109,15 @@ extension Store {
         """, [blockID], { ($0.int(0), $0.int(1)) }),
       size + nextSize <= blockCapacity / 2
     else { return }
-    let ids = try fetchAll(
-      "SELECT id FROM row WHERE block_id IN (?, ?) ORDER BY block_id = ?, pos",
-      [blockID, next, next], { $0.int(0) })
-    for (index, id) in ids.enumerated() {
-      try execute(
-        "UPDATE row SET block_id = ?, pos = ? WHERE id = ?", next, index * Store.rowGap, id)
-    }
+    try execute(
+      """
+      UPDATE row SET block_id = ?2, pos = o.n * ?3
+      FROM (
+        SELECT id, row_number() OVER (ORDER BY block_id = ?2, pos) - 1 AS n
+        FROM row WHERE block_id IN (?1, ?2)
+      ) AS o
+      WHERE row.id = o.id
+      """, blockID, next, Store.rowGap)
     try execute(
       """
       UPDATE block SET size = (SELECT count(*) FROM row WHERE block_id = block.id),
@@ -173,27 +180,37 @@ extension Store {
       """, blockID, newBlock)
   }
 
+  /// Spreads a block's rows out again, in one statement: at most `blockCapacity` rows.
   private func renumberRows(inBlock blockID: Int) throws(StoreError) {
-    let ids = try fetchAll("SELECT id FROM row WHERE block_id = ? ORDER BY pos", [blockID]) {
-      $0.int(0)
-    }
-    for (index, id) in ids.enumerated() {
-      try execute("UPDATE row SET pos = ? WHERE id = ?", index * Store.rowGap, id)
-    }
+    try execute(
+      """
+      UPDATE row SET pos = o.n * ?2
+      FROM (SELECT id, row_number() OVER (ORDER BY pos) - 1 AS n FROM row WHERE block_id = ?1) AS o
+      WHERE row.id = o.id
+      """, blockID, Store.rowGap)
   }
 
   /// Spreads a section's blocks out again; O(blocks), and rare: only when two blocks that
   /// were split between again and again have no position left between them.
   private func renumberBlocks(inSection sectionID: Int) throws(StoreError) {
-    let ids = try fetchAll("SELECT id FROM block WHERE section_id = ? ORDER BY pos", [sectionID]) {
-      $0.int(0)
-    }
-    // Negative first, so that no two blocks share a position on the way.
-    for (index, id) in ids.enumerated() {
-      try execute("UPDATE block SET pos = ? WHERE id = ?", -1 - index, id)
-    }
-    for (index, id) in ids.enumerated() {
-      try execute("UPDATE block SET pos = ? WHERE id = ?", index * Store.blockGap, id)
+    // First to distinct negative positions in the same order, so that no two blocks share
+    // a position on the way; then spread out.
+    let positions: [(String, [any DatabaseValueConvertible])] = [
+      ("o.n - o.total", [sectionID]), ("o.n * ?2", [sectionID, Store.blockGap]),
+    ]
+    for (target, arguments) in positions {
+      try sql { () throws(SQLiteError) in
+        try database.cachedStatement(
+          """
+          UPDATE block SET pos = \(target)
+          FROM (
+            SELECT id, row_number() OVER (ORDER BY pos) - 1 AS n, count(*) OVER () AS total
+            FROM block WHERE section_id = ?1
+          ) AS o
+          WHERE block.id = o.id
+          """
+        ).execute(arguments)
+      }
     }
   }
 
