@@ -79,6 +79,16 @@ import Testing
     driver.expect(c1, sends: #"{"type":"back","ref":7}"#, replies: ["c1 ← error 7 not_allowed"])
   }
 
+  @Test func aPopRestoresTheScrollPositionAndHighlightsTheRowThatLedUp() throws {
+    var driver = try fixture.makeDriver()
+    let c1 = driver.join()
+    _ = driver.send(c1, #"{"type":"tap","list":"Lhome","row":"Rtrails","scroll":"Rsettings"}"#)
+    #expect(driver.screenMessages[c1]?["scroll"] == nil)
+    _ = driver.send(c1, #"{"type":"back"}"#)
+    #expect(driver.screenMessages[c1]?["scroll"] == .string("Rsettings"))
+    #expect(driver.screenMessages[c1]?["selected"] == .string("Rtrails"))
+  }
+
   @Test func aRowThatLeadsNowhereIsOnlyAcknowledged() throws {
     var driver = try fixture.makeDriver()
     let c1 = driver.join()
