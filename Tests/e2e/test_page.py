@@ -298,6 +298,13 @@ def test_index_strip_jumps_to_a_section(page):
     page.wait_for_function("document.querySelector('.scroller').scrollTop > 0")
     header = page.locator(".sh:text-is('E')").bounding_box()
     assert abs(header["y"] - page.locator(".scroller").bounding_box()["y"]) < 2
+    a, k = (page.locator(".index-strip span", has_text=t).bounding_box() for t in ("A", "K"))
+    page.mouse.move(a["x"] + 3, a["y"] + 3)
+    page.mouse.down()  # dragging along the strip jumps as it goes
+    page.mouse.move(k["x"] + 3, k["y"] + 3, steps=6)
+    header = page.locator(".sh:text-is('K')").bounding_box()
+    assert abs(header["y"] - page.locator(".scroller").bounding_box()["y"]) < 2
+    page.mouse.up()
 
 
 def test_reload_resumes_the_same_screen(page):
