@@ -88,6 +88,8 @@ def test_drill_down_three_levels_and_back(page):
     go_back(page, "About")
     assert page.locator(".nav-back .label").text_content() == "General"
     go_back(page, "General")
+    # The page forgot where it came from; the server's `selected` says it.
+    assert page.evaluate("document.activeElement.dataset.id") == "about"
     go_back(page, "Settings")
     assert page.locator(".nav-back").is_hidden()
     assert page.evaluate("document.activeElement.dataset.id") == "general"  # where we came from
@@ -315,6 +317,8 @@ def test_reload_resumes_the_same_screen(page):
     assert title(page) == "About"
     assert page.locator(".nav-back .label").text_content() == "General"
     go_back(page, "General")
+    # The page forgot where it came from; the server's `selected` says it.
+    assert page.evaluate("document.activeElement.dataset.id") == "about"
 
 
 def test_server_restart_resumes_the_same_screen(page, server):
