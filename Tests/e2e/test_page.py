@@ -47,6 +47,11 @@ APP = {
             {"id": "revealed", "text": "Revealed row", "showWhen": {"row": "more", "on": True}}]},
         {"id": "lists", "rows": [
             notes("swipe"), notes("drag"), notes("edit"), notes("shared"), notes("long", 60),
+            {"id": "folders", "text": "Folders", "children": {
+                "title": "Folders", "editable": True, "sections": [{"id": "folders-s", "rows": [
+                    {"id": "inbox", "text": "Inbox", "children": {
+                        "title": "Inbox", "sections": [{"id": "inbox-s", "rows": [
+                            {"id": "mail", "text": "Hello"}]}]}}]}]}},
             {"id": "people", "text": "People", "children": {
                 "title": "People", "index": True, "sections": [{"id": "people-s", "rows": [
                     {"id": f"p{i}", "text": name} for i, name in enumerate(
@@ -422,3 +427,17 @@ def test_dark_scheme(chromium, server):
         assert colors == ["rgb(0, 0, 0)", "rgb(28, 28, 30)", "rgb(255, 255, 255)"]
     finally:
         page.close_context()
+
+
+def test_a_screen_deleted_elsewhere_pops_with_a_notice(chromium, server, page):
+    other = open_app(chromium, server)
+    try:
+        drill(page, "folders", "Folders")
+        drill(page, "inbox", "Inbox")
+        drill(other, "folders", "Folders")
+        swipe(other, "inbox", -340, steps=12)
+        page.wait_for_function("document.querySelector('.nav-title').textContent === 'Folders'")
+        page.locator(".toast").wait_for()
+        assert page.locator(".toast").text_content()
+    finally:
+        other.close_context()
