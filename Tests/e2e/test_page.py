@@ -3,9 +3,10 @@ live updates between two browsers, text safety, resuming, and a 100,000-row list
 import pytest
 
 from page_helpers import (  # noqa: F401 (fixtures)
-    Server, answered, cell, chromium, drill, go_back, open_app, swipe, title, visible_ids)
+    Server, answered, cell, chromium, drill, go_back, open_app, reveal, swipe, title, visible_ids)
 
 MARKUP = "<b>bold</b><img src=x onerror=window.pwned=1>"
+IMAGE = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='29' height='29'/%3E"
 
 
 def notes(key, n=8):
@@ -42,6 +43,9 @@ APP = {
             {"id": "a-info", "text": "Detail disclosure", "accessory": "detailDisclosure", "children": {
                 "title": "Info", "sections": [{"id": "info-s", "rows": [{"id": "info-row", "text": "Inside"}]}]}},
             {"id": "markup", "text": MARKUP, "detail": "<i>x</i>", "style": "value1"}]},
+        {"id": "images", "header": "Images", "rows": [
+            {"id": "i-default", "text": "Image", "image": IMAGE},
+            {"id": "i-value2", "text": "No image", "detail": "value2", "style": "value2", "image": IMAGE}]},
         {"id": "reveal", "header": "Switches", "rows": [
             {"id": "more", "text": "Show more", "switch": False},
             {"id": "revealed", "text": "Revealed row", "showWhen": {"row": "more", "on": True}}]},
@@ -129,6 +133,8 @@ def test_cell_styles_lay_out_like_uikit(page):
     assert cell(page, "a-info").locator(".info").count() == 1
     assert cell(page, "a-info").locator(".chev").count() == 1
     assert cell(page, "general").locator(".chev").count() == 1  # a row with children
+    assert reveal(page, "i-default").locator("img.image").get_attribute("src") == IMAGE
+    assert cell(page, "i-value2").locator("img").count() == 0  # value2 shows no image
     assert cell(page, "s-value1").get_attribute("aria-setsize") == "8"
     assert cell(page, "s-value1").get_attribute("aria-posinset") == "3"
 
