@@ -181,17 +181,36 @@ struct StoreBenchmark: ParsableCommand {
 
   // MARK: Timing
 
-  private func rate(_ count: Int, _ body: (Int) throws -> Void) throws -> Double {
+  /// Changes per second of wall time, and per second of this process's CPU time (user +
+  /// system): the second shows what an unshared machine would do when others are busy.
+  private struct Rate {
+    var wall: Double
+    var cpu: Double
+  }
+
+  private func rate(_ count: Int, _ body: (Int) throws -> Void) throws -> Rate {
     let clock = ContinuousClock()
+    let cpuBefore = cpuSeconds()
     let elapsed = try clock.measure {
       for index in 0..<count { try body(index) }
     }
-    return Double(count) / seconds(elapsed)
+    let cpu = max(cpuSeconds() - cpuBefore, 1e-9)
+    return Rate(wall: Double(count) / seconds(elapsed), cpu: Double(count) / cpu)
   }
 
-  private func report(_ name: String, _ perSecond: Double, baseline: Double?) {
-    var line = "  \(name): \(Int(perSecond.rounded()).formatted()) /s"
-    if let baseline { line += String(format: " (%.2f× the bare UPDATE)", perSecond / baseline) }
+  private func cpuSeconds() -> Double {
+    var usage = rusage()
+    guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+    func value(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return value(usage.ru_utime) + value(usage.ru_stime)
+  }
+
+  private func report(_ name: String, _ rate: Rate, baseline: Rate?) {
+    var line = "  \(name): \(Int(rate.wall.rounded()).formatted()) /s"
+    if let baseline {
+      line += String(format: " (%.2f× the bare UPDATE)", rate.wall / baseline.wall)
+    }
+    line += ", \(Int(rate.cpu.rounded()).formatted()) per CPU-second"
     print(line)
   }
 
