@@ -48,7 +48,7 @@ extension Store {
       SELECT \(RowRecord.columns), r.show_when_row, r.show_when_on
       FROM row r JOIN block b ON b.id = r.block_id
       WHERE r.list_id = ? AND r.show_when_row IS NOT NULL
-      """, [list.id], { (RowRecord($0), $0.int(12), $0.bool(13)) })
+      """, [list.id], { (RowRecord($0), $0.int(14), $0.bool(15)) })
     guard !dependents.isEmpty else { return [] }
     let switchIDs = Set(dependents.map(\.1))
     var switches: [Int: Bool] = [:]
