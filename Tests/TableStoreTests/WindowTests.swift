@@ -86,6 +86,30 @@ import TableModel
     #expect(distinct == blocks)
   }
 
+  /// Hidden rows moved into a block made by a later split (a higher block id, an earlier
+  /// position) are revealed in list order, each after one already there.
+  @Test func revealedRowsComeInListOrder() throws {
+    let temporary = try TemporaryStore()
+    let store = temporary.store
+    store.blockCapacity = 8
+    let hidden = (1...40).map {
+      #"{"id": "h\#($0)", "text": "h\#($0)", "showWhen": {"row": "sw", "on": true}}"#
+    }
+    try store.importJSON(
+      #"{"id": "L", "title": "L", "editable": true, "sections": [{"id": "S", "rows": [{"id": "sw", "text": "sw", "switch": false}, \#(hidden.joined(separator: ",")), {"id": "z", "text": "z"}]}]}"#
+    )
+    for index in 0..<30 {
+      _ = try store.insertRow(in: "L", section: "S", after: "sw", NewRow(text: "n\(index)"))
+    }
+    var before = try store.snapshot(of: "L")
+    let change = try store.setSwitch("sw", in: "L", isOn: true)
+    try before.apply(change.lists[0].edits)
+    before.version += 1
+    let after = try store.snapshot(of: "L")
+    #expect(before == after)
+    #expect(after.sections[0].rows.suffix(41).map(\.id) == (1...40).map { "h\($0)" } + ["z"])
+  }
+
   /// The statements a window read runs search indexes; none scans a table or the list.
   @Test func windowStatementsSearchIndexes() throws {
     let temporary = try TemporaryStore(json: WindowTests.file(count: 100))
