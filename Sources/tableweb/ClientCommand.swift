@@ -49,17 +49,50 @@ struct ClientCommand: ParsableCommand {
       }
       lines = text.components(separatedBy: "\n")
     }
-    var nextLine = 0
     var runner = HeadlessClientRunner(
       options: options,
       write: { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) },
       writeError: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) })
-    let exit = runner.run {
-      guard script != nil else { return readLine() }
-      guard nextLine < lines.count else { return nil }
-      defer { nextLine += 1 }
-      return lines[nextLine]
+    let exit: HeadlessClientRunner.Exit
+    if script != nil {
+      var remaining = lines[...]
+      exit = runner.run { remaining.popFirst() }
+    } else if isatty(STDIN_FILENO) != 0 {
+      // Typed commands: keep showing other people's changes while waiting for the next.
+      let keyboard = KeyboardLines()
+      exit = runner.run(poll: keyboard.poll)
+    } else {
+      exit = runner.run { readLine() }
     }
     if exit != .finished { throw ExitCode(exit.rawValue) }
+  }
+}
+
+/// Lines typed on standard input, read on their own thread so that the client can show
+/// updates while a person thinks.
+private final class KeyboardLines: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var lines: [String] = []
+  private var isAtEnd = false
+
+  init() {
+    let thread = Thread { [self] in
+      while let line = readLine() {
+        condition.lock()
+        lines.append(line)
+        condition.unlock()
+      }
+      condition.lock()
+      isAtEnd = true
+      condition.unlock()
+    }
+    thread.start()
+  }
+
+  func poll() -> HeadlessClientRunner.NextLine {
+    condition.lock()
+    defer { condition.unlock() }
+    if !lines.isEmpty { return .line(lines.removeFirst()) }
+    return isAtEnd ? .end : .notYet
   }
 }

@@ -51,10 +51,11 @@ struct ServeCommand: AsyncParsableCommand {
       permessageDeflate: permessageDeflate)
     let server = WebSocketServer(configuration: configuration)
     let delegate = try makeConnectionDelegate(transport: server)
+    Self.raiseOpenFileLimit()
     do {
       try server.start(delegate: delegate)
     } catch {
-      throw ValidationError("\(error)")
+      throw CommandFailure("\(error)")
     }
     let shownHost = host.contains(":") ? "[\(host)]" : host
     // Unbuffered: scripts and tests wait for this line.
@@ -110,6 +111,17 @@ struct ServeCommand: AsyncParsableCommand {
       Glibc.exit(1)
     }
     thread.start()
+  }
+
+  /// Each connection is a file descriptor: allow as many as the system lets this process
+  /// have (libwebsockets sizes its tables to the limit, so not beyond 65536).
+  private static func raiseOpenFileLimit() {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+    let wanted = min(limit.rlim_max, 65536)
+    guard limit.rlim_cur < wanted else { return }
+    limit.rlim_cur = wanted
+    _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
   }
 
   /// The `Public` folder of the package this executable was built from (found by walking

@@ -117,32 +117,30 @@ struct ClientHeadlessTests {
     #expect(client.receive(ServerMessage.diff(old).serialized) == .ignored)
   }
 
-  @Test func unloadedRowsAreSlotsThatFetchFills() {
+  @Test func fetchLoadsTheRestOfALongSection() {
     var client = HeadlessClient()
     _ = client.receive(Self.screen(count: 5, rows: [Self.wifi, Self.airplane]).serialized)
     #expect(client.screen?.text.contains("… 3 rows not loaded (fetch)") == true)
     guard case .send(let fetch, _) = client.run(.fetch) else {
-      Issue.record("expected a fetch"); return
+      Issue.record("expected a fetch")
+      return
     }
     #expect(
       ClientMessage.decode(fetch).result
         == .success(.fetch(list: "L1", section: "S1", from: 2, count: 3)))
-    // A diff touching a slot not loaded: it moves the empty slot and updates another.
-    let diff = TableDiff(
-      list: "L1", from: 1,
-      ops: [
-        .move(from: IndexPath(row: 4, section: 0), to: IndexPath(row: 0, section: 0)),
-        .update(at: IndexPath(row: 3, section: 0), row: Self.general),
-      ])
+    // A change past what is loaded only changes the count.
+    let diff = TableDiff(list: "L1", from: 1, ops: [.delete(at: IndexPath(row: 4, section: 0))])
     #expect(client.receive(ServerMessage.diff(diff).serialized) == .screenChanged)
-    #expect(client.screen?.sections[0].rows.map(\.id) == ["", "R1", "R2", "R3", ""])
-    let rows = RowsMessage(
-      list: "L1", version: 2, section: 0, from: 4, rows: [Row(id: "R5", text: "VPN")])
-    #expect(client.receive(ServerMessage.rows(rows).serialized) == .screenChanged)
+    #expect(client.screen?.loaded.sections[0].count == 4)
     let stale = RowsMessage(
-      list: "L1", version: 1, section: 0, from: 0, rows: [Row(id: "R9", text: "Old")])
+      list: "L1", version: 1, section: 0, from: 2, rows: [Row(id: "R9", text: "Old")])
     #expect(client.receive(ServerMessage.rows(stale).serialized) == .ignored)
-    #expect(client.screen?.sections[0].rows.map(\.id) == ["", "R1", "R2", "R3", "R5"])
+    let rows = RowsMessage(
+      list: "L1", version: 2, section: 0, from: 2,
+      rows: [Self.general, Row(id: "R5", text: "VPN")])
+    #expect(client.receive(ServerMessage.rows(rows).serialized) == .screenChanged)
+    #expect(client.screen?.loadedRows.map(\.row.id) == ["R1", "R2", "R3", "R5"])
+    #expect(client.run(.fetch) == .refuse("every row is loaded"))
   }
 
   @Test func answersClearUnansweredCommands() {

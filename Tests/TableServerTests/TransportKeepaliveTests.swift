@@ -45,7 +45,7 @@ struct TransportKeepaliveTests {
 
 /// A plain TCP connection to the loopback address, for speaking WebSocket by hand.
 final class RawSocket {
-  private let descriptor: Int32
+  let descriptor: Int32
 
   init(port: Int) throws {
     descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -72,6 +72,13 @@ final class RawSocket {
     guard Glibc.send(descriptor, bytes, bytes.count, 0) == bytes.count else {
       throw TransportTestFailure("send failed")
     }
+  }
+
+  /// What has arrived, without waiting: a byte count.
+  func receiveAvailable() -> Int {
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+    return max(count, 0)
   }
 
   /// Everything received until the peer closes, or `timeout` seconds pass.

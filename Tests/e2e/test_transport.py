@@ -2,6 +2,7 @@
 import asyncio
 import json
 import socket
+import threading
 import urllib.error
 import urllib.request
 
@@ -13,7 +14,23 @@ TIMEOUT = 5
 
 
 def run(coroutine):
-    return asyncio.run(asyncio.wait_for(coroutine, TIMEOUT * 2))
+    """Runs `coroutine` to the end, bounded, on its own thread: another test module's
+    fixture (Playwright's sync API) may hold an event loop on this one."""
+    outcome = {}
+
+    def target():
+        try:
+            outcome["value"] = asyncio.run(asyncio.wait_for(coroutine, TIMEOUT * 2))
+        except BaseException as error:  # handed to the test's thread
+            outcome["error"] = error
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(TIMEOUT * 3)
+    if "error" in outcome:
+        raise outcome["error"]
+    assert "value" in outcome, "timed out"
+    return outcome["value"]
 
 
 async def upgrade_status(url, **options):

@@ -1,6 +1,8 @@
 """`tableweb client` from the outside: it never hangs and says why it cannot connect."""
-import os
+import json
+import re
 import subprocess
+import time
 
 from conftest import TABLEWEB
 
@@ -28,3 +30,54 @@ def test_bad_url():
     result = client("http://127.0.0.1:1/ws")
     assert result.returncode == 2
     assert "only ws://" in result.stderr
+
+
+# Against the real server and its demo app.
+
+def test_drills_down_three_levels_and_back(tableweb_server):
+    script = 'tap Settings\ntap General\ntap "Date & Time"\nback\nback\nback\n'
+    result = client(tableweb_server.ws_url, "--strict", stdin=script)
+    assert result.returncode == 0, result.stderr
+    titles = [line.split("  (")[0] for line in result.stdout.splitlines()
+              if "  (" in line and not line.startswith(" ")]
+    assert titles == ["tableweb", "Settings", "General", "Date & Time", "General", "Settings",
+                      "tableweb"]
+
+
+def test_json_lines(tableweb_server):
+    result = client(tableweb_server.ws_url, "--json", stdin="tap Settings\n")
+    assert result.returncode == 0, result.stderr
+    messages = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [m["type"] for m in messages] == ["welcome", "screen", "screen", "ack"]
+    assert messages[2]["transition"] == "push"
+
+
+def test_strict_exits_on_the_first_error(tableweb_server):
+    result = client(tableweb_server.ws_url, "--strict", stdin="back\ntap Settings\n")
+    assert result.returncode == 1
+    assert "error not_allowed" in result.stdout
+    assert "Settings  (" not in result.stdout
+    lenient = client(tableweb_server.ws_url, stdin="back\ntap Settings\n")
+    assert lenient.returncode == 0
+
+
+def test_resumes_a_session(tableweb_server):
+    first = client(tableweb_server.ws_url, stdin="tap Settings\n")
+    token = re.search(r"^session: (\S+) \(new\)", first.stdout, re.M).group(1)
+    second = client(tableweb_server.ws_url, "--session", token, stdin="")
+    assert f"session: {token} (resumed)" in second.stdout
+    assert "\nSettings  (back: tableweb" in second.stdout
+
+
+def test_sees_another_clients_change(tableweb_server):
+    watcher = subprocess.Popen([TABLEWEB, "client", tableweb_server.ws_url, "--json"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    watcher.stdin.write("tap Settings\nwait 3000\n")
+    watcher.stdin.flush()
+    time.sleep(1)
+    editor = client(tableweb_server.ws_url, "--strict", stdin='tap Settings\ntoggle "Airplane Mode" on\n')
+    assert editor.returncode == 0, editor.stderr
+    assert "settings-airplane | default | Airplane Mode | - | none | switch on" in editor.stdout
+    out, _ = watcher.communicate(timeout=TIMEOUT)
+    diffs = [m for m in map(json.loads, out.splitlines()) if m["type"] == "diff"]
+    assert len(diffs) == 1 and diffs[0]["list"] == "settings"

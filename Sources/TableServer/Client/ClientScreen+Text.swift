@@ -12,28 +12,27 @@ extension ClientScreen {
   ///   footer: Your settings
   /// ```
   public var text: String {
-    var notes = [backTitle.map { "back: \($0)" } ?? "root", "\(list) v\(version)", style.rawValue]
-    if isEditing { notes.append("editing") }
-    if selection != .none { notes.append("selection \(selection.rawValue)") }
-    var lines = ["\(title)  (\(notes.joined(separator: "; ")))"]
-    if let header { lines.append("  header: \(header)") }
-    for section in sections {
+    let screen = loaded
+    var notes = [
+      screen.backTitle.map { "back: \($0)" } ?? "root", "\(screen.list) v\(screen.version)",
+      screen.style.rawValue,
+    ]
+    if screen.isEditing { notes.append("editing") }
+    if screen.selection != .none { notes.append("selection \(screen.selection.rawValue)") }
+    var lines = ["\(screen.title)  (\(notes.joined(separator: "; ")))"]
+    if let header = screen.header { lines.append("  header: \(header)") }
+    for section in screen.sections {
       lines.append("  [\(section.id)]" + (section.header.map { " \($0)" } ?? ""))
-      var emptySlots = 0
       for row in section.rows {
-        if row.isEmptySlot {
-          emptySlots += 1
-          continue
-        }
-        if emptySlots > 0 { lines.append("    … \(emptySlots) rows not loaded (fetch)") }
-        emptySlots = 0
-        lines.append("    " + Self.describe(row, isEditing: isEditing))
+        lines.append("    " + Self.describe(row, isEditing: screen.isEditing))
       }
-      if emptySlots > 0 { lines.append("    … \(emptySlots) rows not loaded (fetch)") }
-      if section.rows.isEmpty { lines.append("    (no rows)") }
+      if !section.isComplete {
+        lines.append("    … \(section.count - section.rows.count) rows not loaded (fetch)")
+      }
+      if section.count == 0 { lines.append("    (no rows)") }
       if let footer = section.footer { lines.append("    footer: \(footer)") }
     }
-    if let footer { lines.append("  footer: \(footer)") }
+    if let footer = screen.footer { lines.append("  footer: \(footer)") }
     return lines.joined(separator: "\n")
   }
 

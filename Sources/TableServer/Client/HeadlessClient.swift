@@ -78,10 +78,11 @@ public struct HeadlessClient: Sendable {
           return send(
             .insert(list: list, section: section.id, after: row.id, row: NewRow(text: text)))
         }
-        guard let last = screen.sections.last else { return .refuse("the screen has no section") }
-        let lastRow = last.rows.last { !$0.isEmptySlot }
+        guard let last = screen.loaded.sections.last else {
+          return .refuse("the screen has no section")
+        }
         return send(
-          .insert(list: list, section: last.id, after: lastRow?.id, row: NewRow(text: text)))
+          .insert(list: list, section: last.id, after: last.rows.last?.id, row: NewRow(text: text)))
       case .move(let reference, let after):
         let (section, moving) = try row(reference)
         guard let after else {
@@ -97,11 +98,13 @@ public struct HeadlessClient: Sendable {
         return send(
           .update(list: list, row: try row(reference).row.id, edit: RowUpdate(text: text)))
       case .fetch:
-        guard let slots = screen.firstEmptySlots else { return .refuse("every row is loaded") }
+        guard let (section, from) = screen.firstIncompleteSection else {
+          return .refuse("every row is loaded")
+        }
         return send(
           .fetch(
-            list: list, section: screen.sections[slots.section].id, from: slots.from,
-            count: min(slots.count, fetchCount)))
+            list: list, section: section.id, from: from,
+            count: min(section.count - from, fetchCount)))
       case .wait, .quit, .back, .reload, .editing:
         preconditionFailure("handled above")
       }
@@ -119,7 +122,7 @@ public struct HeadlessClient: Sendable {
 
   /// The row a person means: by id first, then by exact text, then by text ignoring case.
   func row(_ reference: ScriptCommand.RowReference) throws(ScriptError) -> (
-    section: Section, row: Row
+    section: LoadedSection, row: Row
   ) {
     let rows = screen?.loadedRows ?? []
     let name = reference.name
@@ -154,21 +157,22 @@ public struct HeadlessClient: Sendable {
       screen = ClientScreen(message)
       return .screenChanged
     case .diff(let diff):
-      guard var current = screen, diff.list == current.list, diff.from >= current.version else {
-        return .ignored
-      }
-      guard diff.from == current.version else {
-        return resync("missed versions \(current.version)..<\(diff.from) of \(diff.list)")
-      }
+      guard var current = screen else { return .ignored }
       do {
-        try current.apply(diff)
+        switch try current.loaded.apply(diff) {
+        case .skipped:
+          return .ignored
+        case .gap:
+          return resync("missed versions \(current.version)..<\(diff.from) of \(diff.list)")
+        case .applied:
+          screen = current
+          return .screenChanged
+        }
       } catch {
-        return resync("diff \(diff.from)→\(diff.to) does not apply: \(error)")
+        return resync("diff \(diff.from)→\(diff.to) does not apply: \(error.message)")
       }
-      screen = current
-      return .screenChanged
     case .rows(let rows):
-      guard var current = screen, current.fill(rows) else { return .ignored }
+      guard var current = screen, current.loaded.add(rows) else { return .ignored }
       screen = current
       return .screenChanged
     case .ack(let ref, let version):

@@ -55,8 +55,22 @@ public struct HeadlessClientRunner {
     state = HeadlessClient(session: options.session)
   }
 
-  /// Runs until the script ends (`nextLine` returns nil), `quit`, or a failure.
+  /// What a line source has for the runner.
+  public enum NextLine: Sendable, Equatable {
+    case line(String)
+    /// Nothing typed yet: the runner shows what arrives meanwhile and asks again.
+    case notYet
+    case end
+  }
+
+  /// Runs a script: until `nextLine` returns nil, `quit`, or a failure.
   public mutating func run(nextLine: () -> String?) -> Exit {
+    run(poll: { nextLine().map(NextLine.line) ?? .end })
+  }
+
+  /// Runs lines as a person types them: `poll` answers at once, and while it has no line
+  /// the screen follows what other people change.
+  public mutating func run(poll: () -> NextLine) -> Exit {
     let client: WebSocketClient
     do {
       client = try WebSocketClient(url: options.url)
@@ -89,7 +103,19 @@ public struct HeadlessClientRunner {
     showScreenIfChanged()
 
     var lineNumber = 0
-    while let line = nextLine() {
+    while true {
+      let line: String
+      switch poll() {
+      case .end:
+        return finish(client)
+      case .notYet:
+        pump(client, for: .milliseconds(50)) { _ in false }
+        showScreenIfChanged()
+        if let exit { return exit }
+        continue
+      case .line(let text):
+        line = text
+      }
       lineNumber += 1
       let command: ScriptCommand
       do {
@@ -119,7 +145,6 @@ public struct HeadlessClientRunner {
       showScreenIfChanged()
       if let exit { return exit }
     }
-    return finish(client)
   }
 
   /// Closes politely (the server sees a close frame, not a dropped socket).

@@ -18,7 +18,8 @@ final class WebSocketConnection {
   var pendingClose: (status: lws_close_status, reason: String)?
   /// The frame handed to `lws_write` last, with `LWS_PRE` bytes before it. With
   /// permessage-deflate lws keeps reading it after `lws_write` returns, so it is freed
-  /// only at the next writeable callback (or when the connection closes).
+  /// only at the next writeable callback (or when the connection closes); without, lws
+  /// is done with it when `lws_write` returns.
   private var written: UnsafeMutableRawBufferPointer?
 
   init(id: ConnectionID, wsi: OpaquePointer, queue: OutgoingQueue, assembler: MessageAssembler) {

@@ -185,8 +185,18 @@ extension WebSocketServer {
     connection.releaseWrittenFrame()
     if let frame = connection.queue.popFirst() {
       guard connection.write(frame) else { return false }
-      // Come back for the next frame, or to release this one and close if asked.
-      lws_callback_on_writable(connection.wsi)
+      if configuration.permessageDeflate {
+        // The compressor reads the frame until the next writeable callback: come back to
+        // release it even when nothing else waits.
+        lws_callback_on_writable(connection.wsi)
+      } else {
+        // Without extensions lws has sent the frame or copied what the socket did not
+        // take, so it can go now, and an idle connection holds no buffer.
+        connection.releaseWrittenFrame()
+        if !connection.queue.isEmpty || connection.pendingClose != nil {
+          lws_callback_on_writable(connection.wsi)
+        }
+      }
       return true
     }
     if let close = connection.pendingClose {

@@ -120,9 +120,10 @@ public final class WebSocketServer: @unchecked Sendable {
     thread.start()
   }
 
-  /// Runs `work` on the service thread, soon. Any thread; from the service thread itself
-  /// it runs after the current callback. Work handed over after the server stopped is
-  /// dropped.
+  /// Runs `work` on the service thread, soon, in the order `perform` was called: how other
+  /// threads (a timer, a store callback) reach the delegate's state and
+  /// ``MessageTransport``. Any thread; from the service thread itself it runs after the
+  /// current callback. Work handed over after the server stopped is dropped.
   public func perform(_ work: @escaping @Sendable () -> Void) {
     shared.withLock {
       guard let context = $0.context, $0.lifecycle == .running || $0.lifecycle == .stopping
@@ -134,7 +135,8 @@ public final class WebSocketServer: @unchecked Sendable {
 
   /// Starts a graceful stop: every client gets a close frame (1001, going away) after
   /// what is queued for it, then the delegate's ``ConnectionDelegate/transportDidStop()``.
-  /// Returns at once. Any thread, signal-safe it is not: call it from a dispatch source.
+  /// Returns at once. Any thread, but not from a signal handler (it takes a lock): let the
+  /// handler wake a thread that calls it.
   public func requestStop() {
     perform { [self] in beginStopping() }
   }
