@@ -71,6 +71,9 @@ struct ServeCommand: AsyncParsableCommand {
     print("tableweb: stopped")
   }
 
+  /// How long a session's navigation stack is kept after it last changed: 30 days.
+  static let sessionLifetime = 30 * 24 * 60 * 60
+
   /// The one place where the sessions layer is wired to the transport.
   private func makeConnectionDelegate(transport: WebSocketServer) throws -> any ConnectionDelegate {
     let store: Store
@@ -78,6 +81,10 @@ struct ServeCommand: AsyncParsableCommand {
       store = readOnly ? try Store(path: db, readOnly: true) : try Store.openOrCreateDemo(path: db)
     } catch {
       throw ValidationError("cannot open the database \(db): \(error)")
+    }
+    if !readOnly {
+      // Every first visit stores a session; forget those nobody has moved in for a while.
+      try? store.deleteSessions(olderThan: Self.sessionLifetime)
     }
     let sessions = SessionHost(
       store: store, configuration: SessionServerConfiguration(isReadOnly: readOnly))
