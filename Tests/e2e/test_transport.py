@@ -1,6 +1,7 @@
 """The transport seen from an independent WebSocket client (Python's `websockets`)."""
 import asyncio
 import json
+import os
 import socket
 import threading
 import urllib.error
@@ -118,6 +119,8 @@ def test_sigterm_sends_going_away(tableweb_server):
                 return closed.rcvd.code if closed.rcvd else None
     assert run(check()) == 1001
     assert tableweb_server.process.returncode == 0
+    # The database was closed cleanly: SQLite folds its write-ahead log back in and removes it.
+    assert not os.path.exists(tableweb_server.db + "-wal")
 
 
 def test_too_large_message_leaves_the_connection_usable(launch_server):
