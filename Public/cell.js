@@ -1,6 +1,6 @@
 // One UITableViewCell: its layout for the row's style, accessory, control and, in
 // editing mode, the editing control and reorder handle.
-import { el } from "./dom.js";
+import { cellButton, el } from "./dom.js";
 
 export const ROW_HEIGHT = 44;
 const IMAGE_STYLES = new Set(["default", "subtitle", "value1"]);
@@ -27,10 +27,8 @@ export function fillCell(node, row, state) {
   node.setAttribute("aria-label", label.join(", "));
 
   if (state.editing && row.editing !== "none") {
-    const control = content.appendChild(el("button", `edit-control ${row.editing === "insert" ? "plus" : "minus"}`));
-    control.type = "button";
-    control.tabIndex = -1;
-    control.setAttribute("aria-label", `${row.editing === "insert" ? "Insert" : "Delete"} ${row.text}`);
+    const insert = row.editing === "insert";
+    content.appendChild(cellButton(`edit-control ${insert ? "plus" : "minus"}`, `${insert ? "Insert" : "Delete"} ${row.text}`));
   }
   if (row.image && IMAGE_STYLES.has(row.style)) {
     const img = content.appendChild(el("img", "image"));
@@ -43,19 +41,15 @@ export function fillCell(node, row, state) {
   if (row.detail != null && row.style !== "default") labels.appendChild(el("span", "detail", row.detail));
 
   if (row.control && !state.editing) {
-    const sw = content.appendChild(el("button", "switch"));
-    sw.type = "button";
-    sw.tabIndex = -1;
+    const sw = content.appendChild(cellButton("switch", row.text));
     sw.setAttribute("role", "switch");
     sw.setAttribute("aria-checked", String(row.control.on));
-    sw.setAttribute("aria-label", row.text);
   } else if (!state.editing || row.accessory === "checkmark") {
     const acc = accessoryFor(row.accessory, row.text);
     if (acc) content.appendChild(acc);
   }
   if (state.editing && state.confirming) {
-    const del = content.appendChild(el("button", "delete-confirm", "Delete"));
-    del.type = "button";
+    content.appendChild(cellButton("delete-confirm", null, "Delete"));
   } else if (state.editing && row.movable) {
     content.appendChild(el("span", "reorder")).setAttribute("aria-hidden", "true");
   }
@@ -66,10 +60,7 @@ function accessoryFor(kind, text) {
   if (kind === "none") return null;
   const acc = el("span", "accessory");
   if (kind === "detail" || kind === "detailDisclosure") {
-    const info = acc.appendChild(el("button", "info", "i"));
-    info.type = "button";
-    info.tabIndex = -1;
-    info.setAttribute("aria-label", `More info about ${text}`);
+    acc.appendChild(cellButton("info", `More info about ${text}`, "i"));
   }
   if (kind === "disclosure" || kind === "detailDisclosure") acc.appendChild(el("span", "chev"));
   if (kind === "checkmark") acc.appendChild(el("span", "checkmark"));

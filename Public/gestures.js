@@ -1,5 +1,5 @@
 // Pointer gestures on a table: swipe-to-delete and drag-to-reorder, by touch or mouse.
-import { el } from "./dom.js";
+import { cellButton, el } from "./dom.js";
 import { ROW_HEIGHT as H } from "./cell.js";
 
 const SWIPE_SLOP = 8;
@@ -49,7 +49,7 @@ function swipe(view, node, down) {
       node.setPointerCapture(down.pointerId);
       if (!node.querySelector(".swipe-actions")) {
         const actions = node.insertBefore(el("div", "swipe-actions"), content);
-        actions.appendChild(el("button", null, "Delete")).type = "button";
+        actions.appendChild(cellButton(null, null, "Delete"));
       }
       content.style.transition = "none";
     }

@@ -2,7 +2,7 @@
 // user did into commands.
 import * as W from "./wire.js";
 import { Socket } from "./socket.js";
-import { Model } from "./model.js";
+import { Model, locate } from "./model.js";
 import { TableView } from "./table.js";
 import { NavigationBar, transition } from "./navigation.js";
 import { askForText } from "./alert.js";
@@ -20,7 +20,7 @@ url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
 const socket = new Socket(url.href, { onMessage: receive, onStatus: showStatus });
 
 const nav = new NavigationBar($(".navbar"), {
-  onBack: () => socket.send(W.back()),
+  onBack: () => goBack(),
   onEdit: () => setEditing(!model.screen.editing),
 });
 
@@ -32,13 +32,23 @@ const send = (cmd, rows = []) => {
 const isOwn = (id) => Date.now() - (own.get(id) ?? 0) < 3000;
 const list = () => model.screen.list;
 
+/// Sends a command that may push or pop, unless one is still unanswered or sliding:
+/// as in UIKit, a second tap during a transition does nothing.
+let navigating = { ref: 0, at: 0 };
+function navigate(cmd, rows) {
+  const busy = navigating.ref && performance.now() - navigating.at < 2000;
+  if (busy || $(".pages").children.length > 1) return;
+  navigating = { ref: send(cmd, rows), at: performance.now() };
+}
+
 /// Remembers where this level is left, then sends `tap` or `accessory`.
 function leave(command, row) {
   const sc = model.screen;
   trail[sc.depth] = { list: sc.list, row: row.id, scrollTop: view.scroller.scrollTop };
   const first = view.firstVisible();
-  send(command(sc.list, row.id, (first && sc.sections[first[0]].rows[first[1]]?.id) ?? null), [row.id]);
+  navigate(command(sc.list, row.id, (first && sc.sections[first[0]].rows[first[1]]?.id) ?? null), [row.id]);
 }
+const goBack = () => navigate(W.back(), []);
 
 const actions = {
   tap: (row) => leave(W.tap, row),
@@ -66,7 +76,11 @@ function receive(msg) {
       const sec = model.receiveRows(msg) && model.screen.sections[msg[K.section]];
       return view?.rowsArrived(sec?.id, msg[K.from]);
     }
+    case W.ACK:
+      if (msg[K.ref] === navigating.ref) navigating.ref = 0;
+      return;
     case W.ERROR:
+      if (msg[K.ref] === navigating.ref) navigating.ref = 0;
       if (view?.drag?.dropped) (view.drag = null), view.render();
       return toast(msg[K.message] || msg[K.code]);
     case W.NOTICE: return toast(msg[K.text]);
@@ -142,16 +156,14 @@ function showToolbar() {
 
 $(".tb-delete").onclick = () => view.selected.size && actions.remove([...view.selected]);
 $(".tb-rename").onclick = () => {
-  const [id] = view.selected;
-  const row = model.screen.sections.flatMap((s) => s.rows).find((r) => r?.id === id);
-  if (row) actions.rename(row);
+  const at = locate(model.screen, [...view.selected][0]);
+  if (at) actions.rename(model.screen.sections[at[0]].rows[at[1]]);
 };
+// Adds at the end of the last section (before its "insert" row), or first when the end
+// is not fetched.
 $(".tb-add").onclick = () => {
-  const secs = model.screen.sections;
-  const sec = secs[secs.length - 1];
-  if (!sec) return;
-  const rows = sec.rows.filter((r) => !r || r.editing !== "insert");
-  actions.insertAt(sec.id, rows.length ? rows[rows.length - 1]?.id ?? null : null);
+  const sec = model.screen.sections.at(-1);
+  if (sec) actions.insertAt(sec.id, sec.rows.findLast((r) => r?.editing !== "insert")?.id ?? null);
 };
 
 function showStatus(status) {
@@ -179,7 +191,7 @@ document.addEventListener("keydown", (e) => {
       view.closeSwipe();
       view.confirming = null;
       view.render();
-    } else if (model.screen.back != null) socket.send(W.back());
+    } else if (model.screen.back != null) goBack();
   } else if (!view.key(e)) return;
   e.preventDefault();
 });

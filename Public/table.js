@@ -6,7 +6,7 @@ import { fillCell, ROW_HEIGHT } from "./cell.js";
 import { locate } from "./model.js";
 import { attachGestures } from "./gestures.js";
 
-export const FETCH_PAGE = 100;
+const FETCH_PAGE = 100;
 const H = ROW_HEIGHT;
 
 export class TableView {
@@ -28,6 +28,7 @@ export class TableView {
     this.confirming = null; // the row whose minus control was turned
     this.openSwipe = null; // {node}: at most one row swiped open
     this.drag = null; // {id, s, from, to, node, dropped}
+    this.suppressClick = false; // a gesture just ended: the click it makes is not a tap
     this.inflight = new Map(); // "section~from" → {id, from, to}: fetches not answered yet
     this.screen = null;
     this.frame = 0;
@@ -44,6 +45,7 @@ export class TableView {
     this.page.classList.toggle("editing", screen.editing);
     this.inflight.clear();
     if (!sameList || !screen.editing) this.endEditingState();
+    for (const id of this.selected) if (!locate(screen, id)) this.selected.delete(id);
     this.tableHeader.textContent = screen.header ?? "";
     this.tableHeader.hidden = screen.header == null;
     this.tableFooter.textContent = screen.footer ?? "";
@@ -113,14 +115,10 @@ export class TableView {
     strip.addEventListener("pointermove", (e) => strip.hasPointerCapture(e.pointerId) && jump(e));
   }
 
-  /// An index title names the section whose header it is, else the one at its position.
+  /// The n-th index title jumps to the n-th section (protocol: `indexTitles`).
   scrollToIndexTitle(k) {
-    const sections = this.screen.sections;
-    const title = this.screen.indexTitles[k];
-    let s = sections.findIndex((sec) => sec.header === title);
-    if (s < 0) s = Math.min(k, sections.length - 1);
-    const els = sections[s] && this.sectionEls.get(sections[s].id);
-    if (els) this.scroller.scrollTop = els.root.offsetTop;
+    const sec = this.screen.sections[Math.min(k, this.screen.sections.length - 1)];
+    if (sec) this.scroller.scrollTop = this.sectionEls.get(sec.id).root.offsetTop;
     this.render();
   }
 

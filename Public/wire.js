@@ -51,12 +51,8 @@ export const K = Object.freeze({
   scroll: "scroll", selected: "selected", // extensions (docs/protocol.md)
 });
 
-// Values
-export const TRANSITION_PUSH = "push";
-export const TRANSITION_POP = "pop";
+// The one control kind
 export const CONTROL_SWITCH = "switch";
-export const EDIT_DELETE = "delete";
-export const EDIT_INSERT = "insert";
 
 // Commands, built here so that no other module spells a wire key.
 export const hello = (session) => ({ [K.type]: HELLO, [K.session]: session });

@@ -55,6 +55,8 @@ struct FanoutBenchmark: ParsableCommand {
     Thread.sleep(forTimeInterval: 0.5)
     let rssAfter = try residentKiB(of: pid)
 
+    let serverCPUBefore = try cpuMilliseconds(of: pid)
+    let clientCPUBefore = try cpuMilliseconds(of: getpid())
     var allHaveIt: [Double] = []
     var perViewer: [Double] = []
     var version = target.version
@@ -93,6 +95,8 @@ struct FanoutBenchmark: ParsableCommand {
       }
     }
 
+    let serverCPU = (try cpuMilliseconds(of: pid) - serverCPUBefore) / Double(rounds)
+    let clientCPU = (try cpuMilliseconds(of: getpid()) - clientCPUBefore) / Double(rounds)
     allHaveIt.sort()
     perViewer.sort()
     let perConnection = Double(rssAfter - rssBefore) / Double(clients)
@@ -104,6 +108,9 @@ struct FanoutBenchmark: ParsableCommand {
     print(
       "one change → one viewer: p50 \(format(percentile(perViewer, 0.50))) ms, "
         + "p99 \(format(percentile(perViewer, 0.99))) ms")
+    print(
+      "CPU per change: server \(format(serverCPU)) ms, these clients \(format(clientCPU)) ms"
+        + "  (2 cores shared; load average \(loadAverage()))")
     print(
       "server RSS: \(rssBefore / 1024) MiB → \(rssAfter / 1024) MiB with \(clients) idle connections: "
         + "\(format(perConnection)) KiB per connection  (goal at 10,000: ≤ 16 KiB)")
@@ -149,28 +156,37 @@ struct FanoutBenchmark: ParsableCommand {
     var version: Int
   }
 
-  /// Looks through the root screen's rows for one that leads to an editable list with
-  /// rows, as a person would: tap, look, go back.
+  /// Looks through the root screen's rows for the smallest editable list with rows, as a
+  /// person would: tap, look, go back. The changer then stays on it, a viewer too.
   private func findEditableList(_ sockets: FanoutClients, _ changer: Int) throws -> Target {
     try sockets.send(#"{"type":"hello","session":null}"#, to: changer)
     let root = try nextScreen(sockets, changer)
+    let rootList = root["list"]!.stringValue!
     let rows = root["sections"]?.arrayValue?.flatMap { $0["rows"]?.arrayValue ?? [] } ?? []
+    var best: (target: Target, size: Int)?
     for row in rows where row["accessory"]?.stringValue == "disclosure" {
       let id = row["id"]!.stringValue!
-      try sockets.send(
-        #"{"type":"tap","list":"\#(root["list"]!.stringValue!)","row":"\#(id)"}"#, to: changer)
+      try sockets.send(#"{"type":"tap","list":"\#(rootList)","row":"\#(id)"}"#, to: changer)
       let screen = try nextScreen(sockets, changer)
+      let sections = screen["sections"]?.arrayValue ?? []
+      let size = sections.reduce(0) { $0 + ($1["count"]?.intValue ?? 0) }
       if screen["editable"]?.boolValue == true,
-        let first = screen["sections"]?.arrayValue?.first?["rows"]?.arrayValue?.first
+        let first = sections.first?["rows"]?.arrayValue?.first,
+        size < best?.size ?? .max
       {
-        return Target(
+        let target = Target(
           rootRow: id, list: screen["list"]!.stringValue!, title: screen["title"]!.stringValue!,
           row: first["id"]!.stringValue!, version: screen["version"]!.intValue!)
+        best = (target, size)
       }
       try sockets.send(#"{"type":"back"}"#, to: changer)
       _ = try nextScreen(sockets, changer)
     }
-    throw BenchError("no row of the root screen leads to an editable list")
+    guard let best else { throw BenchError("no row of the root screen leads to an editable list") }
+    try sockets.send(
+      #"{"type":"tap","list":"\#(rootList)","row":"\#(best.target.rootRow)"}"#, to: changer)
+    _ = try nextScreen(sockets, changer)
+    return best.target
   }
 
   private func nextScreen(_ sockets: FanoutClients, _ client: Int) throws -> JSONValue {
@@ -255,6 +271,25 @@ private func residentKiB(of pid: Int32) throws -> Int {
       line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
   else { throw BenchError("no VmRSS for process \(pid)") }
   return kib
+}
+
+/// User plus system CPU time of process `pid` so far, in milliseconds, from /proc.
+private func cpuMilliseconds(of pid: Int32) throws -> Double {
+  let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  guard let close = stat.lastIndex(of: ")") else {
+    throw BenchError("unreadable /proc/\(pid)/stat")
+  }
+  let fields = stat[stat.index(after: close)...].split(separator: " ")
+  guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else {
+    throw BenchError("unreadable /proc/\(pid)/stat")
+  }
+  return (user + system) * 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+private func loadAverage() -> String {
+  let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
+  return String(text.split(separator: " ").first ?? "?")
 }
 
 /// Raises the open-file limit to its hard maximum (inherited by the server process).

@@ -1,6 +1,6 @@
 import Glibc
 
-/// Many WebSocket clients on one thread over plain POSIX sockets and poll(2): just enough
+/// Many WebSocket clients on one thread over plain POSIX sockets and epoll: just enough
 /// of RFC 6455 (handshake, masked text frames out, unmasked frames in, ping → pong) to
 /// measure the server, not the client.
 ///
@@ -15,7 +15,8 @@ final class FanoutClients {
 
   private(set) var clients: [Client] = []
   let port: UInt16
-  private var pollDescriptors: [pollfd] = []
+  private let epoll = Epoll()
+  private var readyIndices: [Int] = []
   private var readBuffer = [UInt8](repeating: 0, count: 65536)
 
   init(port: Int) {
@@ -47,7 +48,7 @@ final class FanoutClients {
     setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
     let index = clients.count
     clients.append(Client(fd: fd))
-    pollDescriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+    epoll.add(fd, index: index)
     let request =
       "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
       + "Sec-WebSocket-Key: dGFibGV3ZWJmYW5vdXQxMg==\r\nSec-WebSocket-Version: 13\r\n"
@@ -94,13 +95,9 @@ final class FanoutClients {
   /// (client index, text). Returns how many messages arrived.
   @discardableResult
   func pump(timeoutMilliseconds: Int32, _ handle: (Int, [UInt8]) throws -> Void) throws -> Int {
-    let ready = poll(&pollDescriptors, nfds_t(pollDescriptors.count), timeoutMilliseconds)
-    guard ready >= 0 else {
-      if errno == EINTR { return 0 }
-      throw BenchError("poll: errno \(errno)")
-    }
+    try epoll.wait(timeoutMilliseconds: timeoutMilliseconds, into: &readyIndices)
     var delivered = 0
-    for index in pollDescriptors.indices where pollDescriptors[index].revents != 0 {
+    for index in readyIndices {
       let count = read(clients[index].fd, &readBuffer, readBuffer.count)
       guard count > 0 else {
         if count < 0 && (errno == EAGAIN || errno == EINTR) { continue }
@@ -181,4 +178,69 @@ final class FanoutClients {
 struct BenchError: Error, CustomStringConvertible {
   let description: String
   init(_ description: String) { self.description = description }
+}
+
+/// epoll(7), which Swift's Glibc module does not import: its three calls are looked up
+/// with dlsym and its packed `struct epoll_event` is read as bytes. poll(2) would cost
+/// the client O(connections) per wake-up and measure the client instead of the server.
+private final class Epoll {
+  private typealias Create = @convention(c) (Int32) -> Int32
+  private typealias Control =
+    @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
+  private typealias Wait = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
+
+  #if arch(x86_64)
+    private static let eventSize = 12  // packed: u32 events, u64 data
+  #else
+    private static let eventSize = 16
+  #endif
+  private static let dataOffset = eventSize == 12 ? 4 : 8
+  private static let capacity = 4096
+
+  private let control: Control
+  private let waitForEvents: Wait
+  private let fd: Int32
+  private let events = UnsafeMutableRawPointer.allocate(
+    byteCount: Epoll.capacity * Epoll.eventSize, alignment: 8)
+
+  init() {
+    let library = dlopen(nil, RTLD_NOW)
+    guard let create = dlsym(library, "epoll_create1"), let control = dlsym(library, "epoll_ctl"),
+      let wait = dlsym(library, "epoll_wait")
+    else { preconditionFailure("no epoll in this libc") }
+    self.control = unsafeBitCast(control, to: Control.self)
+    waitForEvents = unsafeBitCast(wait, to: Wait.self)
+    fd = unsafeBitCast(create, to: Create.self)(0)
+    precondition(fd >= 0, "epoll_create1: errno \(errno)")
+  }
+
+  deinit {
+    close(fd)
+    events.deallocate()
+  }
+
+  func add(_ socket: Int32, index: Int) {
+    var event = [UInt8](repeating: 0, count: Epoll.eventSize)
+    event.withUnsafeMutableBytes { bytes in
+      bytes.storeBytes(of: UInt32(1), toByteOffset: 0, as: UInt32.self)  // EPOLLIN
+      bytes.storeBytes(of: UInt64(index), toByteOffset: Epoll.dataOffset, as: UInt64.self)
+      let result = control(fd, 1, socket, bytes.baseAddress)  // EPOLL_CTL_ADD
+      precondition(result == 0, "epoll_ctl: errno \(errno)")
+    }
+  }
+
+  /// The indices of the sockets ready to read.
+  func wait(timeoutMilliseconds: Int32, into ready: inout [Int]) throws {
+    ready.removeAll(keepingCapacity: true)
+    let count = waitForEvents(fd, events, Int32(Epoll.capacity), timeoutMilliseconds)
+    guard count >= 0 else {
+      if errno == EINTR { return }
+      throw BenchError("epoll_wait: errno \(errno)")
+    }
+    for slot in 0..<Int(count) {
+      let index = events.loadUnaligned(
+        fromByteOffset: slot * Epoll.eventSize + Epoll.dataOffset, as: UInt64.self)
+      ready.append(Int(index))
+    }
+  }
 }

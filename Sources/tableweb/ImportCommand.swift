@@ -7,7 +7,9 @@ struct ImportCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "import",
     abstract: "Replace all of the database's data with a JSON data file (see docs/data-format.md).",
-    discussion: "An invalid file is rejected whole, naming the JSON path of its first problem; the database is then not touched.")
+    discussion:
+      "An invalid file is rejected whole, naming the JSON path of its first problem; the database is then not touched."
+  )
 
   @Argument(help: "The data file to import.")
   var file: String

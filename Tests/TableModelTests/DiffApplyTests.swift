@@ -38,8 +38,11 @@ struct DiffApplyTests {
   }
 
   @Test func indexesOutOfRangeAreNamed() {
-    #expect(reason([.delete(at: IndexPath(row: 3, section: 0))]) == "delete [0,3]: section 0 had 3 rows")
-    #expect(reason([.delete(at: IndexPath(row: -1, section: 0))]) == "delete [0,-1]: section 0 had 3 rows")
+    #expect(
+      reason([.delete(at: IndexPath(row: 3, section: 0))]) == "delete [0,3]: section 0 had 3 rows")
+    #expect(
+      reason([.delete(at: IndexPath(row: -1, section: 0))]) == "delete [0,-1]: section 0 had 3 rows"
+    )
     #expect(reason([.deleteSection(at: 2)]) == "deleteSection 2: the list had 2 sections")
     #expect(
       reason([.insert(at: IndexPath(row: 3, section: 1), row: Row(id: "n", text: "n"))])
@@ -47,7 +50,9 @@ struct DiffApplyTests {
     #expect(
       reason([.update(at: IndexPath(row: 0, section: 2), row: Row(id: "a", text: "a"))])
         == #"update [2,0] "a": the list has 2 sections"#)
-    #expect(reason([.updateSection(at: -1, header: nil, footer: nil)]) == "updateSection -1: the list has 2 sections")
+    #expect(
+      reason([.updateSection(at: -1, header: nil, footer: nil)])
+        == "updateSection -1: the list has 2 sections")
   }
 
   @Test func aRowRemovedTwiceIsRefused() {
@@ -84,7 +89,9 @@ struct DiffApplyTests {
   }
 
   @Test func sectionsDeletedOrPlacedTwiceAreRefused() {
-    #expect(reason([.deleteSection(at: 1), .deleteSection(at: 1)]) == "deleteSection 1: section 1 is already deleted")
+    #expect(
+      reason([.deleteSection(at: 1), .deleteSection(at: 1)])
+        == "deleteSection 1: section 1 is already deleted")
     let ops: [DiffOp] = [
       .insertSection(at: 0, section: Section(id: "C")),
       .insertSection(at: 0, section: Section(id: "D")),

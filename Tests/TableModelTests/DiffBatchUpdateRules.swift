@@ -114,15 +114,20 @@ enum BatchUpdateRules {
   /// The fewest row moves a diff with these section ops can make, and the fewest sections
   /// that must be deleted and inserted again because sections cannot move: both by trying
   /// every subset of the rows (sections) that could keep their order.
-  static func fewestMoves(for ops: [DiffOp], from old: [Section], to new: [Section]) -> (
+  static func fewestMoves(
+    for ops: [DiffOp], from old: [Section], to new: [Section],
+    longestInOrder: ([Int]) -> Int = longestInOrder
+  ) -> (
     rows: Int, sections: Int
   ) {
-    let deletedSections = Set(ops.compactMap { op -> Int? in
-      if case .deleteSection(let at) = op { at } else { nil }
-    })
-    let insertedSections = Set(ops.compactMap { op -> Int? in
-      if case .insertSection(let at, _) = op { at } else { nil }
-    })
+    let deletedSections = Set(
+      ops.compactMap { op -> Int? in
+        if case .deleteSection(let at) = op { at } else { nil }
+      })
+    let insertedSections = Set(
+      ops.compactMap { op -> Int? in
+        if case .insertSection(let at, _) = op { at } else { nil }
+      })
     let survivingOld = old.indices.filter { !deletedSections.contains($0) }
     let survivingNew = new.indices.filter { !insertedSections.contains($0) }
     var oldPlace: [String: IndexPath] = [:]
@@ -143,6 +148,18 @@ enum BatchUpdateRules {
     let oldSectionIndex = Dictionary(uniqueKeysWithValues: old.enumerated().map { ($1.id, $0) })
     let pairedSections = new.compactMap { oldSectionIndex[$0.id] }
     return (rowMoves, pairedSections.count - longestInOrder(pairedSections))
+  }
+
+  /// The size of the largest subsequence of `values` in increasing order, by the textbook
+  /// quadratic dynamic programme: for lists too long to try every subset.
+  static func longestInOrderQuadratic(_ values: [Int]) -> Int {
+    var longestEndingAt = [Int](repeating: 1, count: values.count)
+    for end in values.indices {
+      for start in 0..<end where values[start] < values[end] {
+        longestEndingAt[end] = max(longestEndingAt[end], longestEndingAt[start] + 1)
+      }
+    }
+    return longestEndingAt.max() ?? 0
   }
 
   /// The size of the largest subsequence of `values` in increasing order, by brute force.

@@ -14,7 +14,7 @@ struct ListPair: Sendable, CustomStringConvertible {
 
 private let sectionIDs = ["A", "B", "C", "D", "E"]
 private let rowIDs = (0..<16).map { "r\($0)" }
-private let texts = ["x", "y"]
+let texts = ["x", "y"]
 
 extension Gen where Value == ListPair {
   /// Half the time the new list is an edit of the old one (a few ops of every kind), half
@@ -87,7 +87,7 @@ func edited(_ sections: [Section], using rng: inout some RandomNumberGenerator) 
   return sections
 }
 
-private func randomRow(
+func randomRow(
   in sections: [Section], using rng: inout some RandomNumberGenerator
 ) -> (section: Int, row: Int)? {
   let nonEmpty = sections.indices.filter { !sections[$0].rows.isEmpty }
@@ -95,7 +95,7 @@ private func randomRow(
   return (section, Int.random(in: sections[section].rows.indices, using: &rng))
 }
 
-private func randomHeader(using rng: inout some RandomNumberGenerator) -> String? {
+func randomHeader(using rng: inout some RandomNumberGenerator) -> String? {
   [nil, "h", "k"].randomElement(using: &rng)!
 }
 
@@ -104,8 +104,10 @@ extension Gen where Value == [DiffOp] {
   static var ops: Generator<[DiffOp], Shrink.None<[DiffOp]>> {
     Generator { rng in
       (0..<Int.random(in: 0...8, using: &rng)).map { _ in
-        let at = IndexPath(row: Int.random(in: -1...4, using: &rng), section: Int.random(in: -1...4, using: &rng))
-        let to = IndexPath(row: Int.random(in: -1...4, using: &rng), section: Int.random(in: -1...4, using: &rng))
+        let at = IndexPath(
+          row: Int.random(in: -1...4, using: &rng), section: Int.random(in: -1...4, using: &rng))
+        let to = IndexPath(
+          row: Int.random(in: -1...4, using: &rng), section: Int.random(in: -1...4, using: &rng))
         let row = Row(id: rowIDs.randomElement(using: &rng)!, text: "z")
         let section = Int.random(in: -1...4, using: &rng)
         return [
@@ -115,6 +117,52 @@ extension Gen where Value == [DiffOp] {
           .updateSection(at: section, header: "z", footer: nil),
         ].randomElement(using: &rng)!
       }
+    }
+  }
+}
+
+extension Gen where Value == ListPair {
+  /// Longer lists (up to a few hundred rows) and many scattered edits: long runs of rows in
+  /// order, broken by deletes, inserts, moves and updates, as a real list changes.
+  static var longListPair: Generator<ListPair, Shrink.None<ListPair>> {
+    Generator { rng in
+      var next = 0
+      func newRow(using rng: inout some RandomNumberGenerator) -> Row {
+        next += 1
+        return Row(id: "row-\(next)", text: texts.randomElement(using: &rng)!)
+      }
+      let sectionCount = Int.random(in: 1...6, using: &rng)
+      var old = (0..<sectionCount).map { Section(id: "S\($0)", header: randomHeader(using: &rng)) }
+      for section in old.indices {
+        for _ in 0..<Int.random(in: 0...80, using: &rng) {
+          old[section].rows.append(newRow(using: &rng))
+        }
+      }
+      var new = old
+      if Bool.random(using: &rng), new.count > 1 {
+        new.swapAt(0, Int.random(in: 1..<new.count, using: &rng))
+      }
+      if Bool.random(using: &rng) { new.remove(at: Int.random(in: new.indices, using: &rng)) }
+      if Bool.random(using: &rng) {
+        new.insert(
+          Section(id: "S9", rows: (0..<3).map { _ in newRow(using: &rng) }),
+          at: Int.random(in: 0...new.count, using: &rng))
+      }
+      for _ in 0..<Int.random(in: 0...60, using: &rng) {
+        guard let (section, row) = randomRow(in: new, using: &rng) else { break }
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0: new[section].rows.remove(at: row)
+        case 1:
+          new[section].rows.insert(newRow(using: &rng), at: row)
+        case 2:
+          let moved = new[section].rows.remove(at: row)
+          let to = Int.random(in: new.indices, using: &rng)
+          new[to].rows.insert(moved, at: Int.random(in: 0...new[to].rows.count, using: &rng))
+        default:
+          new[section].rows[row].text += "'"
+        }
+      }
+      return ListPair(old: old, new: new)
     }
   }
 }

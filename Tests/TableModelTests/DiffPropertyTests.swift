@@ -35,6 +35,40 @@ struct DiffPropertyTests {
     }
   }
 
+  @Test func longListsWithScatteredEditsKeepEveryRule() async throws {
+    await propertyCheck(count: 500, input: Gen.longListPair) { pair in
+      let ops = try TableDiff.ops(from: pair.old, to: pair.new)
+      let isNew = try TableDiff.apply(ops, to: pair.old) == pair.new
+      #expect(isNew, "ops: \(ops)")
+      let broken = BatchUpdateRules.violations(of: ops, from: pair.old, to: pair.new)
+      #expect(broken.isEmpty, "\(broken)")
+      let fewest = BatchUpdateRules.fewestMoves(
+        for: ops, from: pair.old, to: pair.new,
+        longestInOrder: BatchUpdateRules.longestInOrderQuadratic)
+      #expect(ops.filter(\.isMove).count == fewest.rows)
+    }
+  }
+
+  @Test func aDuplicateAnywhereInALongListIsNamed() async throws {
+    let choice = Gen.int(in: 0...10_000)
+    await propertyCheck(count: 500, input: Gen.longListPair, Gen.bool, choice, choice) {
+      pair, inOld, which, place in
+      var sections = inOld ? pair.old : pair.new
+      let rows = sections.flatMap(\.rows)
+      guard !rows.isEmpty else { return }
+      let duplicated = rows[which % rows.count]
+      let target = place % sections.count
+      sections[target].rows.insert(duplicated, at: place % (sections[target].rows.count + 1))
+      #expect(throws: DiffError.duplicateRowID(duplicated.id)) {
+        if inOld {
+          _ = try TableDiff.ops(from: sections, to: pair.new)
+        } else {
+          _ = try TableDiff.ops(from: pair.old, to: sections)
+        }
+      }
+    }
+  }
+
   @Test func aListDiffedWithItselfHasNoOps() async throws {
     await propertyCheck(count: 500, input: Gen.sections) { sections in
       let ops = try TableDiff.ops(from: sections, to: sections)

@@ -62,7 +62,8 @@ struct DiffTests {
   }
 
   @Test func removedSectionIsDeletedWithAllItsRows() throws {
-    #expect(try diff(sections("A: a", "B: b c", "C: d"), sections("A: a", "C: d")) == ["deleteSection 1"])
+    #expect(
+      try diff(sections("A: a", "B: b c", "C: d"), sections("A: a", "C: d")) == ["deleteSection 1"])
   }
 
   @Test func sectionWithNewHeaderIsUpdated() throws {
@@ -140,9 +141,10 @@ struct DiffTests {
     // "é" precomposed and decomposed are equal Swift strings but different ids on the wire.
     let old = [Section(id: "A", rows: [Row(id: "caf\u{E9}", text: "x")])]
     let new = [Section(id: "A", rows: [Row(id: "cafe\u{301}", text: "x")])]
-    #expect(try TableDiff.ops(from: old, to: new).map(\.description) == [
-      "delete [0,0]", "insert [0,0] \"cafe\u{301}\"",
-    ])
+    #expect(
+      try TableDiff.ops(from: old, to: new).map(\.description) == [
+        "delete [0,0]", "insert [0,0] \"cafe\u{301}\"",
+      ])
   }
 
   @Test func longIdsAreMatchedAsWellAsShortOnes() throws {

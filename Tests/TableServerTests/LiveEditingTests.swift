@@ -142,6 +142,28 @@ import Testing
       replies: ["c2 ← error 2 not_found"])
   }
 
+  @Test func deletingAListBelowSomeonesTopScreenPopsThemBelowIt() throws {
+    var driver = try fixture.makeDriver()
+    let editor = open([("Lhome", "Rtasks")], in: &driver)
+    let reader = open([("Lhome", "Rtasks"), ("Ltasks", "Rmilk"), ("Lmilk", "Rbrand")], in: &driver)
+    #expect(driver.list(reader) == "Lbrand")
+    let v = try fixture.version("Ltasks")
+    driver.expect(
+      editor, sends: #"{"type":"delete","list":"Ltasks","rows":["Rmilk"],"ref":1}"#,
+      replies: [
+        "c1 ← diff Ltasks \(v)→\(v + 1) delete[0,0]",
+        "c2 ← screen pop \"Tasks\" Ltasks@\(v + 1) depth=1 back=\"Home\"",
+        "c2 ← notice \"“Milk” was deleted.\"",
+        "c1 ← ack 1 v=\(v + 1)",
+      ])
+    // The stack was cut in storage too: a reconnect resumes on Tasks.
+    let token = driver.tokens[reader]!
+    driver.disconnect(reader)
+    let again = driver.connect()
+    _ = driver.send(again, #"{"type":"hello","session":"\#(token)"}"#)
+    #expect(driver.list(again) == "Ltasks")
+  }
+
   /// Two people editing one list at random end with the same screen, equal to a reload.
   @Test(arguments: [1, 2, 3])
   func concurrentRandomEditsConverge(seed: UInt64) throws {

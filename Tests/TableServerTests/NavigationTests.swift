@@ -165,6 +165,22 @@ import Testing
       replies: ["c1 ← screen pop \"Home\" Lhome@\(v["Lhome"]!) depth=0"])
   }
 
+  @Test func overAReadOnlyDatabaseASessionStillResumesAfterAReconnect() throws {
+    var driver = try fixture.makeDriver(
+      SessionServerConfiguration(isReadOnly: true), readOnlyFile: true)
+    let c1 = driver.join()
+    _ = driver.send(c1, #"{"type":"tap","list":"Lhome","row":"Rtrails"}"#)
+    let token = driver.tokens[c1]!
+    driver.disconnect(c1)
+    let c2 = driver.connect()
+    driver.expect(
+      c2, sends: #"{"type":"hello","session":"\#(token)"}"#,
+      replies: [
+        "c2 ← welcome resumed",
+        "c2 ← screen none \"Regions\" Lregions@\(v["Lregions"]!) depth=1 back=\"Home\"",
+      ])
+  }
+
   @Test func pushingActsOnlyFromTheTopScreen() throws {
     var driver = try fixture.makeDriver()
     let c1 = driver.join()

@@ -95,7 +95,10 @@ import TableModel
     var before = try store.snapshot(of: "home")
     var change = try store.setSwitch("auto", in: "home", isOn: false)
     try expectEditsReproduce(store, before, change.lists.first)
-    #expect(try store.snapshot(of: "home").sections[0].rows.map(\.id).suffix(3) == ["auto", "zone", "manual"])
+    #expect(
+      try store.snapshot(of: "home").sections[0].rows.map(\.id).suffix(3) == [
+        "auto", "zone", "manual",
+      ])
     #expect(try store.setSwitch("auto", in: "home", isOn: false).isEmpty)
     before = try store.snapshot(of: "home")
     change = try store.setSwitch("auto", in: "home", isOn: true)
@@ -105,13 +108,16 @@ import TableModel
       try store.setSwitch("ring", in: "home", isOn: true)
     }
     // A hidden row cannot be named.
-    #expect(throws: StoreError.notFound("row zone in list home")) { try store.select("zone", in: "home") }
+    #expect(throws: StoreError.notFound("row zone in list home")) {
+      try store.select("zone", in: "home")
+    }
   }
 
   @Test func insertMoveUpdateDelete() throws {
     let store = try makeStore().store
     var before = try store.snapshot(of: "tasks")
-    var change = try store.insertRow(in: "tasks", section: "later", after: nil, NewRow(text: "Plan", detail: "soon"))
+    var change = try store.insertRow(
+      in: "tasks", section: "later", after: nil, NewRow(text: "Plan", detail: "soon"))
     try expectEditsReproduce(store, before, change.lists.first)
 
     before = try store.snapshot(of: "tasks")
@@ -142,12 +148,16 @@ import TableModel
     #expect(throws: StoreError.notAllowed("list home is not editable")) {
       try store.insertRow(in: "home", section: "home-s", after: nil, NewRow(text: "x"))
     }
-    #expect(throws: StoreError.notAllowed("list home is not editable")) { try store.deleteRows(["ring"], in: "home") }
+    #expect(throws: StoreError.notAllowed("list home is not editable")) {
+      try store.deleteRows(["ring"], in: "home")
+    }
     #expect(throws: StoreError.notFound("list nope")) { try store.snapshot(of: "nope") }
     #expect(throws: StoreError.notFound("section nope in list tasks")) {
       try store.insertRow(in: "tasks", section: "nope", after: nil, NewRow(text: "x"))
     }
-    #expect(throws: StoreError.notFound("row t1 in list tasks")) { try store.deleteRows(["k1", "t1"], in: "tasks") }
+    #expect(throws: StoreError.notFound("row t1 in list tasks")) {
+      try store.deleteRows(["k1", "t1"], in: "tasks")
+    }
     #expect(throws: StoreError.notFound("row k1 in section later")) {
       try store.insertRow(in: "tasks", section: "later", after: "k1", NewRow(text: "x"))
     }
@@ -156,7 +166,8 @@ import TableModel
     #expect(try store.version(of: "home") == version)
     #expect(StoreError.notFound("row x").protocolError.code == .notFound)
     #expect(StoreError.readOnly("x").protocolError.code == .notAllowed)
-    #expect(StoreError.sqlite(code: 13, message: "full", sql: "INSERT").protocolError.code == .internal)
+    #expect(
+      StoreError.sqlite(code: 13, message: "full", sql: "INSERT").protocolError.code == .internal)
   }
 
   @Test func indexedListsSortIntoLetterSections() throws {
@@ -172,22 +183,43 @@ import TableModel
     #expect(before.sections[4].rows.map(\.text) == ["Émile"])
     #expect(before.sections[26].rows.map(\.text) == ["42"])
     #expect(before.sections[0].rows[0].isMovable == false)
-    var change = try store.insertRow(in: "people", section: "people:A", after: nil, NewRow(text: "Bea"))
+    var change = try store.insertRow(
+      in: "people", section: "people:A", after: nil, NewRow(text: "Bea"))
     try expectEditsReproduce(store, before, change.lists.first)
     #expect(try store.snapshot(of: "people").sections[1].rows.map(\.text) == ["Bea", "Bob"])
     before = try store.snapshot(of: "people")
     change = try store.updateRow("p2", in: "people", text: "Zed", detail: nil)
     try expectEditsReproduce(store, before, change.lists.first)
-    #expect(try store.rows(of: "people", section: "people:Z", from: 0, count: 5).map(\.text) == ["Zed"])
+    #expect(
+      try store.rows(of: "people", section: "people:Z", from: 0, count: 5).map(\.text) == ["Zed"])
+    #expect(throws: StoreError.notFound("section tasks in list people")) {
+      try store.insertRow(in: "people", section: "tasks", after: nil, NewRow(text: "x"))
+    }
     #expect(throws: StoreError.notAllowed("list people is sorted by its index")) {
       try store.moveRow("p3", in: "people", toSection: "people:B", after: nil)
     }
   }
 
+  @Test func twoConnectionsNeverHandOutTheSameId() throws {
+    let temporary = try makeStore()
+    let other = try Store(path: temporary.path)
+    var ids = Set<String>()
+    for index in 0..<600 {
+      let store = index % 3 == 0 ? other : temporary.store
+      let change = try store.insertRow(
+        in: "tasks", section: "later", after: nil, NewRow(text: "\(index)"))
+      guard case .insert(let row, _, _)? = change.lists.first?.edits.first else { return }
+      #expect(ids.insert(row.id).inserted, "\(row.id) handed out twice")
+    }
+    #expect(try other.snapshot(of: "tasks").sections[1].rows.count == 600)
+  }
+
   @Test func sessionsSurviveReopening() throws {
     let temporary = try makeStore()
     var stack = NavigationStack(root: NavigationLevel(list: "home", title: "Home"))
-    stack.push(NavigationLevel(list: "tones", title: "Ringtone", isEditing: true, scrollAnchor: "t2"), from: "ring")
+    stack.push(
+      NavigationLevel(list: "tones", title: "Ringtone", isEditing: true, scrollAnchor: "t2"),
+      from: "ring")
     try temporary.store.saveSession(token: "abc", stack: stack)
     let reopened = try Store(path: temporary.path)
     #expect(try reopened.loadSession(token: "abc") == stack)

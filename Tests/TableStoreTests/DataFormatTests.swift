@@ -22,40 +22,88 @@ import TableModel
     (#"{"title": 3, "sections": [{"rows": []}]}"#, "title: expected a string, found a number"),
     (#"{"title": "x"}"#, "sections: missing (required: at least one section)"),
     (#"{"title": "x", "sections": []}"#, "sections: at least one section is required"),
-    (#"{"title": "x", "style": "fancy", "sections": [{"rows": []}]}"#, #"style: unknown style "fancy""#),
-    (#"{"title": "x", "selection": "some", "sections": [{"rows": []}]}"#, #"selection: unknown selection "some""#),
-    (#"{"title": "x", "editable": "yes", "sections": [{"rows": []}]}"#, "editable: expected true or false, found a string"),
+    (
+      #"{"title": "x", "style": "fancy", "sections": [{"rows": []}]}"#,
+      #"style: unknown style "fancy""#
+    ),
+    (
+      #"{"title": "x", "selection": "some", "sections": [{"rows": []}]}"#,
+      #"selection: unknown selection "some""#
+    ),
+    (
+      #"{"title": "x", "editable": "yes", "sections": [{"rows": []}]}"#,
+      "editable: expected true or false, found a string"
+    ),
     (#"{"title": "x", "colour": "red", "sections": [{"rows": []}]}"#, "colour: unknown field"),
-    (#"{"title": "x", "sections": [{"rows": [{"text": "a"}]}, {"rows": 5}]}"#, "sections[1].rows: expected an array, found a number"),
-    (#"{"title": "x", "sections": [{"rows": [{"detail": "a"}]}]}"#, "sections[0].rows[0].text: missing (required)"),
+    (
+      #"{"title": "x", "sections": [{"rows": [{"text": "a"}]}, {"rows": 5}]}"#,
+      "sections[1].rows: expected an array, found a number"
+    ),
+    (
+      #"{"title": "x", "sections": [{"rows": [{"detail": "a"}]}]}"#,
+      "sections[0].rows[0].text: missing (required)"
+    ),
     (
       #"{"title": "x", "sections": [{"rows": []}, {"rows": []}, {"rows": [{"text": "a"}, {"text": "b"}, {"text": "c"}, {"text": "d"}, {"text": "e"}, {"text": "f", "style": "value3"}]}]}"#,
       #"sections[2].rows[5].style: unknown style "value3""#
     ),
-    (#"{"title": "x", "sections": [{"rows": [{"text": "a", "accessory": "chevron"}]}]}"#, #"sections[0].rows[0].accessory: unknown accessory "chevron""#),
-    (#"{"title": "x", "sections": [{"rows": [{"text": "a", "switch": "on"}]}]}"#, "sections[0].rows[0].switch: expected true or false, found a string"),
-    (#"{"title": "x", "sections": [{"rows": [{"text": "a", "image": 1}]}]}"#, "sections[0].rows[0].image: expected a string or null, found a number"),
-    (#"{"title": "x", "sections": [{"id": "a", "rows": [{"id": "a", "text": "a"}]}]}"#, #"sections[0].rows[0].id: duplicate id "a" (first used at sections[0].id)"#),
+    (
+      #"{"title": "x", "sections": [{"rows": [{"text": "a", "accessory": "chevron"}]}]}"#,
+      #"sections[0].rows[0].accessory: unknown accessory "chevron""#
+    ),
+    (
+      #"{"title": "x", "sections": [{"rows": [{"text": "a", "switch": "on"}]}]}"#,
+      "sections[0].rows[0].switch: expected true or false, found a string"
+    ),
+    (
+      #"{"title": "x", "sections": [{"rows": [{"text": "a", "image": 1}]}]}"#,
+      "sections[0].rows[0].image: expected a string or null, found a number"
+    ),
+    (
+      #"{"title": "x", "sections": [{"id": "a", "rows": [{"id": "a", "text": "a"}]}]}"#,
+      #"sections[0].rows[0].id: duplicate id "a" (first used at sections[0].id)"#
+    ),
     (#"{"id": "", "title": "x", "sections": [{"rows": []}]}"#, "id: an id cannot be empty"),
     (
       #"{"title": "x", "sections": [{"rows": [{"id": "r", "text": "a", "children": {"title": "y", "sections": [{"rows": [{"id": "r", "text": "b"}]}]}}]}]}"#,
       #"sections[0].rows[0].children.sections[0].rows[0].id: duplicate id "r""#
     ),
-    (#"{"title": "x", "sections": [{"rows": [{"text": "a", "checked": true}]}]}"#, "sections[0].rows[0].checked: only rows of a selection list"),
+    (
+      #"{"title": "x", "sections": [{"rows": [{"text": "a", "checked": true}]}]}"#,
+      "sections[0].rows[0].checked: only rows of a selection list"
+    ),
     (
       #"{"title": "x", "selection": "single", "sections": [{"rows": [{"text": "a", "checked": true}]}, {"rows": [{"text": "b", "checked": true}]}]}"#,
       "sections[1].rows[0].checked: a single-selection list has at most one checked row (sections[0].rows[0] is checked)"
     ),
-    (#"{"title": "x", "sections": [{"rows": [{"text": "a", "showWhen": {"row": "nope", "on": true}}]}]}"#, #"sections[0].rows[0].showWhen.row: "nope" is not the id of a switch row in this screen"#),
-    (#"{"title": "x", "sections": [{"rows": [{"id": "s", "text": "s"}, {"text": "a", "showWhen": {"row": "s", "on": true}}]}]}"#, #"sections[0].rows[1].showWhen.row: "s" is not the id of a switch row"#),
+    (
+      #"{"title": "x", "sections": [{"rows": [{"text": "a", "showWhen": {"row": "nope", "on": true}}]}]}"#,
+      #"sections[0].rows[0].showWhen.row: "nope" is not the id of a switch row in this screen"#
+    ),
+    (
+      #"{"title": "x", "sections": [{"rows": [{"id": "s", "text": "s"}, {"text": "a", "showWhen": {"row": "s", "on": true}}]}]}"#,
+      #"sections[0].rows[1].showWhen.row: "s" is not the id of a switch row"#
+    ),
     (
       #"{"title": "x", "sections": [{"rows": [{"id": "s", "text": "s", "switch": true, "children": {"title": "y", "sections": [{"rows": [{"text": "a", "showWhen": {"row": "s", "on": true}}]}]}}]}]}"#,
       #"sections[0].rows[0].children.sections[0].rows[0].showWhen.row: "s" is not the id of a switch row in this screen"#
     ),
-    (#"{"title": "x", "sections": [{"rows": [{"id": "s", "text": "s", "switch": true, "showWhen": {"row": "s", "on": true}}]}]}"#, "showWhen rules form a cycle"),
-    (#"{"title": "x", "sections": [{"rows": [{"id": "s", "text": "s", "switch": true, "showWhen": {"row": "s"}}]}]}"#, "sections[0].rows[0].showWhen.on: missing (required)"),
-    (#"{"title": "x", "sections": [{"rows": [{"text": "a", "children": []}]}]}"#, "sections[0].rows[0].children: expected an object, found an array"),
-    (#"{"title": "x", "sections": [{"rows": [{"text": "a", "children": {"title": "y", "sections": [{"rows": [{"text": "b", "style": "big"}]}]}}]}]}"#, #"sections[0].rows[0].children.sections[0].rows[0].style: unknown style "big""#),
+    (
+      #"{"title": "x", "sections": [{"rows": [{"id": "s", "text": "s", "switch": true, "showWhen": {"row": "s", "on": true}}]}]}"#,
+      "showWhen rules form a cycle"
+    ),
+    (
+      #"{"title": "x", "sections": [{"rows": [{"id": "s", "text": "s", "switch": true, "showWhen": {"row": "s"}}]}]}"#,
+      "sections[0].rows[0].showWhen.on: missing (required)"
+    ),
+    (
+      #"{"title": "x", "sections": [{"rows": [{"text": "a", "children": []}]}]}"#,
+      "sections[0].rows[0].children: expected an object, found an array"
+    ),
+    (
+      #"{"title": "x", "sections": [{"rows": [{"text": "a", "children": {"title": "y", "sections": [{"rows": [{"text": "b", "style": "big"}]}]}}]}]}"#,
+      #"sections[0].rows[0].children.sections[0].rows[0].style: unknown style "big""#
+    ),
   ])
   func invalidFilesNameTheirFirstProblem(file: String, expected: String) throws {
     let found = try #require(problem(file))
@@ -67,7 +115,8 @@ import TableModel
     let before = try temporary.store.exportJSON()
     let version = try temporary.store.version(of: "home")
     #expect(throws: StoreError.self) {
-      try temporary.store.importJSON(#"{"title": "x", "sections": [{"rows": [{"text": "a", "style": "value3"}]}]}"#)
+      try temporary.store.importJSON(
+        #"{"title": "x", "sections": [{"rows": [{"text": "a", "style": "value3"}]}]}"#)
     }
     #expect(try temporary.store.exportJSON() == before)
     #expect(try temporary.store.version(of: "home") == version)
@@ -87,7 +136,8 @@ import TableModel
     let store = temporary.store
     _ = try store.setSwitch("auto", in: "home", isOn: false)
     _ = try store.select("t2", in: "tones")
-    _ = try store.insertRow(in: "tasks", section: "later", after: nil, NewRow(text: "New", style: .subtitle))
+    _ = try store.insertRow(
+      in: "tasks", section: "later", after: nil, NewRow(text: "New", style: .subtitle))
     let first = try store.exportJSON()
     try store.importJSON(first)
     let second = try store.exportJSON()
@@ -111,7 +161,9 @@ import TableModel
 
   @Test func generatedIdsAvoidTheFilesOwn() throws {
     let temporary = try TemporaryStore(
-      json: #"{"title": "x", "editable": true, "sections": [{"rows": [{"id": "R3", "text": "a"}, {"text": "b"}, {"text": "c"}]}]}"#)
+      json:
+        #"{"title": "x", "editable": true, "sections": [{"rows": [{"id": "R3", "text": "a"}, {"text": "b"}, {"text": "c"}]}]}"#
+    )
     let snapshot = try temporary.store.snapshot(of: try temporary.store.rootList())
     let ids = snapshot.sections[0].rows.map(\.id) + [snapshot.list, snapshot.sections[0].id]
     #expect(Set(ids).count == ids.count)

@@ -18,7 +18,8 @@ import TableModel
     #expect(contacts.sections.flatMap(\.rows).allSatisfy { $0.style == .subtitle })
     let person = contacts.sections.first { !$0.rows.isEmpty }!.rows[0]
     let card = try #require(try store.childList(ofRow: person.id, in: "contacts"))
-    #expect(try store.snapshot(of: card).sections.flatMap(\.rows).allSatisfy { $0.style == .value2 })
+    #expect(
+      try store.snapshot(of: card).sections.flatMap(\.rows).allSatisfy { $0.style == .value2 })
 
     // Date & Time: turning Set Automatically off reveals Time Zone and Set Date & Time.
     let before = try store.snapshot(of: "date-time")
@@ -28,7 +29,8 @@ import TableModel
     try after.apply(change.lists[0].edits)
     after.version += 1
     #expect(after == (try store.snapshot(of: "date-time")))
-    #expect(after.sections[1].rows.map(\.id) == ["date-time-auto", "date-time-zone", "date-time-manual"])
+    #expect(
+      after.sections[1].rows.map(\.id) == ["date-time-auto", "date-time-zone", "date-time-manual"])
     let zoneRow = after.sections[1].rows[1]
     #expect(zoneRow.detail != nil)  // the checked time zone's name
     #expect(try store.snapshot(of: "time-zones").sections.count > 5)

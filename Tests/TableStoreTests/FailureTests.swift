@@ -15,16 +15,22 @@ import TableModel
     #expect(throws: StoreError.readOnly("the database was opened read-only")) {
       try readOnly.select("t2", in: "tones")
     }
-    #expect(throws: StoreError.self) { try readOnly.importJSON(#"{"title": "x", "sections": [{"rows": []}]}"#) }
     #expect(throws: StoreError.self) {
-      try readOnly.saveSession(token: "t", stack: NavigationStack(root: NavigationLevel(list: "home", title: "Home")))
+      try readOnly.importJSON(#"{"title": "x", "sections": [{"rows": []}]}"#)
+    }
+    #expect(throws: StoreError.self) {
+      try readOnly.saveSession(
+        token: "t", stack: NavigationStack(root: NavigationLevel(list: "home", title: "Home")))
     }
   }
 
   @Test func aFileThatCannotBeWrittenIsRefusedUnlessOpenedReadOnly() throws {
     let temporary = try TemporaryStore(json: CommandTests.file)
     try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: temporary.path)
-    defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: temporary.path) }
+    defer {
+      try? FileManager.default.setAttributes(
+        [.posixPermissions: 0o644], ofItemAtPath: temporary.path)
+    }
     guard getuid() != 0 else { return }  // root writes read-only files anyway
     #expect {
       _ = try Store(path: temporary.path)
@@ -56,7 +62,8 @@ import TableModel
     let before = try temporary.store.exportJSON()
     let pages = try #require(try temporary.store.fetchInt("PRAGMA page_count"))
     try temporary.store.database.execute("PRAGMA max_page_count = \(pages + 2)")
-    let rows = (0..<5_000).map { #"{"text": "row \#($0) with some text to fill pages"}"# }.joined(separator: ",")
+    let rows = (0..<5_000).map { #"{"text": "row \#($0) with some text to fill pages"}"# }.joined(
+      separator: ",")
     #expect {
       try temporary.store.importJSON(#"{"title": "Big", "sections": [{"rows": [\#(rows)]}]}"#)
     } throws: { error in

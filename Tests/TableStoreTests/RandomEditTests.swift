@@ -33,7 +33,8 @@ import TableModel
     }
 
     mutating func place(_ row: ModelRow, section: Int, after: String?) {
-      let index = after.flatMap { id in sections[section].firstIndex { $0.id == id }.map { $0 + 1 } } ?? 0
+      let index =
+        after.flatMap { id in sections[section].firstIndex { $0.id == id }.map { $0 + 1 } } ?? 0
       sections[section].insert(row, at: index)
     }
   }
@@ -56,9 +57,15 @@ import TableModel
     try store.importJSON(RandomEditTests.initialFile)
     let list = try store.rootList()
     var model = Model(sections: [
-      [ModelRow(id: "sw", text: "Switch", dependsOnSwitch: false), ModelRow(id: "a", text: "a", dependsOnSwitch: false)],
-      [ModelRow(id: "h1", text: "h1", dependsOnSwitch: true), ModelRow(id: "b", text: "b", dependsOnSwitch: false),
-       ModelRow(id: "h2", text: "h2", dependsOnSwitch: true)],
+      [
+        ModelRow(id: "sw", text: "Switch", dependsOnSwitch: false),
+        ModelRow(id: "a", text: "a", dependsOnSwitch: false),
+      ],
+      [
+        ModelRow(id: "h1", text: "h1", dependsOnSwitch: true),
+        ModelRow(id: "b", text: "b", dependsOnSwitch: false),
+        ModelRow(id: "h2", text: "h2", dependsOnSwitch: true),
+      ],
       [],
     ])
     var snapshot = try store.snapshot(of: list)
@@ -72,20 +79,26 @@ import TableModel
       case 0...3:
         let section = random.next(below: 3)
         let candidates = model.visible(section)
-        let after = candidates.isEmpty || random.next(below: 5) == 0
+        let after =
+          candidates.isEmpty || random.next(below: 5) == 0
           ? nil : candidates[random.next(below: candidates.count)].id
         counter += 1
-        change = try store.insertRow(in: list, section: "S\(section)", after: after, NewRow(text: "n\(counter)"))
+        change = try store.insertRow(
+          in: list, section: "S\(section)", after: after, NewRow(text: "n\(counter)"))
         guard case .insert(let row, _, _) = change.lists[0].edits[0] else {
           Issue.record("insert made \(change)")
           return
         }
-        model.place(ModelRow(id: row.id, text: row.text, dependsOnSwitch: false), section: section, after: after)
+        model.place(
+          ModelRow(id: row.id, text: row.text, dependsOnSwitch: false), section: section,
+          after: after)
       case 4...5 where !visibleRows.isEmpty:
         var doomed: [String] = []  // an array, not a set: the same order on every run
         for _ in 0..<(1 + random.next(below: 3)) {
           let id = visibleRows[random.next(below: visibleRows.count)].1
-          if (id != "sw" || random.next(below: 4) == 0) && !doomed.contains(id) { doomed.append(id) }
+          if (id != "sw" || random.next(below: 4) == 0) && !doomed.contains(id) {
+            doomed.append(id)
+          }
         }
         guard !doomed.isEmpty else { continue }
         change = try store.deleteRows(doomed, in: list)
@@ -98,7 +111,8 @@ import TableModel
         let id = visibleRows[random.next(below: visibleRows.count)].1
         let section = random.next(below: 3)
         let candidates = model.visible(section).filter { $0.id != id }
-        let after = candidates.isEmpty || random.next(below: 4) == 0
+        let after =
+          candidates.isEmpty || random.next(below: 4) == 0
           ? nil : candidates[random.next(below: candidates.count)].id
         change = try store.moveRow(id, in: list, toSection: "S\(section)", after: after)
         let from = model.locate(id)!
@@ -128,7 +142,10 @@ import TableModel
       let stored = try store.snapshot(of: list)
       #expect(stored == snapshot, "step \(step): edits \(change)")
       #expect(stored.sections.map { $0.rows.map(\.id) } == model.visibleIDs, "step \(step)")
-      #expect(stored.sections.flatMap(\.rows).allSatisfy { model.locate($0.id).map { l in model.sections[l.section][l.index].text } == $0.text })
+      #expect(
+        stored.sections.flatMap(\.rows).allSatisfy {
+          model.locate($0.id).map { l in model.sections[l.section][l.index].text } == $0.text
+        })
       if stored != snapshot { return }
       let counts = try store.sectionCounts(of: list).map(\.count)
       #expect(counts == stored.sections.map(\.rows.count), "step \(step): counts after \(change)")
@@ -141,7 +158,9 @@ import TableModel
             let from = random.next(below: total + 2)
             let count = 1 + random.next(below: 7)
             let window = try store.rows(of: list, section: "S\(index)", from: from, count: count)
-            #expect(window == Array(section.rows.dropFirst(from).prefix(count)), "step \(step) window \(from)+\(count)")
+            #expect(
+              window == Array(section.rows.dropFirst(from).prefix(count)),
+              "step \(step) window \(from)+\(count)")
           }
           #expect(try store.sectionCounts(of: list)[index].count == total)
         }

@@ -11,7 +11,8 @@ final class TemporaryStore {
   var path: String { folder.appendingPathComponent("test.sqlite").path }
 
   init(json: String? = nil) throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("tableweb-\(UUID().uuidString)")
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tableweb-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     store = try Store(path: folder.appendingPathComponent("test.sqlite").path)
     if let json { try store.importJSON(json) }

@@ -1,10 +1,15 @@
 """Fixtures and helpers shared by the page's browser tests (test_page*.py)."""
-import atexit
 import contextlib
 import functools
 import http.server
+import json
 import os
+import signal
+import socket
+import subprocess
+import tempfile
 import threading
+import time
 
 import pytest
 from playwright.sync_api import sync_playwright
@@ -15,17 +20,14 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 TIMEOUT_MS = 5000
 
 
-_shared = {}
-
-
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium():
-    """One headless Chromium for every test module that imports this fixture."""
-    if "browser" not in _shared:
-        playwright = sync_playwright().start()
-        _shared["browser"] = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        atexit.register(lambda: (_shared["browser"].close(), playwright.stop()))
-    return _shared["browser"]
+    """A headless Chromium for one test module. Module-scoped, so that Playwright's event
+    loop is gone again before other modules run their own asyncio code."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
 
 
 @contextlib.contextmanager
@@ -37,12 +39,32 @@ def new_page(browser, url=None, **context_options):
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.answers = []  # the server's ack and error messages, in order
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: _note_answer(page, f)))
     try:
         if url:
             page.goto(url)
         yield page
     finally:
         context.close()
+
+
+def _note_answer(page, frame):
+    with contextlib.suppress(ValueError, TypeError):
+        message = json.loads(frame)
+        if message.get("type") in ("ack", "error"):
+            page.answers.append(message)
+
+
+def answered(page, action):
+    """Does `action` and waits until the server has answered the command it sends."""
+    before = len(page.answers)
+    action()
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while len(page.answers) == before:
+        assert time.monotonic() < deadline, "the server did not answer"
+        page.wait_for_timeout(20)
+    return page.answers[before]
 
 
 @pytest.fixture(scope="session")
@@ -66,12 +88,6 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 # --- The real server -------------------------------------------------------------
 
-import json  # noqa: E402
-import signal  # noqa: E402
-import socket  # noqa: E402
-import subprocess  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
 
 BINARY = os.environ.get("TABLEWEB", os.path.join(ROOT, ".build", "release", "tableweb"))
 
@@ -166,6 +182,7 @@ def drill(page, row_id, expected_title):
 
 
 def go_back(page, expected_title):
+    page.wait_for_selector(".page:only-child")  # Back does nothing while a screen slides
     page.locator(".nav-back").click()
     page.wait_for_function("t => document.querySelector('.nav-title').textContent === t", arg=expected_title)
     page.wait_for_selector(".page:only-child .cell")

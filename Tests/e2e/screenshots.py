@@ -7,7 +7,8 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from page_helpers import CHROMIUM, ROOT, Server, cell, drill, new_page, swipe  # noqa: E402
+from page_helpers import (  # noqa: E402
+    CHROMIUM, ROOT, Server, answered, cell, drill, go_back, new_page, swipe)
 
 OUT = os.path.join(ROOT, "docs", "screenshots")
 PHONE = {"viewport": {"width": 390, "height": 760}, "device_scale_factor": 2}
@@ -43,23 +44,20 @@ def main():
                     settle(page)
                     shoot(page, f"ringtone-{scheme}")
                     for title in ("Sounds", "Settings", "tableweb"):
-                        page.locator(".nav-back").click()
-                        page.wait_for_function("t => document.querySelector('.nav-title').textContent === t",
-                                               arg=title)
-                    settle(page)
+                        go_back(page, title)
                     drill(page, "root-contacts", "Contacts")
                     settle(page)
                     page.locator(".index-strip span", has_text="M").click()
                     page.wait_for_timeout(200)
                     shoot(page, f"contacts-{scheme}")
-                    page.locator(".nav-back").click()
+                    go_back(page, "tableweb")
                     drill(page, "root-tasks", "Tasks")
                     settle(page)
                     swipe(page, "task-today-1", -120)
                     page.wait_for_timeout(400)
                     shoot(page, f"tasks-swipe-{scheme}")
                     page.locator(".nav-title").click()
-                    page.locator(".nav-edit").click()
+                    answered(page, page.locator(".nav-edit").click)
                     cell(page, "task-later-0").click()
                     cell(page, "task-later-1").click()
                     cell(page, "task-today-2").locator(".minus").click()

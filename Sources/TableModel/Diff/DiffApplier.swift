@@ -114,7 +114,8 @@ struct DiffApplier {
         throw invalid(placement.op, "the list has \(count) sections")
       }
       if index > 0, placements[index - 1].at == placement.at {
-        throw invalid(placement.op, "\(ops[placements[index - 1].op]) places section \(placement.at) too")
+        throw invalid(
+          placement.op, "\(ops[placements[index - 1].op]) places section \(placement.at) too")
       }
       while next < placement.at, let section = remaining.next() {
         placed.append(section)
@@ -162,7 +163,8 @@ struct DiffApplier {
           throw invalid(placement.op, "section \(section) has \(count) rows")
         }
         if index > 0, placed[index - 1].row == placement.row {
-          throw invalid(placement.op, "\(ops[placed[index - 1].op]) places [\(section),\(placement.row)] too")
+          throw invalid(
+            placement.op, "\(ops[placed[index - 1].op]) places [\(section),\(placement.row)] too")
         }
         while merged.count < placement.row, let row = remaining.next() { merged.append(row) }
         switch ops[placement.op] {

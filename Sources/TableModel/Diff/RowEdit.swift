@@ -73,7 +73,8 @@ extension TableSnapshot {
     }
     var rowIndex = 0
     if let after {
-      guard let afterIndex = sections[sectionIndex].rows.firstIndex(where: { $0.id == after }) else {
+      guard let afterIndex = sections[sectionIndex].rows.firstIndex(where: { $0.id == after })
+      else {
         throw .rowNotFound(after)
       }
       rowIndex = afterIndex + 1

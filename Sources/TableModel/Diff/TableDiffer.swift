@@ -1,69 +1,99 @@
 /// Computes the ops that take one version of a list's sections to the next: the work behind
 /// ``TableDiff/ops(from:to:)``.
 ///
-/// Three passes. Every old row is entered in a ``RowIDTable`` (finding duplicate old ids).
-/// Then each new section is matched against the old section it continues: equal ids at the
-/// start and end are paired without hashing; every other new row is looked up, which finds
-/// duplicate new ids, inserts, moves across sections and the rows whose order within their
-/// section is settled by a ``LongestIncreasingSubsequence``. Last, the old rows nobody
-/// claimed are deletes.
+/// Built for 100,000 rows, where the cost is hashing ids and fetching memory, so it works
+/// a section at a time and keeps its tables small enough for the CPU's caches:
+/// 1. Sections are paired by id; those off a longest run in unchanged order are deleted
+///    and inserted.
+/// 2. Each surviving section is matched against its old self: equal ids at the start and
+///    end pair up without a table; the rest meet in a table of that section's old rows.
+///    The rows that stay in their section keep their place when they lie on a
+///    ``LongestIncreasingSubsequence`` of old positions, and move otherwise.
+/// 3. The rows left over (moved across sections, inserted, deleted, in inserted or deleted
+///    sections) meet in one table.
+/// 4. Duplicate ids: every old hash and the hashes of the new rows no old row matched
+///    must all differ, or two of those rows share an id (``HashCollisions``). A new row
+///    that repeats an id is never matched twice, so it lands among those hashes.
+///
+/// Every old row's id is hashed exactly once, while its section is visited; new rows are
+/// hashed only when they do not follow the row matched before them.
 struct TableDiffer {
   private let old: [Section]
   private let new: [Section]
-  private var table: RowIDTable
+  private let hasher = IDBytes.Hasher()
+  private let rowContent = RowContent()
 
   /// Per old section: the index of the same section in `new`, or -1 when it is deleted
   /// (gone, or moved: sections have no move op).
   private var newIndexOfOldSection: [Int] = []
   /// Per new section: the index of the same section in `old`, or -1 when it is inserted.
   private var oldIndexOfNewSection: [Int] = []
-  /// Per old section: the key of its first row. Old rows are entered first and in order,
-  /// so a row's key is its section's first key plus its row.
+
+  /// Old rows are keyed by their position in the flattened old list. Per old section: the
+  /// key of its first row.
   private var firstKeyOfOldSection: [Int] = []
-  /// Per old row, by key: the new section that holds the row, or -1 while none does.
-  private var newSectionOfOldRow: [Int32] = []
+  // Raw storage, allocated and freed by `ops()`: the hot loops write these without
+  // uniqueness checks.
+  /// Per old row, by key: the high 32 bits of its id's hash, which is all that tables and
+  /// duplicate checks after its section need.
+  private var oldHashes = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
+  /// Per old row, by key: the new section that holds it, or -1 while none does.
+  private var newSectionOfOldRow = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
 
-  private var deletes: [IndexPath] = []
-  private var inserts: [IndexPath] = []
-  private var moves: [(from: IndexPath, to: IndexPath)] = []
-  private var updates: [IndexPath] = []
+  /// Rows not matched within their own section, for step 3.
+  private var unmatchedOld: [RowPosition] = []
+  private var unmatchedNew: [RowPosition] = []
+  private var unmatchedNewHashes: [UInt32] = []
+  /// New rows that no old row matches, for step 4.
+  private var newOnly: [RowPosition] = []
+  private var newOnlyHashes: [UInt32] = []
 
-  /// A row matched by lookup in the section being diffed: where it was and where it goes.
-  private struct Match {
-    var from: IndexPath
-    var toRow: Int
-  }
-  private var matches: [Match] = []
-  /// The old rows of the matches that stay in their section, in new order.
-  private var oldRowsStaying: [Int] = []
-  private var isStayingInOrder: [Bool] = []
-  private var longestIncreasing = LongestIncreasingSubsequence()
+  private var deletes: [RowPosition] = []
+  private var inserts: [RowPosition] = []
+  private var moves: [(from: RowPosition, to: RowPosition)] = []
+  private var updates: [RowPosition] = []
+
+  // Reused from section to section.
+  private let sectionTable = IDHashTable()
+  /// Every old hash, and the hash of every new row no old row matches, marked as computed.
+  private let collisions: HashCollisions
+  private let staying = StayingRows()
+  private let longestIncreasing = LongestIncreasingSubsequence()
 
   init(old: [Section], new: [Section]) {
     self.old = old
     self.new = new
+    // Every old row, and the new rows no old row matches: a fraction, usually.
     let oldRowCount = old.reduce(0) { $0 + $1.rows.count }
     let newRowCount = new.reduce(0) { $0 + $1.rows.count }
-    table = RowIDTable(old: old, new: new, capacity: oldRowCount + newRowCount)
+    collisions = HashCollisions(count: oldRowCount + newRowCount / 4)
   }
 
   mutating func ops() throws(DiffError) -> [DiffOp] {
-    try matchSections()
-    try enterOldRows()
+    defer {
+      oldHashes.deallocate()
+      newSectionOfOldRow.deallocate()
+    }
+    try pairSections()
+    prepareOldRows()
     for newSection in new.indices {
       let oldSection = oldIndexOfNewSection[newSection]
       if oldSection >= 0 {
         try matchRows(of: newSection, with: oldSection)
       } else {
-        try claimRows(ofInserted: newSection)
+        for row in new[newSection].rows.indices {
+          leaveUnmatched(RowPosition(row: row, section: newSection))
+        }
       }
     }
+    try matchAcrossSections()
+    try findDuplicateIDs()
     findDeletes()
     return assembledOps()
   }
 
   /// Pairs sections by id and keeps those on a longest run in the same relative order.
-  private mutating func matchSections() throws(DiffError) {
+  private mutating func pairSections() throws(DiffError) {
     var oldIndexByID: [SectionID: Int] = [:]
     oldIndexByID.reserveCapacity(old.count)
     for (index, section) in old.enumerated() {
@@ -83,8 +113,7 @@ struct TableDiffer {
         pairedNew.append(index)
       }
     }
-    var isKept: [Bool] = []
-    longestIncreasing.mark(pairedOld, into: &isKept)
+    let isKept = longestIncreasing.mark(pairedOld)
     newIndexOfOldSection = Array(repeating: -1, count: old.count)
     oldIndexOfNewSection = Array(repeating: -1, count: new.count)
     for pair in pairedOld.indices where isKept[pair] {
@@ -93,25 +122,48 @@ struct TableDiffer {
     }
   }
 
-  private mutating func enterOldRows() throws(DiffError) {
+  /// Keys the old rows; hashes those of deleted sections and leaves them for step 3.
+  private mutating func prepareOldRows() {
     firstKeyOfOldSection.reserveCapacity(old.count)
-    for (sectionIndex, section) in old.enumerated() {
-      firstKeyOfOldSection.append(table.count)
-      for (rowIndex, row) in section.rows.enumerated() {
-        let location = RowIDTable.Location(side: .old, section: sectionIndex, row: rowIndex)
-        guard table.enter(row.id, at: location) == nil else { throw .duplicateRowID(row.id) }
+    var rowCount = 0
+    for section in old {
+      firstKeyOfOldSection.append(rowCount)
+      rowCount += section.rows.count
+    }
+    oldHashes = .allocate(capacity: rowCount)
+    newSectionOfOldRow = .allocate(capacity: rowCount)
+    newSectionOfOldRow.initialize(repeating: -1)
+    for (index, section) in old.enumerated() where newIndexOfOldSection[index] < 0 {
+      let firstKey = firstKeyOfOldSection[index]
+      for row in section.rows.indices {
+        keepOldHash(hasher.hash(section.rows[row].id), key: firstKey + row)
+        unmatchedOld.append(RowPosition(row: row, section: index))
       }
     }
-    newSectionOfOldRow = Array(repeating: -1, count: table.count)
   }
 
   private mutating func matchRows(of newSection: Int, with oldSection: Int) throws(DiffError) {
+    // Rows are read in place through buffer pointers: copying one retains all its strings.
     let oldRows = old[oldSection].rows
     let newRows = new[newSection].rows
+    try oldRows.withUnsafeBufferPointer { (oldRows) throws(DiffError) in
+      try newRows.withUnsafeBufferPointer { (newRows) throws(DiffError) in
+        try matchRows(oldRows, of: oldSection, with: newRows, of: newSection)
+      }
+    }
+  }
 
-    // Equal ids at the start and the end stay where they are: no hashing for them.
+  private mutating func matchRows(
+    _ oldRows: UnsafeBufferPointer<Row>, of oldSection: Int,
+    with newRows: UnsafeBufferPointer<Row>, of newSection: Int
+  ) throws(DiffError) {
+    let firstKey = firstKeyOfOldSection[oldSection]
+
+    // Equal ids at the start and the end stay where they are, without hashing. Rows that
+    // still share their storage with the old version are equal throughout.
+    let isShared = oldRows.baseAddress == newRows.baseAddress
     let common = min(oldRows.count, newRows.count)
-    var prefix = 0
+    var prefix = isShared ? common : 0
     while prefix < common, IDBytes.areEqual(oldRows[prefix].id, newRows[prefix].id) {
       prefix += 1
     }
@@ -123,77 +175,187 @@ struct TableDiffer {
       suffix += 1
     }
     for row in 0..<prefix {
-      try keepRow(row, of: oldSection, as: row, of: newSection)
+      keepOldHash(hasher.hash(oldRows[row].id), key: firstKey + row)
+      newSectionOfOldRow[firstKey + row] = Int32(newSection)
+      if !isShared, !rowContent.isSame(oldRows.baseAddress! + row, newRows.baseAddress! + row) {
+        updates.append(RowPosition(row: row, section: newSection))
+      }
     }
 
-    matches.removeAll(keepingCapacity: true)
-    oldRowsStaying.removeAll(keepingCapacity: true)
-    for newRow in prefix..<(newRows.count - suffix) {
-      let id = newRows[newRow].id
-      let location = RowIDTable.Location(side: .new, section: newSection, row: newRow)
-      guard let key = table.enter(id, at: location) else {
-        inserts.append(IndexPath(row: newRow, section: newSection))
-        continue
-      }
-      let from = table.location(ofKey: key)
-      guard from.side == .old, newSectionOfOldRow[key] < 0 else { throw .duplicateRowID(id) }
-      newSectionOfOldRow[key] = Int32(newSection)
-      if from.section == oldSection {
-        oldRowsStaying.append(from.row)
-      } else if newIndexOfOldSection[from.section] < 0 {
-        // Its old section is deleted, and the row with it: here it is new.
-        inserts.append(IndexPath(row: newRow, section: newSection))
-        continue
-      }
-      matches.append(Match(from: IndexPath(row: from.row, section: from.section), toRow: newRow))
+    // The middle: the section's own old rows in a table, looked up by its new rows.
+    let oldMiddle = prefix..<(oldRows.count - suffix)
+    sectionTable.reset(capacity: oldMiddle.count)
+    for row in oldMiddle {
+      let hash = hasher.hash(oldRows[row].id)
+      keepOldHash(hash, key: firstKey + row)
+      let isDuplicate =
+        sectionTable.findOrAdd(row, hash: hash) {
+          IDBytes.areEqual(oldRows[$0].id, oldRows[row].id)
+        } != nil
+      if isDuplicate { throw .duplicateRowID(oldRows[row].id) }
     }
-
-    longestIncreasing.mark(oldRowsStaying, into: &isStayingInOrder)
-    var staying = 0
-    for match in matches {
-      let to = IndexPath(row: match.toRow, section: newSection)
-      if match.from.section != oldSection {
-        moves.append((match.from, to))
+    staying.reset(capacity: newRows.count - suffix - prefix)
+    // Most rows follow the row before them, as they did in the old list: try the old row
+    // after the last match first, and hash and look up only when that is not the one.
+    var expected = prefix
+    for row in prefix..<(newRows.count - suffix) {
+      var match: Int?
+      if expected < oldMiddle.upperBound, IDBytes.areEqual(oldRows[expected].id, newRows[row].id) {
+        match = expected
+      }
+      var hash: UInt64 = 0
+      if match == nil {
+        hash = hasher.hash(newRows[row].id)
+        match = sectionTable.find(hash: hash) { IDBytes.areEqual(oldRows[$0].id, newRows[row].id) }
+      }
+      if let oldRow = match, newSectionOfOldRow[firstKey + oldRow] < 0 {
+        newSectionOfOldRow[firstKey + oldRow] = Int32(newSection)
+        staying.append(old: oldRow, new: row)
+        expected = oldRow + 1
       } else {
-        if !isStayingInOrder[staying] { moves.append((match.from, to)) }
-        staying += 1
+        if match != nil { hash = hasher.hash(newRows[row].id) }
+        unmatchedNew.append(RowPosition(row: row, section: newSection))
+        unmatchedNewHashes.append(UInt32(truncatingIfNeeded: hash >> 32))
       }
-      if old[match.from.section].rows[match.from.row] != newRows[match.toRow] {
+    }
+    for row in oldMiddle where newSectionOfOldRow[firstKey + row] < 0 {
+      unmatchedOld.append(RowPosition(row: row, section: oldSection))
+    }
+    let isInOrder = longestIncreasing.mark(staying.oldRowsInNewOrder)
+    for index in 0..<staying.count {
+      let oldRow = staying.oldRows[index]
+      let newRow = staying.newRows[index]
+      let to = RowPosition(row: newRow, section: newSection)
+      if !isInOrder[index] {
+        moves.append((RowPosition(row: oldRow, section: oldSection), to))
+      }
+      if !rowContent.isSame(oldRows.baseAddress! + oldRow, newRows.baseAddress! + newRow) {
         updates.append(to)
       }
     }
 
     for offset in stride(from: suffix, to: 0, by: -1) {
-      try keepRow(oldRows.count - offset, of: oldSection, as: newRows.count - offset, of: newSection)
-    }
-  }
-
-  /// A row of the equal start or end of a section: it stays, and may have new content.
-  private mutating func keepRow(
-    _ oldRow: Int, of oldSection: Int, as newRow: Int, of newSection: Int
-  ) throws(DiffError) {
-    let key = firstKeyOfOldSection[oldSection] + oldRow
-    // A row looked up earlier, with the same id, has claimed it.
-    guard newSectionOfOldRow[key] < 0 else {
-      throw .duplicateRowID(new[newSection].rows[newRow].id)
-    }
-    newSectionOfOldRow[key] = Int32(newSection)
-    if old[oldSection].rows[oldRow] != new[newSection].rows[newRow] {
-      updates.append(IndexPath(row: newRow, section: newSection))
-    }
-  }
-
-  /// The rows of an inserted section come with it; they are looked up only so that an old
-  /// row now living here counts as deleted, and so that duplicate ids are found.
-  private mutating func claimRows(ofInserted newSection: Int) throws(DiffError) {
-    for (rowIndex, row) in new[newSection].rows.enumerated() {
-      let location = RowIDTable.Location(side: .new, section: newSection, row: rowIndex)
-      guard let key = table.enter(row.id, at: location) else { continue }
-      guard table.location(ofKey: key).side == .old, newSectionOfOldRow[key] < 0 else {
-        throw .duplicateRowID(row.id)
+      let oldRow = oldRows.count - offset
+      let newRow = newRows.count - offset
+      keepOldHash(hasher.hash(oldRows[oldRow].id), key: firstKey + oldRow)
+      newSectionOfOldRow[firstKey + oldRow] = Int32(newSection)
+      if !rowContent.isSame(oldRows.baseAddress! + oldRow, newRows.baseAddress! + newRow) {
+        updates.append(RowPosition(row: newRow, section: newSection))
       }
-      newSectionOfOldRow[key] = Int32(newSection)
     }
+  }
+
+  @inline(__always)
+  private func keepOldHash(_ hash: UInt64, key: Int) {
+    let high = UInt32(truncatingIfNeeded: hash >> 32)
+    oldHashes[key] = high
+    collisions.mark(high)
+  }
+
+  private mutating func leaveUnmatched(_ position: RowPosition) {
+    let at = position.indexPath
+    unmatchedNew.append(position)
+    let hash = hasher.hash(new[at.section].rows[at.row].id)
+    unmatchedNewHashes.append(UInt32(truncatingIfNeeded: hash >> 32))
+  }
+
+  /// A kept 32-bit hash as ``IDHashTable`` takes one: the same bits pick the slot and
+  /// make the tag.
+  private static func tableHash(_ hash: UInt32) -> UInt64 { UInt64(hash) << 32 | UInt64(hash) }
+
+  /// Rows moving between sections, leaving deleted sections (inserted here) and entering
+  /// inserted sections (deleted there).
+  private mutating func matchAcrossSections() throws(DiffError) {
+    let table = IDHashTable()
+    table.reset(capacity: unmatchedOld.count)
+    // Ids are read only when 32 bits of their hashes agree: each read is a cache miss.
+    for (index, position) in unmatchedOld.enumerated() {
+      let at = position.indexPath
+      let hash = Self.tableHash(oldHashes[firstKeyOfOldSection[at.section] + at.row])
+      let existing = table.findOrAdd(index, hash: hash) {
+        let other = unmatchedOld[$0].indexPath
+        return IDBytes.areEqual(
+          old[other.section].rows[other.row].id, old[at.section].rows[at.row].id)
+      }
+      if existing != nil { throw .duplicateRowID(old[at.section].rows[at.row].id) }
+    }
+    for (index, position) in unmatchedNew.enumerated() {
+      let to = position.indexPath
+      let isSurviving = oldIndexOfNewSection[to.section] >= 0
+      let match = table.find(hash: Self.tableHash(unmatchedNewHashes[index])) {
+        let other = unmatchedOld[$0].indexPath
+        return IDBytes.areEqual(
+          old[other.section].rows[other.row].id, new[to.section].rows[to.row].id)
+      }
+      guard let match else {
+        newOnly.append(position)
+        newOnlyHashes.append(unmatchedNewHashes[index])
+        collisions.mark(unmatchedNewHashes[index])
+        if isSurviving { inserts.append(position) }
+        continue
+      }
+      let from = unmatchedOld[match].indexPath
+      let key = firstKeyOfOldSection[from.section] + from.row
+      guard newSectionOfOldRow[key] < 0 else {
+        throw .duplicateRowID(new[to.section].rows[to.row].id)
+      }
+      newSectionOfOldRow[key] = Int32(to.section)
+      guard isSurviving else { continue }
+      if newIndexOfOldSection[from.section] < 0 {
+        inserts.append(position)
+      } else {
+        moves.append((unmatchedOld[match], position))
+        let isSame = old[from.section].rows.withUnsafeBufferPointer { oldRows in
+          new[to.section].rows.withUnsafeBufferPointer { newRows in
+            rowContent.isSame(oldRows.baseAddress! + from.row, newRows.baseAddress! + to.row)
+          }
+        }
+        if !isSame { updates.append(position) }
+      }
+    }
+  }
+
+  private func findDuplicateIDs() throws(DiffError) {
+    let collisions = newOnlyHashes.withUnsafeBufferPointer { newOnlyHashes in
+      self.collisions.entries(in: UnsafeBufferPointer(oldHashes), newOnlyHashes)
+    }
+    guard !collisions.isEmpty else { return }
+    let ids = collisions.map { index in
+      if index < oldHashes.count {
+        let at = oldLocation(ofKey: index)
+        return old[at.section].rows[at.row].id
+      }
+      let at = newOnly[index - oldHashes.count].indexPath
+      return new[at.section].rows[at.row].id
+    }
+    // Equal hashes are adjacent; an equal hash is almost always an equal id.
+    var start = 0
+    while start < collisions.count {
+      let hash = hash(ofCollision: collisions[start])
+      var end = start + 1
+      while end < collisions.count, self.hash(ofCollision: collisions[end]) == hash { end += 1 }
+      for first in start..<end {
+        for second in (first + 1)..<end where IDBytes.areEqual(ids[first], ids[second]) {
+          throw .duplicateRowID(ids[first])
+        }
+      }
+      start = end
+    }
+  }
+
+  private func hash(ofCollision index: Int) -> UInt32 {
+    index < oldHashes.count ? oldHashes[index] : newOnlyHashes[index - oldHashes.count]
+  }
+
+  private func oldLocation(ofKey key: Int) -> IndexPath {
+    // The last section whose first key is not after `key` (sections may be empty).
+    var low = 0
+    var high = firstKeyOfOldSection.count - 1
+    while low < high {
+      let middle = (low + high + 1) / 2
+      if firstKeyOfOldSection[middle] <= key { low = middle } else { high = middle - 1 }
+    }
+    return IndexPath(row: key - firstKeyOfOldSection[low], section: low)
   }
 
   /// Rows of surviving old sections that no surviving new section holds.
@@ -203,7 +365,7 @@ struct TableDiffer {
       for row in section.rows.indices {
         let newSection = Int(newSectionOfOldRow[firstKey + row])
         if newSection < 0 || oldIndexOfNewSection[newSection] < 0 {
-          deletes.append(IndexPath(row: row, section: oldSection))
+          deletes.append(RowPosition(row: row, section: oldSection))
         }
       }
     }
@@ -211,9 +373,13 @@ struct TableDiffer {
 
   /// Section deletes, inserts and updates, then row deletes, inserts, moves and updates,
   /// each in index order.
-  private func assembledOps() -> [DiffOp] {
+  private mutating func assembledOps() -> [DiffOp] {
+    moves.sort { $0.to < $1.to }
+    updates.sort()
     var ops: [DiffOp] = []
-    ops.reserveCapacity(deletes.count + inserts.count + moves.count + updates.count)
+    // Section ops are at most one per old section and two per new one.
+    ops.reserveCapacity(
+      old.count + 2 * new.count + deletes.count + inserts.count + moves.count + updates.count)
     for (index, newIndex) in newIndexOfOldSection.enumerated() where newIndex < 0 {
       ops.append(.deleteSection(at: index))
     }
@@ -226,10 +392,16 @@ struct TableDiffer {
         ops.append(.updateSection(at: index, header: section.header, footer: section.footer))
       }
     }
-    for at in deletes { ops.append(.delete(at: at)) }
-    for at in inserts { ops.append(.insert(at: at, row: new[at.section].rows[at.row])) }
-    for move in moves { ops.append(.move(from: move.from, to: move.to)) }
-    for at in updates { ops.append(.update(at: at, row: new[at.section].rows[at.row])) }
+    for position in deletes { ops.append(.delete(at: position.indexPath)) }
+    for position in inserts {
+      let at = position.indexPath
+      ops.append(.insert(at: at, row: new[at.section].rows[at.row]))
+    }
+    for move in moves { ops.append(.move(from: move.from.indexPath, to: move.to.indexPath)) }
+    for position in updates {
+      let at = position.indexPath
+      ops.append(.update(at: at, row: new[at.section].rows[at.row]))
+    }
     return ops
   }
 }

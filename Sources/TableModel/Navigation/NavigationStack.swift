@@ -49,9 +49,10 @@ public struct NavigationStack: Sendable, Hashable {
     return true
   }
 
-  /// Cuts the stack below the first level whose list `exists` rejects, keeping the levels
-  /// above the root that still exist in order. Returns whether anything was cut. The root
-  /// is always kept.
+  /// Pops to the nearest level that still exists, as protocol-core asks when a list
+  /// disappears: the first level above the root whose list `exists` rejects goes, and
+  /// every level above it, even those that still exist. Returns whether anything was cut.
+  /// The root is always kept.
   @discardableResult
   public mutating func popToExisting(where exists: (String) -> Bool) -> Bool {
     guard let firstMissing = levels.indices.dropFirst().first(where: { !exists(levels[$0].list) })

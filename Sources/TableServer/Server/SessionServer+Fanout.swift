@@ -25,8 +25,7 @@ extension SessionServer {
       guard let new = advance(old, by: listChange) else {
         // The data source skipped versions or could not say how: resend the screens.
         snapshots[listChange.list] = try? dataSource.snapshot(of: listChange.list)
-        for session in sessions.values
-        where session.topList == listChange.list && snapshots[session.topList] != nil {
+        for session in sessions(showing: listChange.list) where snapshots[session.topList] != nil {
           effects.append(screen(of: session.token, transition: .none, to: session.connections))
         }
         continue
@@ -34,7 +33,7 @@ extension SessionServer {
       snapshots[listChange.list] = new
       guard let ops = try? TableDiff.ops(from: old.sections, to: new.sections) else {
         // Only a snapshot with duplicate ids makes no diff: resend the screens.
-        for session in sessions.values where session.topList == listChange.list {
+        for session in sessions(showing: listChange.list) {
           effects.append(screen(of: session.token, transition: .none, to: session.connections))
         }
         continue
@@ -75,7 +74,7 @@ extension SessionServer {
       }
       let left = session.topList
       session.stack.popToExisting(where: exists)
-      sessions[token] = session
+      keep(session)
       save(session)
       guard (try? cacheSnapshot(of: session.topList)) != nil else { continue }
       forgetSnapshotIfUnviewed(left)
@@ -110,7 +109,7 @@ extension SessionServer {
 
   /// Drops the cached snapshot of `list` when no session shows it any more.
   mutating func forgetSnapshotIfUnviewed(_ list: String) {
-    if !sessions.values.contains(where: { $0.topList == list }) { snapshots[list] = nil }
+    if !isShown(list) { snapshots[list] = nil }
   }
 
   /// `fetch`: a window of a long section, from the version every viewer has.

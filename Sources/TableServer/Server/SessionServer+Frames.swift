@@ -16,8 +16,11 @@ extension SessionServer {
   func screen(of token: SessionToken, transition: ScreenTransition, to connections: [ConnectionID])
     -> ServerAction
   {
-    guard let session = sessions[token], var snapshot = snapshots[session.topList] else {
-      preconditionFailure("\(token) has no cached screen")
+    guard let session = sessions[token] else { preconditionFailure("\(token) is not open") }
+    guard var snapshot = snapshots[session.topList] else {
+      // Only a failing database leaves a top screen unread; say so rather than guess.
+      let error = ProtocolError(.internal, "the screen \(session.topList) could not be read")
+      return .send(frame(for: .error(ref: nil, error)), to: connections, kind: .reply)
     }
     if configuration.isReadOnly { snapshot.isEditable = false }
     let top = session.stack.top

@@ -17,7 +17,8 @@ extension SessionServer {
     {
       session = known
     } else if let text, SessionToken.isWellFormed(text),
-      let stored = sessionStorage.loadSession(SessionToken(rawValue: text))
+      let stored = unsavedStacks[SessionToken(rawValue: text)]
+        ?? sessionStorage.loadSession(SessionToken(rawValue: text))
     {
       session = Session(token: SessionToken(rawValue: text), stack: stored)
       let removedTitle = stored.levels.first { !listStillExists($0.list) }?.title
@@ -33,7 +34,7 @@ extension SessionServer {
     }
     try cacheSnapshot(of: session.topList)
     session.connections.append(connection)
-    sessions[session.token] = session
+    keep(session)
     connections[connection]?.session = session.token
     save(session)
     effects.append(
@@ -101,7 +102,7 @@ extension SessionServer {
     let title = snapshots[destination]!.title
     session.stack.top.scrollAnchor = scrollAnchor
     session.stack.push(NavigationLevel(list: destination, title: title), from: rowID)
-    sessions[token] = session
+    keep(session)
     save(session)
     forgetSnapshotIfUnviewed(list)
     effects.append(screen(of: token, transition: .push, to: session.connections))
@@ -114,7 +115,7 @@ extension SessionServer {
     let left = session.topList
     guard session.stack.pop() else { throw ProtocolError(.notAllowed, "already at the root") }
     try cacheSnapshot(of: session.topList)
-    sessions[token] = session
+    keep(session)
     save(session)
     forgetSnapshotIfUnviewed(left)
     effects.append(screen(of: token, transition: .pop, to: session.connections))
@@ -125,19 +126,24 @@ extension SessionServer {
     throws(ProtocolError)
   {
     guard var session = sessions[token] else { preconditionFailure("\(token) is not open") }
-    if isOn && !(snapshots[session.topList]!.isEditable && !configuration.isReadOnly) {
+    if isOn && !(snapshots[session.topList]?.isEditable == true && !configuration.isReadOnly) {
       throw ProtocolError(.notAllowed, "“\(session.stack.top.title)” cannot be edited")
     }
     guard session.stack.top.isEditing != isOn else { return }
     session.stack.top.isEditing = isOn
-    sessions[token] = session
+    keep(session)
     save(session)
     effects.append(screen(of: token, transition: .none, to: session.connections))
   }
 
   /// Writes the stack to storage. A failure (a read-only database) costs only resuming
-  /// after a restart, so it does not fail the command.
-  func save(_ session: Session) {
-    try? sessionStorage.saveSession(session.token, stack: session.stack)
+  /// after a restart, so it does not fail the command: the stack is kept in memory.
+  mutating func save(_ session: Session) {
+    do {
+      try sessionStorage.saveSession(session.token, stack: session.stack)
+      unsavedStacks[session.token] = nil
+    } catch {
+      unsavedStacks[session.token] = session.stack
+    }
   }
 }

@@ -17,10 +17,16 @@ public struct SessionServer {
   public let configuration: SessionServerConfiguration
 
   /// Sessions with at least one open connection. The others live only in storage.
+  /// Written only through ``keep(_:)`` and ``drop(_:)``, which keep `audiences` true.
   public internal(set) var sessions: [SessionToken: Session] = [:]
+  /// The sessions whose top screen shows each list: who gets that list's diffs.
+  var audiences: [String: Set<SessionToken>] = [:]
   var connections: [ConnectionID: ConnectionState] = [:]
   /// The current snapshot of every list that some session shows on its top screen.
   var snapshots: [String: TableSnapshot] = [:]
+  /// Stacks the storage could not keep (a read-only database): held here instead, so
+  /// that such a session still resumes after a reconnect, if not after a restart.
+  var unsavedStacks: [SessionToken: NavigationStack] = [:]
 
   public init(
     dataSource: any TableDataSource, sessionStorage: any SessionStorage,
@@ -32,11 +38,6 @@ public struct SessionServer {
   }
 
   public var connectionCount: Int { connections.count }
-
-  /// The connections of sessions whose top screen shows `list`.
-  public func viewers(of list: String) -> [ConnectionID] {
-    sessions.values.lazy.filter { $0.topList == list }.flatMap(\.connections)
-  }
 
   // MARK: - Transport events
 
@@ -57,10 +58,10 @@ public struct SessionServer {
     session.connections.removeAll { $0 == connection }
     if session.connections.isEmpty {
       // Its stack is already in storage; a later hello with its token resumes it.
-      sessions[token] = nil
+      drop(token)
       forgetSnapshotIfUnviewed(session.topList)
     } else {
-      sessions[token] = session
+      keep(session)
     }
     return []
   }
@@ -104,27 +105,6 @@ public struct SessionServer {
       effects.append(reply(.error(ref: ref, error), to: connection))
     }
     return effects
-  }
-
-  /// The rate limit. Nil lets the message through.
-  private mutating func admit(_ connection: ConnectionID, at now: ContinuousClock.Instant)
-    -> [ServerAction]?
-  {
-    guard var state = connections[connection] else {
-      preconditionFailure("a message from \(connection), which is not open")
-    }
-    defer { connections[connection] = state }
-    if state.bucket.take(at: now) {
-      state.refusedInARow = 0
-      return nil
-    }
-    state.refusedInARow += 1
-    let error = reply(
-      .error(ref: nil, ProtocolError(.rateLimited, "too many commands; slow down")), to: connection)
-    if state.refusedInARow >= configuration.refusalsBeforeClose {
-      return [error, .close(connection, reason: "too many commands")]
-    }
-    return [error]
   }
 
   private mutating func perform(

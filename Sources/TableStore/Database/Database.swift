@@ -23,7 +23,8 @@ public final class Database {
       | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
     let code = sqlite3_open_v2(path, &handle, flags, nil)
     guard code == SQLITE_OK, let handle else {
-      let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+      let message =
+        handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
       // A handle that failed to open must still be closed; closing it cannot fail usefully.
       sqlite3_close_v2(handle)
       throw SQLiteError(extendedCode: code, message: message, sql: nil)
@@ -73,7 +74,9 @@ public final class Database {
   }
 
   /// Runs one statement with `arguments`, ignoring any rows.
-  public func execute(_ sql: String, _ arguments: any DatabaseValueConvertible...) throws(SQLiteError) {
+  public func execute(_ sql: String, _ arguments: any DatabaseValueConvertible...)
+    throws(SQLiteError)
+  {
     try cachedStatement(sql).execute(arguments)
   }
 
@@ -100,7 +103,9 @@ public final class Database {
   }
 
   /// The integer in the first column of the first row, or nil.
-  public func fetchInt(_ sql: String, _ arguments: any DatabaseValueConvertible...) throws(SQLiteError) -> Int? {
+  public func fetchInt(_ sql: String, _ arguments: any DatabaseValueConvertible...)
+    throws(SQLiteError) -> Int?
+  {
     try fetchOne(sql, arguments) { $0.optionalInt(0) } ?? nil
   }
 
@@ -109,6 +114,9 @@ public final class Database {
 
   /// How many rows the last INSERT, UPDATE or DELETE changed.
   public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+  /// The SQLite library's version (`3.40.1`).
+  public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 
   /// Whether the main database cannot be written: opened read-only, or a file SQLite
   /// could only open for reading.

@@ -13,7 +13,8 @@ public final class Statement {
 
   init(connection: OpaquePointer, sql: String) throws(SQLiteError) {
     var handle: OpaquePointer?
-    let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+    let code = sqlite3_prepare_v3(
+      connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
     guard code == SQLITE_OK, let handle else {
       throw SQLiteError(
         extendedCode: sqlite3_extended_errcode(connection),
@@ -88,7 +89,8 @@ public final class Statement {
   public var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
   private func checkColumn(_ index: Int) {
-    precondition(index >= 0 && index < columnCount, "column \(index) out of \(columnCount) of `\(sql)`")
+    precondition(
+      index >= 0 && index < columnCount, "column \(index) out of \(columnCount) of `\(sql)`")
   }
 
   public func isNull(_ index: Int) -> Bool {

@@ -15,8 +15,10 @@ extension DemoApp {
   private static let surnames = [
     "Abe", "Adeyemi", "Almeida", "Andersson", "Bauer", "Bianchi", "Chowdhury", "Costa", "Dubois",
     "Eriksen", "Fernández", "Fischer", "García", "Haddad", "Hansen", "Ibrahim", "Ivanova", "Jensen",
-    "Kaur", "Kim", "Kowalski", "Larsen", "López", "Mahlangu", "Martin", "Mensah", "Moreau", "Müller",
-    "Nakamura", "Nguyen", "Novak", "Okafor", "Olsen", "Özdemir", "Park", "Patel", "Petrov", "Quispe",
+    "Kaur", "Kim", "Kowalski", "Larsen", "López", "Mahlangu", "Martin", "Mensah", "Moreau",
+    "Müller",
+    "Nakamura", "Nguyen", "Novak", "Okafor", "Olsen", "Özdemir", "Park", "Patel", "Petrov",
+    "Quispe",
     "Rahman", "Rossi", "Santos", "Schmidt", "Silva", "Singh", "Suzuki", "Tanaka", "Traoré", "Ueda",
     "Vargas", "Virtanen", "Wang", "Weber", "Xu", "Yamamoto", "Yilmaz", "Zhang", "Zielinski",
   ]
@@ -36,7 +38,8 @@ extension DemoApp {
       let country = zone.countryCode.flatMap { zones.countries[$0] }
       let place = [zone.city, country].compactMap { $0 }.joined(separator: ", ")
       let phone = "+1 555 01\(String(format: "%02d", number % 100))"  // 555-01xx: for fiction
-      let email = "\(given.lowercased().folding(options: .diacriticInsensitive, locale: nil)).\(number)@example.com"
+      let email =
+        "\(given.lowercased().folding(options: .diacriticInsensitive, locale: nil)).\(number)@example.com"
       let card = AppScreen(
         id: "person-\(number)", title: name, style: .grouped,
         sections: [
@@ -50,12 +53,15 @@ extension DemoApp {
             id: "person-\(number)-place",
             rows: [
               AppRow(id: "person-\(number)-home", text: "home", detail: place, style: .value2),
-              AppRow(id: "person-\(number)-zone", text: "time zone", detail: zone.identifier, style: .value2),
+              AppRow(
+                id: "person-\(number)-zone", text: "time zone", detail: zone.identifier,
+                style: .value2),
             ]),
         ])
       rows.append(
         AppRow(
-          id: "contact-\(number)", text: name, detail: place, style: .subtitle, accessory: AccessoryType.none,
+          id: "contact-\(number)", text: name, detail: place, style: .subtitle,
+          accessory: AccessoryType.none,
           children: card))
     }
     return AppScreen(

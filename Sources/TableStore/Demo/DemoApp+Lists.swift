@@ -15,7 +15,9 @@ extension DemoApp {
       sections: [
         AppSection(
           id: "tasks-today", header: "Today",
-          rows: today.enumerated().map { AppRow(id: "task-today-\($0)", text: $1, isChecked: $0 == 0) }),
+          rows: today.enumerated().map {
+            AppRow(id: "task-today-\($0)", text: $1, isChecked: $0 == 0)
+          }),
         AppSection(
           id: "tasks-later", header: "Later",
           rows: later.enumerated().map { AppRow(id: "task-later-\($0)", text: $1) }),
@@ -26,8 +28,10 @@ extension DemoApp {
   static func repeatDays() -> AppScreen {
     var calendar = Calendar(identifier: .gregorian)
     calendar.locale = Locale(identifier: "en_US")
-    let days = calendar.weekdaySymbols.count == 7
-      ? calendar.weekdaySymbols : ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    let days =
+      calendar.weekdaySymbols.count == 7
+      ? calendar.weekdaySymbols
+      : ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
     return AppScreen(
       id: "repeat", title: "Repeat", selection: .multiple,
       sections: [

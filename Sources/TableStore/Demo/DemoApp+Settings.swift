@@ -33,7 +33,9 @@ extension DemoApp {
   }
 
   /// A single-selection list of `options`; the row that leads to it shows the checked one.
-  static func choice(id: String, title: String, header: String? = nil, options: [String], checked: String) -> AppScreen {
+  static func choice(
+    id: String, title: String, header: String? = nil, options: [String], checked: String
+  ) -> AppScreen {
     AppScreen(
       id: id, title: title, style: .grouped, selection: .single,
       sections: [
@@ -62,12 +64,15 @@ extension DemoApp {
               id: "sounds-ringtone", text: "Ringtone", style: .value1,
               children: choice(
                 id: "ringtone", title: "Ringtone", header: "Ringtones",
-                options: ["Apex", "Beacon", "Bulletin", "Chimes", "Marimba", "Opening", "Radar", "Signal"],
+                options: [
+                  "Apex", "Beacon", "Bulletin", "Chimes", "Marimba", "Opening", "Radar", "Signal",
+                ],
                 checked: "Marimba")),
             AppRow(
               id: "sounds-text-tone", text: "Text Tone", style: .value1,
               children: choice(
-                id: "text-tone", title: "Text Tone", options: ["Note", "Aurora", "Bamboo", "Chord", "Popcorn"],
+                id: "text-tone", title: "Text Tone",
+                options: ["Note", "Aurora", "Bamboo", "Chord", "Popcorn"],
                 checked: "Note")),
           ]),
       ])
@@ -77,11 +82,14 @@ extension DemoApp {
     AppScreen(
       id: "general", title: "General", style: .grouped,
       sections: [
-        AppSection(id: "general-about", rows: [AppRow(id: "general-about-row", text: "About", children: about())]),
+        AppSection(
+          id: "general-about",
+          rows: [AppRow(id: "general-about-row", text: "About", children: about())]),
         AppSection(
           id: "general-time",
           rows: [
-            AppRow(id: "general-date-time", text: "Date & Time", children: dateAndTime(zones: zones)),
+            AppRow(
+              id: "general-date-time", text: "Date & Time", children: dateAndTime(zones: zones)),
             AppRow(id: "general-language", text: "Language", style: .value1, children: languages()),
           ]),
       ])
@@ -90,7 +98,8 @@ extension DemoApp {
   /// Facts about the machine serving the demo.
   static func about() -> AppScreen {
     let info = ProcessInfo.processInfo
-    let memory = ByteCountFormatter.string(fromByteCount: Int64(info.physicalMemory), countStyle: .memory)
+    let memory = ByteCountFormatter.string(
+      fromByteCount: Int64(info.physicalMemory), countStyle: .memory)
     return AppScreen(
       id: "about", title: "About", style: .grouped,
       sections: [
@@ -98,8 +107,12 @@ extension DemoApp {
           id: "about-host",
           rows: [
             AppRow(id: "about-name", text: "Name", detail: info.hostName, style: .value1),
-            AppRow(id: "about-system", text: "System", detail: info.operatingSystemVersionString, style: .value1),
-            AppRow(id: "about-cores", text: "Processors", detail: "\(info.processorCount)", style: .value1),
+            AppRow(
+              id: "about-system", text: "System", detail: info.operatingSystemVersionString,
+              style: .value1),
+            AppRow(
+              id: "about-cores", text: "Processors", detail: "\(info.processorCount)",
+              style: .value1),
             AppRow(id: "about-memory", text: "Memory", detail: memory, style: .value1),
           ])
       ])
@@ -114,16 +127,20 @@ extension DemoApp {
     return AppScreen(
       id: "date-time", title: "Date & Time", style: .grouped,
       sections: [
-        AppSection(id: "date-time-format", rows: [AppRow(id: "date-time-24", text: "24-Hour Time", isOn: true)]),
+        AppSection(
+          id: "date-time-format",
+          rows: [AppRow(id: "date-time-24", text: "24-Hour Time", isOn: true)]),
         AppSection(
           id: "date-time-set",
           rows: [
             AppRow(id: "date-time-auto", text: "Set Automatically", isOn: true),
             AppRow(
               id: "date-time-zone", text: "Time Zone", style: .value1,
-              showWhen: ShowWhen(row: "date-time-auto", isOn: false), children: timeZones(zones: zones)),
+              showWhen: ShowWhen(row: "date-time-auto", isOn: false),
+              children: timeZones(zones: zones)),
             AppRow(
-              id: "date-time-manual", text: "Set Date & Time", detail: formatter.string(from: Date()),
+              id: "date-time-manual", text: "Set Date & Time",
+              detail: formatter.string(from: Date()),
               style: .value1, showWhen: ShowWhen(row: "date-time-auto", isOn: false)),
           ]),
       ])
@@ -150,7 +167,8 @@ extension DemoApp {
             let city = ZoneTable.Zone(identifier: identifier).city
             return AppRow(
               id: "tz-\(identifier)", text: city.isEmpty ? identifier : city,
-              detail: ZoneTable.offset(of: identifier), style: .value1, isChecked: identifier == current)
+              detail: ZoneTable.offset(of: identifier), style: .value1,
+              isChecked: identifier == current)
           })
       })
   }
@@ -170,7 +188,9 @@ extension DemoApp {
         AppSection(
           id: "language-all",
           rows: sorted.enumerated().map { index, name in
-            AppRow(id: "language-\(index)", text: name, isChecked: name == "English" || (index == 0 && !sorted.contains("English")))
+            AppRow(
+              id: "language-\(index)", text: name,
+              isChecked: name == "English" || (index == 0 && !sorted.contains("English")))
           })
       ])
   }

@@ -36,9 +36,12 @@ extension DemoApp {
                       AppRow(
                         id: "country-\(country)", text: name(country),
                         detail: zonesByCountry[country, default: []].count == 1
-                          ? zonesByCountry[country]?.first?.city : "\(zonesByCountry[country, default: []].count) time zones",
+                          ? zonesByCountry[country]?.first?.city
+                          : "\(zonesByCountry[country, default: []].count) time zones",
                         style: .subtitle,
-                        children: countryDetail(country, name: name(country), zones: zonesByCountry[country, default: []]))
+                        children: countryDetail(
+                          country, name: name(country), zones: zonesByCountry[country, default: []])
+                      )
                     })
                 ]))
           })
@@ -61,7 +64,8 @@ extension DemoApp {
           rows: zones.map { zone in
             AppRow(
               id: "zone-\(zone.identifier)", text: zone.city.isEmpty ? zone.identifier : zone.city,
-              detail: ZoneTable.offset(of: zone.identifier), style: .value1, accessory: .detailDisclosureButton,
+              detail: ZoneTable.offset(of: zone.identifier), style: .value1,
+              accessory: .detailDisclosureButton,
               children: zoneDetail(zone))
           }),
       ])
@@ -69,17 +73,25 @@ extension DemoApp {
 
   static func zoneDetail(_ zone: ZoneTable.Zone) -> AppScreen {
     var rows = [
-      AppRow(id: "zone-\(zone.identifier)-id", text: "identifier", detail: zone.identifier, style: .value2),
-      AppRow(id: "zone-\(zone.identifier)-offset", text: "offset now", detail: ZoneTable.offset(of: zone.identifier), style: .value2),
+      AppRow(
+        id: "zone-\(zone.identifier)-id", text: "identifier", detail: zone.identifier,
+        style: .value2),
+      AppRow(
+        id: "zone-\(zone.identifier)-offset", text: "offset now",
+        detail: ZoneTable.offset(of: zone.identifier), style: .value2),
     ]
     if let coordinates = zone.coordinates {
-      rows.append(AppRow(id: "zone-\(zone.identifier)-at", text: "position", detail: coordinates, style: .value2))
+      rows.append(
+        AppRow(
+          id: "zone-\(zone.identifier)-at", text: "position", detail: coordinates, style: .value2))
     }
     if let comment = zone.comment, !comment.isEmpty {
-      rows.append(AppRow(id: "zone-\(zone.identifier)-note", text: "covers", detail: comment, style: .value2))
+      rows.append(
+        AppRow(id: "zone-\(zone.identifier)-note", text: "covers", detail: comment, style: .value2))
     }
     return AppScreen(
-      id: "zone-\(zone.identifier)-detail", title: zone.city.isEmpty ? zone.identifier : zone.city, style: .grouped,
+      id: "zone-\(zone.identifier)-detail", title: zone.city.isEmpty ? zone.identifier : zone.city,
+      style: .grouped,
       sections: [AppSection(id: "zone-\(zone.identifier)-facts", rows: rows)])
   }
 }

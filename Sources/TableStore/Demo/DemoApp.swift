@@ -14,9 +14,10 @@ enum DemoApp {
           id: "root-browse", header: "Browse",
           rows: [
             AppRow(
-              id: "root-contacts", text: "Contacts", detail: "\(contactCount) people", style: .value1,
+              id: "root-contacts", text: "Contacts", detail: "\(contactCount) people",
+              style: .value1,
               children: contacts(zones: zones)),
-            AppRow(id: "root-world", text: "World", style: .value1, children: world(zones: zones)),
+            AppRow(id: "root-world", text: "World", children: world(zones: zones)),
           ]),
         AppSection(
           id: "root-configure", header: "Configure",
@@ -28,7 +29,7 @@ enum DemoApp {
           footer: "Everyone viewing a list sees every change to it live.",
           rows: [
             AppRow(id: "root-tasks", text: "Tasks", children: tasks()),
-            AppRow(id: "root-repeat", text: "Repeat", style: .value1, children: repeatDays()),
+            AppRow(id: "root-repeat", text: "Repeat", children: repeatDays()),
           ]),
       ])
   }

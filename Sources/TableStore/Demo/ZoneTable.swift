@@ -34,13 +34,16 @@ struct ZoneTable {
     var zones: [Zone] = []
     for fields in table(at: folder + "/zone.tab") where fields.count >= 3 {
       zones.append(
-        Zone(identifier: fields[2], countryCode: fields[0], coordinates: fields[1],
-             comment: fields.count > 3 ? fields[3] : nil))
+        Zone(
+          identifier: fields[2], countryCode: fields[0], coordinates: fields[1],
+          comment: fields.count > 3 ? fields[3] : nil))
     }
     let known = Set(TimeZone.knownTimeZoneIdentifiers)
     zones.removeAll { !known.contains($0.identifier) && TimeZone(identifier: $0.identifier) == nil }
     if zones.isEmpty {
-      zones = TimeZone.knownTimeZoneIdentifiers.filter { $0.contains("/") }.map { Zone(identifier: $0) }
+      zones = TimeZone.knownTimeZoneIdentifiers.filter { $0.contains("/") }.map {
+        Zone(identifier: $0)
+      }
     }
     for zone in zones {
       if let code = zone.countryCode, countries[code] == nil {
@@ -64,6 +67,8 @@ struct ZoneTable {
     let sign = seconds < 0 ? "-" : "+"
     let minutes = abs(seconds) / 60
     if minutes == 0 { return "GMT" }
-    return minutes % 60 == 0 ? "GMT\(sign)\(minutes / 60)" : "GMT\(sign)\(minutes / 60):\(String(format: "%02d", minutes % 60))"
+    return minutes % 60 == 0
+      ? "GMT\(sign)\(minutes / 60)"
+      : "GMT\(sign)\(minutes / 60):\(String(format: "%02d", minutes % 60))"
   }
 }

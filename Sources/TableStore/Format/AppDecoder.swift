@@ -14,15 +14,21 @@ struct AppDecoder {
     path.isEmpty ? key : "\(path).\(key)"
   }
 
-  private func object(_ value: JSONValue, at path: String, allowed: Set<String>) throws(StoreError) -> JSONObject {
-    guard let object = value.objectValue else { throw fail(path, "expected an object, found \(value.kindName)") }
+  private func object(_ value: JSONValue, at path: String, allowed: Set<String>) throws(StoreError)
+    -> JSONObject
+  {
+    guard let object = value.objectValue else {
+      throw fail(path, "expected an object, found \(value.kindName)")
+    }
     for key in object.keys where !allowed.contains(key) {
       throw fail(member(path, key), "unknown field")
     }
     return object
   }
 
-  private func requiredString(_ object: JSONObject, _ key: String, at path: String) throws(StoreError) -> String {
+  private func requiredString(_ object: JSONObject, _ key: String, at path: String)
+    throws(StoreError) -> String
+  {
     guard let value = object[key] else { throw fail(member(path, key), "missing (required)") }
     guard let string = value.stringValue else {
       throw fail(member(path, key), "expected a string, found \(value.kindName)")
@@ -30,7 +36,9 @@ struct AppDecoder {
     return string
   }
 
-  private func optionalString(_ object: JSONObject, _ key: String, at path: String) throws(StoreError) -> String? {
+  private func optionalString(_ object: JSONObject, _ key: String, at path: String)
+    throws(StoreError) -> String?
+  {
     guard let value = object[key], !value.isNull else { return nil }
     guard let string = value.stringValue else {
       throw fail(member(path, key), "expected a string or null, found \(value.kindName)")
@@ -38,7 +46,9 @@ struct AppDecoder {
     return string
   }
 
-  private func optionalBool(_ object: JSONObject, _ key: String, at path: String) throws(StoreError) -> Bool? {
+  private func optionalBool(_ object: JSONObject, _ key: String, at path: String) throws(StoreError)
+    -> Bool?
+  {
     guard let value = object[key], !value.isNull else { return nil }
     guard let bool = value.boolValue else {
       throw fail(member(path, key), "expected true or false, found \(value.kindName)")
@@ -65,7 +75,10 @@ struct AppDecoder {
     let idPath = member(path, "id")
     guard !id.isEmpty else { throw fail(idPath, "an id cannot be empty") }
     guard id.count <= 200 else { throw fail(idPath, "an id is at most 200 characters") }
-    if let first = ids[id] { throw fail(idPath, "duplicate id \"\(id)\" (first used at \(first.isEmpty ? "the root" : first))") }
+    if let first = ids[id] {
+      throw fail(
+        idPath, "duplicate id \"\(id)\" (first used at \(first.isEmpty ? "the root" : first))")
+    }
     ids[id] = idPath
     return id
   }
@@ -73,12 +86,16 @@ struct AppDecoder {
   mutating func screen(_ value: JSONValue, at path: String) throws(StoreError) -> AppScreen {
     let object = try object(
       value, at: path,
-      allowed: ["id", "title", "style", "selection", "editable", "index", "header", "footer", "sections"])
+      allowed: [
+        "id", "title", "style", "selection", "editable", "index", "header", "footer", "sections",
+      ])
     var screen = AppScreen(title: "")
     screen.id = try id(object, at: path)
     screen.title = try requiredString(object, "title", at: path)
-    screen.style = try enumeration(object, "style", at: path, name: "style", default: TableStyle.plain)
-    screen.selection = try enumeration(object, "selection", at: path, name: "selection", default: SelectionMode.none)
+    screen.style = try enumeration(
+      object, "style", at: path, name: "style", default: TableStyle.plain)
+    screen.selection = try enumeration(
+      object, "selection", at: path, name: "selection", default: SelectionMode.none)
     screen.isEditable = try optionalBool(object, "editable", at: path) ?? false
     screen.isIndexed = try optionalBool(object, "index", at: path) ?? false
     screen.header = try optionalString(object, "header", at: path)
@@ -87,10 +104,14 @@ struct AppDecoder {
     let sectionValues: [JSONValue]
     switch object["sections"] {
     case nil, .null?:
-      guard screen.isIndexed else { throw fail(sectionsPath, "missing (required: at least one section)") }
+      guard screen.isIndexed else {
+        throw fail(sectionsPath, "missing (required: at least one section)")
+      }
       sectionValues = []
     case .array(let array)?:
-      guard !array.isEmpty || screen.isIndexed else { throw fail(sectionsPath, "at least one section is required") }
+      guard !array.isEmpty || screen.isIndexed else {
+        throw fail(sectionsPath, "at least one section is required")
+      }
       sectionValues = array
     case let other?:
       throw fail(sectionsPath, "expected an array, found \(other.kindName)")
@@ -98,7 +119,8 @@ struct AppDecoder {
     var checkedPath: String?
     for (index, sectionValue) in sectionValues.enumerated() {
       let sectionPath = "\(sectionsPath)[\(index)]"
-      let sectionObject = try self.object(sectionValue, at: sectionPath, allowed: ["id", "header", "footer", "rows"])
+      let sectionObject = try self.object(
+        sectionValue, at: sectionPath, allowed: ["id", "header", "footer", "rows"])
       var section = AppSection()
       section.id = try id(sectionObject, at: sectionPath)
       section.header = try optionalString(sectionObject, "header", at: sectionPath)
@@ -116,7 +138,9 @@ struct AppDecoder {
         let row = try row(rowValue, at: rowPath, in: screen)
         if row.isChecked && screen.selection == .single {
           if let checkedPath {
-            throw fail(member(rowPath, "checked"), "a single-selection list has at most one checked row (\(checkedPath) is checked)")
+            throw fail(
+              member(rowPath, "checked"),
+              "a single-selection list has at most one checked row (\(checkedPath) is checked)")
           }
           checkedPath = rowPath
         }
@@ -128,29 +152,40 @@ struct AppDecoder {
     return screen
   }
 
-  private mutating func row(_ value: JSONValue, at path: String, in parent: AppScreen) throws(StoreError) -> AppRow {
+  private mutating func row(_ value: JSONValue, at path: String, in parent: AppScreen)
+    throws(StoreError) -> AppRow
+  {
     let object = try object(
       value, at: path,
-      allowed: ["id", "text", "detail", "style", "image", "accessory", "switch", "checked", "showWhen", "children"])
+      allowed: [
+        "id", "text", "detail", "style", "image", "accessory", "switch", "checked", "showWhen",
+        "children",
+      ])
     var row = AppRow(text: "")
     row.id = try id(object, at: path)
     row.text = try requiredString(object, "text", at: path)
     row.detail = try optionalString(object, "detail", at: path)
-    row.style = try enumeration(object, "style", at: path, name: "style", default: CellStyle.default)
+    row.style = try enumeration(
+      object, "style", at: path, name: "style", default: CellStyle.default)
     row.image = try optionalString(object, "image", at: path)
     if let accessory = object["accessory"], !accessory.isNull {
-      row.accessory = try enumeration(object, "accessory", at: path, name: "accessory", default: AccessoryType.none)
+      row.accessory = try enumeration(
+        object, "accessory", at: path, name: "accessory", default: AccessoryType.none)
     }
     row.isOn = try optionalBool(object, "switch", at: path)
     row.isChecked = try optionalBool(object, "checked", at: path) ?? false
     if row.isChecked && parent.selection == .none {
-      throw fail(member(path, "checked"), "only rows of a selection list (\"selection\": \"single\" or \"multiple\") can be checked")
+      throw fail(
+        member(path, "checked"),
+        "only rows of a selection list (\"selection\": \"single\" or \"multiple\") can be checked")
     }
     if let showWhen = object["showWhen"], !showWhen.isNull {
       let showPath = member(path, "showWhen")
       let showObject = try self.object(showWhen, at: showPath, allowed: ["row", "on"])
       let target = try requiredString(showObject, "row", at: showPath)
-      guard let on = showObject["on"] else { throw fail(member(showPath, "on"), "missing (required)") }
+      guard let on = showObject["on"] else {
+        throw fail(member(showPath, "on"), "missing (required)")
+      }
       guard let isOn = on.boolValue else {
         throw fail(member(showPath, "on"), "expected true or false, found \(on.kindName)")
       }

@@ -40,7 +40,9 @@ extension AppRow {
     if let accessory { object["accessory"] = .string(accessory.rawValue) }
     if let isOn { object["switch"] = .bool(isOn) }
     if isChecked { object["checked"] = .bool(true) }
-    if let showWhen { object["showWhen"] = .object(["row": .string(showWhen.row), "on": .bool(showWhen.isOn)]) }
+    if let showWhen {
+      object["showWhen"] = .object(["row": .string(showWhen.row), "on": .bool(showWhen.isOn)])
+    }
     if let children { object["children"] = children.json }
     return .object(object)
   }

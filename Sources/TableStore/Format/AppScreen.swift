@@ -44,7 +44,8 @@ public struct AppSection: Sendable, Hashable {
   public var footer: String?
   public var rows: [AppRow]
 
-  public init(id: String? = nil, header: String? = nil, footer: String? = nil, rows: [AppRow] = []) {
+  public init(id: String? = nil, header: String? = nil, footer: String? = nil, rows: [AppRow] = [])
+  {
     self.id = id
     self.header = header
     self.footer = footer
@@ -80,7 +81,8 @@ public struct AppRow: Sendable, Hashable {
 
   public init(
     id: String? = nil, text: String, detail: String? = nil, style: CellStyle = .default,
-    image: String? = nil, accessory: AccessoryType? = nil, isOn: Bool? = nil, isChecked: Bool = false,
+    image: String? = nil, accessory: AccessoryType? = nil, isOn: Bool? = nil,
+    isChecked: Bool = false,
     showWhen: ShowWhen? = nil, children: AppScreen? = nil
   ) {
     self.id = id

@@ -5,26 +5,31 @@ import TableModel
 /// does: sorted by text, in one section per letter A–Z plus "#" for the rest, every
 /// section present (empty ones too) so that sections never appear or disappear.
 enum IndexCollation {
-  static let titles: [String] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).map { String(UnicodeScalar($0)) } + ["#"]
+  static let titles: [String] =
+    (UInt8(ascii: "A")...UInt8(ascii: "Z")).map { String(UnicodeScalar($0)) } + ["#"]
 
   /// The id of the derived section for `title` in `list`.
   static func sectionKey(list: String, title: String) -> String { "\(list):\(title)" }
 
   /// The text as it sorts: case and accents folded.
   static func sortKey(_ text: String) -> String {
-    text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    text.folding(
+      options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
   }
 
   /// The index of the section a text goes in.
   static func sectionIndex(forSortKey key: String) -> Int {
-    guard let first = key.unicodeScalars.first, first.isASCII, let ascii = UInt8(exactly: first.value),
+    guard let first = key.unicodeScalars.first, first.isASCII,
+      let ascii = UInt8(exactly: first.value),
       ascii >= UInt8(ascii: "a"), ascii <= UInt8(ascii: "z")
     else { return titles.count - 1 }
     return Int(ascii - UInt8(ascii: "a"))
   }
 
   /// Whether row `a` sorts before row `b`.
-  static func precedes(_ a: (key: String, text: String, id: String), _ b: (key: String, text: String, id: String)) -> Bool {
+  static func precedes(
+    _ a: (key: String, text: String, id: String), _ b: (key: String, text: String, id: String)
+  ) -> Bool {
     if a.key != b.key { return a.key < b.key }
     if a.text != b.text { return a.text < b.text }
     return a.id < b.id
@@ -41,7 +46,9 @@ enum IndexCollation {
 
   /// Where `row` shows in an indexed list holding `others` (which may include `row`'s
   /// old self, ignored): its section id and the row before it there.
-  static func position(of row: Row, among others: [Row], list: String) -> (section: String, after: String?) {
+  static func position(of row: Row, among others: [Row], list: String) -> (
+    section: String, after: String?
+  ) {
     let key = sortKey(row.text)
     let sectionIndex = sectionIndex(forSortKey: key)
     var best: (key: String, text: String, id: String)?

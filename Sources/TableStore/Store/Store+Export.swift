@@ -18,7 +18,8 @@ extension Store {
   private func exportScreen(_ list: ListRecord) throws(StoreError) -> AppScreen {
     var screen = AppScreen(
       id: list.key, title: list.title, style: list.style, selection: list.selection,
-      isEditable: list.isEditable, isIndexed: list.isIndexed, header: list.header, footer: list.footer)
+      isEditable: list.isEditable, isIndexed: list.isIndexed, header: list.header,
+      footer: list.footer)
     for section in try storedSections(of: list) {
       let rows = try fetchAll(
         """
@@ -34,7 +35,8 @@ extension Store {
           row: AppRow(
             id: s.string(0), text: s.string(1), detail: s.optionalString(2),
             style: CellStyle(rawValue: s.string(3)) ?? .default, image: s.optionalString(4),
-            accessory: s.optionalString(5).flatMap(AccessoryType.init(rawValue:)), isOn: s.optionalBool(6),
+            accessory: s.optionalString(5).flatMap(AccessoryType.init(rawValue:)),
+            isOn: s.optionalBool(6),
             isChecked: s.bool(7),
             showWhen: s.optionalString(8).map { ShowWhen(row: $0, isOn: s.bool(9)) }),
           child: s.optionalInt(10)
@@ -44,7 +46,9 @@ extension Store {
       exported.rows.reserveCapacity(rows.count)
       for (row, child) in rows {
         var row = row
-        if let child, let childList = try listRecord(id: child) { row.children = try exportScreen(childList) }
+        if let child, let childList = try listRecord(id: child) {
+          row.children = try exportScreen(childList)
+        }
         exported.rows.append(row)
       }
       screen.sections.append(exported)

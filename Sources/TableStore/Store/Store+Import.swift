@@ -66,12 +66,14 @@ private struct Importer {
 
   mutating func insert(_ screen: AppScreen, parentRow: Int?) throws(StoreError) -> Int {
     let listKey = key(screen.id, "L")
-    guard let listID = try store.fetchInt(
-      """
-      INSERT INTO list (key, parent_row, title, style, selection, editable, indexed, header, footer, version)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
-      """, listKey, parentRow, screen.title, screen.style.rawValue, screen.selection.rawValue,
-      screen.isEditable, screen.isIndexed, screen.header, screen.footer, (versions[listKey] ?? 0) + 1)
+    guard
+      let listID = try store.fetchInt(
+        """
+        INSERT INTO list (key, parent_row, title, style, selection, editable, indexed, header, footer, version)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+        """, listKey, parentRow, screen.title, screen.style.rawValue, screen.selection.rawValue,
+        screen.isEditable, screen.isIndexed, screen.header, screen.footer,
+        (versions[listKey] ?? 0) + 1)
     else { throw .notFound("list \(listKey)") }
 
     var sections = screen.sections
@@ -82,18 +84,21 @@ private struct Importer {
     var children: [(row: Int, screen: AppScreen)] = []
     for (sectionIndex, section) in sections.enumerated() {
       let visibleCount = section.rows.indices.reduce(0) { $0 + (visible[sectionIndex][$1] ? 1 : 0) }
-      guard let sectionID = try store.fetchInt(
-        "INSERT INTO section (key, list_id, pos, header, footer, count) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-        key(section.id, "S"), listID, sectionIndex, section.header, section.footer, visibleCount)
+      guard
+        let sectionID = try store.fetchInt(
+          "INSERT INTO section (key, list_id, pos, header, footer, count) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+          key(section.id, "S"), listID, sectionIndex, section.header, section.footer, visibleCount)
       else { throw .notFound("list \(listKey)") }
       var start = 0
       var blockIndex = 0
       while start < section.rows.count {
         let end = min(start + store.importBlockFill, section.rows.count)
         let blockVisible = (start..<end).reduce(0) { $0 + (visible[sectionIndex][$1] ? 1 : 0) }
-        guard let blockID = try store.fetchInt(
-          "INSERT INTO block (section_id, pos, count, size) VALUES (?, ?, ?, ?) RETURNING id", sectionID,
-          blockIndex * Store.blockGap, blockVisible, end - start)
+        guard
+          let blockID = try store.fetchInt(
+            "INSERT INTO block (section_id, pos, count, size) VALUES (?, ?, ?, ?) RETURNING id",
+            sectionID,
+            blockIndex * Store.blockGap, blockVisible, end - start)
         else { throw .notFound("section #\(sectionID)") }
         for index in start..<end {
           let row = section.rows[index]
@@ -117,7 +122,9 @@ private struct Importer {
     }
     for (row, showWhen) in pending {
       guard let target = rowIDs[showWhen.row] else { throw .notFound("row \(showWhen.row)") }
-      try store.execute("UPDATE row SET show_when_row = ?, show_when_on = ? WHERE id = ?", target, showWhen.isOn, row)
+      try store.execute(
+        "UPDATE row SET show_when_row = ?, show_when_on = ? WHERE id = ?", target, showWhen.isOn,
+        row)
     }
     for (row, child) in children { _ = try insert(child, parentRow: row) }
     return listID

@@ -21,25 +21,39 @@ extension Store {
 
   /// How full import makes blocks, leaving room to insert without splitting at once.
   var importBlockFill: Int { max(1, blockCapacity * 3 / 4) }
-  static let rowGap = 1 << 20
+  /// Room for 32 halvings between two rows before their block is renumbered.
+  static let rowGap = 1 << 32
   static let blockGap = 1 << 32
 
   /// Where a row goes in section `sectionID`: right after `after`, or first when nil.
   /// Creates the section's first block when it has none.
-  func slot(inSection sectionID: Int, after: RowRecord?) throws(StoreError) -> (block: Int, pos: Int) {
+  func slot(inSection sectionID: Int, after: RowRecord?) throws(StoreError) -> (
+    block: Int, pos: Int
+  ) {
     guard let after else {
-      guard let first = try fetchInt("SELECT id FROM block WHERE section_id = ? ORDER BY pos LIMIT 1", sectionID)
+      guard
+        let first = try fetchInt(
+          "SELECT id FROM block WHERE section_id = ? ORDER BY pos LIMIT 1", sectionID)
       else {
         return (try makeBlock(inSection: sectionID, pos: 0), 0)
       }
-      let lowest = try fetchInt("SELECT pos FROM row WHERE block_id = ? ORDER BY pos LIMIT 1", first)
+      var lowest = try fetchInt(
+        "SELECT pos FROM row WHERE block_id = ? ORDER BY pos LIMIT 1", first)
+      if let low = lowest, low < Int.min / 2 {  // after billions of inserts at the front
+        try renumberRows(inBlock: first)
+        lowest = 0
+      }
       return (first, (lowest ?? Store.rowGap) - Store.rowGap)
     }
-    precondition(after.sectionID == sectionID, "row #\(after.id) is in section #\(after.sectionID), not #\(sectionID)")
+    precondition(
+      after.sectionID == sectionID,
+      "row #\(after.id) is in section #\(after.sectionID), not #\(sectionID)")
     var pos = after.pos
     for attempt in 0..<2 {
-      guard let next = try fetchInt(
-        "SELECT pos FROM row WHERE block_id = ? AND pos > ? ORDER BY pos LIMIT 1", after.blockID, pos)
+      guard
+        let next = try fetchInt(
+          "SELECT pos FROM row WHERE block_id = ? AND pos > ? ORDER BY pos LIMIT 1", after.blockID,
+          pos)
       else { return (after.blockID, pos + Store.rowGap) }
       if next - pos >= 2 { return (after.blockID, pos + (next - pos) / 2) }
       precondition(attempt == 0, "block #\(after.blockID) still has no gap after renumbering")
@@ -53,12 +67,14 @@ extension Store {
   }
 
   /// Records that a row (visible or not) now sits in `blockID`; splits the block when full.
-  func didAddRow(toBlock blockID: Int, visible: Bool) throws(StoreError) {
+  func didAddRow(toBlock blockID: Int, inSection sectionID: Int, visible: Bool) throws(StoreError) {
     let added = visible ? 1 : 0
-    guard let size = try fetchInt(
-      "UPDATE block SET size = size + 1, count = count + ? WHERE id = ? RETURNING size", added, blockID)
+    guard
+      let size = try fetchInt(
+        "UPDATE block SET size = size + 1, count = count + ? WHERE id = ? RETURNING size", added,
+        blockID)
     else { throw .notFound("block #\(blockID)") }
-    if visible { try execute("UPDATE section SET count = count + 1 WHERE id = (SELECT section_id FROM block WHERE id = ?)", blockID) }
+    if visible { try execute("UPDATE section SET count = count + 1 WHERE id = ?", sectionID) }
     if size > blockCapacity { try split(blockID) }
   }
 
@@ -66,10 +82,14 @@ extension Store {
   /// (a move drops it only after placing the row, as the row may land in the same block).
   func didRemoveRow(_ row: RowRecord, keepEmpty: Bool = false) throws(StoreError) {
     let removed = row.isVisible ? 1 : 0
-    guard let size = try fetchInt(
-      "UPDATE block SET size = size - 1, count = count - ? WHERE id = ? RETURNING size", removed, row.blockID)
+    guard
+      let size = try fetchInt(
+        "UPDATE block SET size = size - 1, count = count - ? WHERE id = ? RETURNING size", removed,
+        row.blockID)
     else { throw .notFound("block #\(row.blockID)") }
-    if row.isVisible { try execute("UPDATE section SET count = count - 1 WHERE id = ?", row.sectionID) }
+    if row.isVisible {
+      try execute("UPDATE section SET count = count - 1 WHERE id = ?", row.sectionID)
+    }
     if keepEmpty { return }
     if size == 0 {
       try execute("DELETE FROM block WHERE id = ? AND size = 0", row.blockID)
@@ -81,18 +101,23 @@ extension Store {
   /// Folds a sparse block into the block after it when both fit in half a block, so that
   /// deletions cannot leave a long section made of near-empty blocks.
   private func mergeIntoNext(_ blockID: Int, size: Int) throws(StoreError) {
-    guard let (next, nextSize) = try fetchOne(
-      """
-      SELECT n.id, n.size FROM block b JOIN block n ON n.section_id = b.section_id AND n.pos > b.pos
-      WHERE b.id = ? ORDER BY n.pos LIMIT 1
-      """, [blockID], { ($0.int(0), $0.int(1)) }),
+    guard
+      let (next, nextSize) = try fetchOne(
+        """
+        SELECT n.id, n.size FROM block b JOIN block n ON n.section_id = b.section_id AND n.pos > b.pos
+        WHERE b.id = ? ORDER BY n.pos LIMIT 1
+        """, [blockID], { ($0.int(0), $0.int(1)) }),
       size + nextSize <= blockCapacity / 2
     else { return }
-    let ids = try fetchAll(
-      "SELECT id FROM row WHERE block_id IN (?, ?) ORDER BY block_id = ?, pos", [blockID, next, next], { $0.int(0) })
-    for (index, id) in ids.enumerated() {
-      try execute("UPDATE row SET block_id = ?, pos = ? WHERE id = ?", next, index * Store.rowGap, id)
-    }
+    try execute(
+      """
+      UPDATE row SET block_id = ?2, pos = o.n * ?3
+      FROM (
+        SELECT id, row_number() OVER (ORDER BY block_id = ?2, pos) - 1 AS n
+        FROM row WHERE block_id IN (?1, ?2)
+      ) AS o
+      WHERE row.id = o.id
+      """, blockID, next, Store.rowGap)
     try execute(
       """
       UPDATE block SET size = (SELECT count(*) FROM row WHERE block_id = block.id),
@@ -112,23 +137,29 @@ extension Store {
   }
 
   func makeBlock(inSection sectionID: Int, pos: Int) throws(StoreError) -> Int {
-    guard let id = try fetchInt(
-      "INSERT INTO block (section_id, pos, count, size) VALUES (?, ?, 0, 0) RETURNING id", sectionID, pos)
+    guard
+      let id = try fetchInt(
+        "INSERT INTO block (section_id, pos, count, size) VALUES (?, ?, 0, 0) RETURNING id",
+        sectionID, pos)
     else { throw .notFound("section #\(sectionID)") }
     return id
   }
 
   /// Moves the upper half of a full block into a new block right after it.
   private func split(_ blockID: Int) throws(StoreError) {
-    guard let (sectionID, blockPos, size) = try fetchOne(
-      "SELECT section_id, pos, size FROM block WHERE id = ?", [blockID], { ($0.int(0), $0.int(1), $0.int(2)) })
+    guard
+      let (sectionID, blockPos, size) = try fetchOne(
+        "SELECT section_id, pos, size FROM block WHERE id = ?", [blockID],
+        { ($0.int(0), $0.int(1), $0.int(2)) })
     else { throw .notFound("block #\(blockID)") }
-    guard let median = try fetchInt(
-      "SELECT pos FROM row WHERE block_id = ? ORDER BY pos LIMIT 1 OFFSET ?", blockID, size / 2)
+    guard
+      let median = try fetchInt(
+        "SELECT pos FROM row WHERE block_id = ? ORDER BY pos LIMIT 1 OFFSET ?", blockID, size / 2)
     else { return }
     let newPos: Int
     if let next = try fetchInt(
-      "SELECT pos FROM block WHERE section_id = ? AND pos > ? ORDER BY pos LIMIT 1", sectionID, blockPos)
+      "SELECT pos FROM block WHERE section_id = ? AND pos > ? ORDER BY pos LIMIT 1", sectionID,
+      blockPos)
     {
       if next - blockPos < 2 {
         try renumberBlocks(inSection: sectionID)
@@ -139,7 +170,8 @@ extension Store {
       newPos = blockPos + Store.blockGap
     }
     let newBlock = try makeBlock(inSection: sectionID, pos: newPos)
-    try execute("UPDATE row SET block_id = ? WHERE block_id = ? AND pos >= ?", newBlock, blockID, median)
+    try execute(
+      "UPDATE row SET block_id = ? WHERE block_id = ? AND pos >= ?", newBlock, blockID, median)
     try execute(
       """
       UPDATE block SET size = (SELECT count(*) FROM row WHERE block_id = block.id),
@@ -148,23 +180,37 @@ extension Store {
       """, blockID, newBlock)
   }
 
+  /// Spreads a block's rows out again, in one statement: at most `blockCapacity` rows.
   private func renumberRows(inBlock blockID: Int) throws(StoreError) {
-    let ids = try fetchAll("SELECT id FROM row WHERE block_id = ? ORDER BY pos", [blockID]) { $0.int(0) }
-    for (index, id) in ids.enumerated() {
-      try execute("UPDATE row SET pos = ? WHERE id = ?", index * Store.rowGap, id)
-    }
+    try execute(
+      """
+      UPDATE row SET pos = o.n * ?2
+      FROM (SELECT id, row_number() OVER (ORDER BY pos) - 1 AS n FROM row WHERE block_id = ?1) AS o
+      WHERE row.id = o.id
+      """, blockID, Store.rowGap)
   }
 
   /// Spreads a section's blocks out again; O(blocks), and rare: only when two blocks that
   /// were split between again and again have no position left between them.
   private func renumberBlocks(inSection sectionID: Int) throws(StoreError) {
-    let ids = try fetchAll("SELECT id FROM block WHERE section_id = ? ORDER BY pos", [sectionID]) { $0.int(0) }
-    // Negative first, so that no two blocks share a position on the way.
-    for (index, id) in ids.enumerated() {
-      try execute("UPDATE block SET pos = ? WHERE id = ?", -1 - index, id)
-    }
-    for (index, id) in ids.enumerated() {
-      try execute("UPDATE block SET pos = ? WHERE id = ?", index * Store.blockGap, id)
+    // First to distinct negative positions in the same order, so that no two blocks share
+    // a position on the way; then spread out.
+    let positions: [(String, [any DatabaseValueConvertible])] = [
+      ("o.n - o.total", [sectionID]), ("o.n * ?2", [sectionID, Store.blockGap]),
+    ]
+    for (target, arguments) in positions {
+      try sql { () throws(SQLiteError) in
+        try database.cachedStatement(
+          """
+          UPDATE block SET pos = \(target)
+          FROM (
+            SELECT id, row_number() OVER (ORDER BY pos) - 1 AS n, count(*) OVER () AS total
+            FROM block WHERE section_id = ?1
+          ) AS o
+          WHERE block.id = o.id
+          """
+        ).execute(arguments)
+      }
     }
   }
 
@@ -177,64 +223,13 @@ extension Store {
       return key
     }
     let blockPos = try fetchInt("SELECT pos FROM block WHERE id = ?", row.blockID) ?? 0
-    guard let previous = try fetchInt(
-      "SELECT id FROM block WHERE section_id = ? AND pos < ? AND count > 0 ORDER BY pos DESC LIMIT 1",
-      row.sectionID, blockPos)
+    guard
+      let previous = try fetchInt(
+        "SELECT id FROM block WHERE section_id = ? AND pos < ? AND count > 0 ORDER BY pos DESC LIMIT 1",
+        row.sectionID, blockPos)
     else { return nil }
     return try fetchOne(
-      "SELECT key FROM row WHERE block_id = ? AND visible ORDER BY pos DESC LIMIT 1", [previous], { $0.string(0) })
-  }
-
-  /// Visible rows `from..<from+count` of a stored section holding `total` visible rows.
-  func window(ofSection sectionID: Int, total: Int, from: Int, count: Int, list: ListRecord)
-    throws(StoreError) -> [Row]
-  {
-    guard from < total, count > 0 else { return [] }
-    // Find the block holding row `from`, walking from the nearer end.
-    var startPos = 0
-    var offset = 0
-    if from < total / 2 {
-      var before = 0
-      try forEach("SELECT pos, count FROM block WHERE section_id = ? ORDER BY pos", [sectionID]) { s in
-        let blockCount = s.int(1)
-        if before + blockCount > from {
-          startPos = s.int(0)
-          offset = from - before
-          return false
-        }
-        before += blockCount
-        return true
-      }
-    } else {
-      var after = 0
-      try forEach("SELECT pos, count FROM block WHERE section_id = ? ORDER BY pos DESC", [sectionID]) { s in
-        after += s.int(1)
-        let start = total - after
-        if start <= from {
-          startPos = s.int(0)
-          offset = from - start
-          return false
-        }
-        return true
-      }
-    }
-    // The blocks that hold the window.
-    var blocks: [Int] = []
-    var covered = -offset
-    try forEach("SELECT id, count FROM block WHERE section_id = ? AND pos >= ? ORDER BY pos", [sectionID, startPos]) { s in
-      guard s.int(1) > 0 else { return true }
-      blocks.append(s.int(0))
-      covered += s.int(1)
-      return covered < count
-    }
-    var rows: [Row] = []
-    rows.reserveCapacity(count)
-    for block in blocks {
-      rows += try fetchAll(
-        Store.rowSelect + " WHERE r.block_id = ? AND r.visible ORDER BY r.pos LIMIT ? OFFSET ?",
-        [block, count - rows.count, offset], { makeRow($0, in: list) })
-      offset = 0
-    }
-    return rows
+      "SELECT key FROM row WHERE block_id = ? AND visible ORDER BY pos DESC LIMIT 1", [previous],
+      { $0.string(0) })
   }
 }

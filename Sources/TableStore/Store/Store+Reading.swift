@@ -3,8 +3,9 @@ import TableModel
 extension Store {
   /// The id of the root list: the first screen of every session.
   public func rootList() throws(StoreError) -> String {
-    guard let key = try fetchOne(
-      "SELECT key FROM list WHERE parent_row IS NULL ORDER BY id LIMIT 1", [], { $0.string(0) })
+    guard
+      let key = try fetchOne(
+        "SELECT key FROM list WHERE parent_row IS NULL ORDER BY id LIMIT 1", [], { $0.string(0) })
     else { throw .notFound("root list (the database is empty; import a file)") }
     return key
   }
@@ -34,10 +35,12 @@ extension Store {
           Store.rowSelect
             + " JOIN block b ON b.id = r.block_id WHERE b.section_id = ? AND r.visible ORDER BY b.pos, r.pos",
           [section.id], { makeRow($0, in: record) })
-        sections.append(Section(id: section.key, header: section.header, footer: section.footer, rows: rows))
+        sections.append(
+          Section(id: section.key, header: section.header, footer: section.footer, rows: rows))
       }
       if record.isIndexed {
-        snapshot.sections = IndexCollation.sections(list: record.key, rows: sections.flatMap(\.rows))
+        snapshot.sections = IndexCollation.sections(
+          list: record.key, rows: sections.flatMap(\.rows))
         snapshot.indexTitles = IndexCollation.titles
       } else {
         snapshot.sections = sections
@@ -55,8 +58,12 @@ extension Store {
   }
 
   func storedSections(of list: ListRecord) throws(StoreError) -> [StoredSection] {
-    try fetchAll("SELECT id, key, header, footer, count FROM section WHERE list_id = ? ORDER BY pos", [list.id]) {
-      StoredSection(id: $0.int(0), key: $0.string(1), header: $0.optionalString(2), footer: $0.optionalString(3), count: $0.int(4))
+    try fetchAll(
+      "SELECT id, key, header, footer, count FROM section WHERE list_id = ? ORDER BY pos", [list.id]
+    ) {
+      StoredSection(
+        id: $0.int(0), key: $0.string(1), header: $0.optionalString(2),
+        footer: $0.optionalString(3), count: $0.int(4))
     }
   }
 
@@ -75,7 +82,9 @@ extension Store {
   /// Visible rows `from..<from+count` of a section (fewer at its end), read without
   /// scanning the list (see Store+Ordering.swift). An indexed list's letter sections are
   /// sorted in memory: indexed lists are meant for hundreds of rows, not millions.
-  public func rows(of list: String, section: String, from: Int, count: Int) throws(StoreError) -> [Row] {
+  public func rows(of list: String, section: String, from: Int, count: Int) throws(StoreError)
+    -> [Row]
+  {
     precondition(from >= 0 && count >= 0, "bad window \(from), \(count)")
     return try read { () throws(StoreError) in
       let record = try requireList(list)
@@ -85,10 +94,13 @@ extension Store {
         }
         return Array(found.rows.dropFirst(from).prefix(count))
       }
-      guard let stored = try fetchOne(
-        "SELECT id, count FROM section WHERE key = ? AND list_id = ?", [section, record.id], { ($0.int(0), $0.int(1)) })
+      guard
+        let stored = try fetchOne(
+          "SELECT id, count FROM section WHERE key = ? AND list_id = ?", [section, record.id],
+          { ($0.int(0), $0.int(1)) })
       else { throw .notFound("section \(section) in list \(list)") }
-      return try window(ofSection: stored.0, total: stored.1, from: from, count: count, list: record)
+      return try window(
+        ofSection: stored.0, total: stored.1, from: from, count: count, list: record)
     }
   }
 

@@ -1,69 +1,5 @@
 import TableModel
 
-/// A list's stored settings.
-struct ListRecord {
-  var id: Int
-  var key: String
-  var parentRow: Int?
-  var title: String
-  var style: TableStyle
-  var selection: SelectionMode
-  var isEditable: Bool
-  var isIndexed: Bool
-  var header: String?
-  var footer: String?
-  var version: Int
-
-  static let columns =
-    "id, key, parent_row, title, style, selection, editable, indexed, header, footer, version"
-
-  init(_ s: Statement) {
-    id = s.int(0)
-    key = s.string(1)
-    parentRow = s.optionalInt(2)
-    title = s.string(3)
-    style = TableStyle(rawValue: s.string(4)) ?? .plain
-    selection = SelectionMode(rawValue: s.string(5)) ?? .none
-    isEditable = s.bool(6)
-    isIndexed = s.bool(7)
-    header = s.optionalString(8)
-    footer = s.optionalString(9)
-    version = s.int(10)
-  }
-}
-
-/// Where a row is and the state commands look at.
-struct RowRecord {
-  var id: Int
-  var key: String
-  var listID: Int
-  var blockID: Int
-  var pos: Int
-  var isVisible: Bool
-  var isOn: Bool?
-  var isChecked: Bool
-  var sectionID: Int
-  var text: String
-  var detail: String?
-
-  static let columns =
-    "r.id, r.key, r.list_id, r.block_id, r.pos, r.visible, r.switch, r.checked, b.section_id, r.text, r.detail"
-
-  init(_ s: Statement) {
-    id = s.int(0)
-    key = s.string(1)
-    listID = s.int(2)
-    blockID = s.int(3)
-    pos = s.int(4)
-    isVisible = s.bool(5)
-    isOn = s.optionalBool(6)
-    isChecked = s.bool(7)
-    sectionID = s.int(8)
-    text = s.string(9)
-    detail = s.optionalString(10)
-  }
-}
-
 extension Store {
   /// The columns ``makeRow(_:in:)`` reads: the row, its child list, and the text of the
   /// child's checked option (for a row that shows it as its detail).
@@ -78,21 +14,32 @@ extension Store {
   func makeRow(_ s: Statement, in list: ListRecord) -> Row {
     let hasChildren = !s.isNull(9)
     let childSelection = s.optionalString(10).flatMap(SelectionMode.init(rawValue:))
-    var detail = s.optionalString(3)
-    if detail == nil, childSelection == .single { detail = s.optionalString(11) }
-    let stored = s.optionalString(6).flatMap(AccessoryType.init(rawValue:))
-    let isOn = s.optionalBool(7)
+    return Store.makeRow(
+      id: s.string(1), text: s.string(2), detail: s.optionalString(3),
+      style: CellStyle(rawValue: s.string(4)) ?? .default, image: s.optionalString(5),
+      accessory: s.optionalString(6).flatMap(AccessoryType.init(rawValue:)),
+      isOn: s.optionalBool(7),
+      isChecked: s.bool(8), hasChildren: hasChildren,
+      borrowedDetail: childSelection == .single ? s.optionalString(11) : nil, in: list)
+  }
+
+  /// The row as the protocol shows it: defaults, checkmarks and borrowed details applied.
+  static func makeRow(
+    id: String, text: String, detail: String?, style: CellStyle, image: String?,
+    accessory stored: AccessoryType?,
+    isOn: Bool?, isChecked: Bool, hasChildren: Bool, borrowedDetail: String?, in list: ListRecord
+  ) -> Row {
     var accessory = stored ?? (hasChildren ? .disclosureIndicator : .none)
     if list.selection != .none {
-      if s.bool(8) {
+      if isChecked {
         accessory = .checkmark
       } else if accessory == .checkmark {
         accessory = .none
       }
     }
     return Row(
-      id: s.string(1), style: CellStyle(rawValue: s.string(4)) ?? .default, text: s.string(2),
-      detail: detail, image: s.optionalString(5), accessory: accessory,
+      id: id, style: style, text: text, detail: detail ?? borrowedDetail, image: image,
+      accessory: accessory,
       control: isOn.map { .switch(isOn: $0) },
       editingStyle: list.isEditable ? .delete : .none,
       isMovable: list.isEditable && !list.isIndexed,
@@ -100,7 +47,8 @@ extension Store {
   }
 
   func loadRow(id: Int, in list: ListRecord) throws(StoreError) -> Row {
-    guard let row = try fetchOne(Store.rowSelect + " WHERE r.id = ?", [id], { makeRow($0, in: list) })
+    guard
+      let row = try fetchOne(Store.rowSelect + " WHERE r.id = ?", [id], { makeRow($0, in: list) })
     else { throw .notFound("row #\(id)") }
     return row
   }
@@ -120,13 +68,15 @@ extension Store {
 
   func rowRecord(key: String) throws(StoreError) -> RowRecord? {
     try fetchOne(
-      "SELECT \(RowRecord.columns) FROM row r JOIN block b ON b.id = r.block_id WHERE r.key = ?", [key],
+      "SELECT \(RowRecord.columns) FROM row r JOIN block b ON b.id = r.block_id WHERE r.key = ?",
+      [key],
       RowRecord.init)
   }
 
   func rowRecord(id: Int) throws(StoreError) -> RowRecord? {
     try fetchOne(
-      "SELECT \(RowRecord.columns) FROM row r JOIN block b ON b.id = r.block_id WHERE r.id = ?", [id],
+      "SELECT \(RowRecord.columns) FROM row r JOIN block b ON b.id = r.block_id WHERE r.id = ?",
+      [id],
       RowRecord.init)
   }
 
@@ -141,14 +91,17 @@ extension Store {
 
   /// The stored section `key` of `list`.
   func requireSection(_ key: String, in list: ListRecord) throws(StoreError) -> Int {
-    guard let id = try fetchInt("SELECT id FROM section WHERE key = ? AND list_id = ?", key, list.id) else {
+    guard
+      let id = try fetchInt("SELECT id FROM section WHERE key = ? AND list_id = ?", key, list.id)
+    else {
       throw .notFound("section \(key) in list \(list.key)")
     }
     return id
   }
 
   func sectionKey(id: Int) throws(StoreError) -> String {
-    guard let key = try fetchOne("SELECT key FROM section WHERE id = ?", [id], { $0.string(0) }) else {
+    guard let key = try fetchOne("SELECT key FROM section WHERE id = ?", [id], { $0.string(0) })
+    else {
       throw .notFound("section #\(id)")
     }
     return key
@@ -156,7 +109,9 @@ extension Store {
 
   /// Adds one to the list's version and returns the new one.
   func bumpVersion(of listID: Int) throws(StoreError) -> Int {
-    guard let version = try fetchInt("UPDATE list SET version = version + 1 WHERE id = ? RETURNING version", listID)
+    guard
+      let version = try fetchInt(
+        "UPDATE list SET version = version + 1 WHERE id = ? RETURNING version", listID)
     else { throw .notFound("list #\(listID)") }
     return version
   }

@@ -78,16 +78,20 @@ extension Store {
 
   /// Brings the schema up to date, one migration per transaction.
   func migrate() throws(StoreError) {
-    guard let current = try sql({ () throws(SQLiteError) in try database.fetchInt("PRAGMA user_version") })
+    guard let current = try fetchInt("PRAGMA user_version")
     else { throw .invalidData(path: "", message: "PRAGMA user_version returned nothing") }
     guard current <= Store.migrations.count else {
       throw .invalidData(
         path: "",
-        message: "the database has schema version \(current); this tableweb knows up to \(Store.migrations.count)")
+        message:
+          "the database has schema version \(current); this tableweb knows up to \(Store.migrations.count)"
+      )
     }
     guard current < Store.migrations.count else { return }
     guard !database.isReadOnly else {
-      throw .readOnly("the database needs schema version \(Store.migrations.count) and cannot be upgraded read-only")
+      throw .readOnly(
+        "the database needs schema version \(Store.migrations.count) and cannot be upgraded read-only"
+      )
     }
     for version in current..<Store.migrations.count {
       try database.inTransaction { () throws(StoreError) in

@@ -22,14 +22,19 @@ extension Store {
 
   /// The stack saved under `token`, or nil for a token never saved (or unreadable).
   public func loadSession(token: String) throws(StoreError) -> NavigationStack? {
-    guard let text = try fetchOne("SELECT stack FROM session WHERE token = ?", [token], { $0.string(0) }),
+    guard
+      let text = try fetchOne(
+        "SELECT stack FROM session WHERE token = ?", [token], { $0.string(0) }),
       let levels = (try? JSONValue(parsing: text))?.arrayValue
     else { return nil }
     let decoded = levels.compactMap { level -> NavigationLevel? in
-      guard let list = level["list"]?.stringValue, let title = level["title"]?.stringValue else { return nil }
+      guard let list = level["list"]?.stringValue, let title = level["title"]?.stringValue else {
+        return nil
+      }
       return NavigationLevel(
         list: list, title: title, selectedRow: level["selectedRow"]?.stringValue,
-        isEditing: level["editing"]?.boolValue ?? false, scrollAnchor: level["scrollAnchor"]?.stringValue)
+        isEditing: level["editing"]?.boolValue ?? false,
+        scrollAnchor: level["scrollAnchor"]?.stringValue)
     }
     return NavigationStack(levels: decoded)
   }

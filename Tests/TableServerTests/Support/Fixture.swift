@@ -40,7 +40,9 @@ final class Fixture {
             {"id": "Stodo", "header": "To do", "rows": [
               {"id": "Rmilk", "text": "Milk", "children":
                 {"id": "Lmilk", "title": "Milk", "sections": [
-                  {"id": "Smilk", "rows": [{"id": "Rbrand", "text": "Any brand"}]}]}},
+                  {"id": "Smilk", "rows": [{"id": "Rbrand", "text": "Any brand", "children":
+                    {"id": "Lbrand", "title": "Any brand", "sections": [
+                      {"id": "Sbrand", "rows": [{"id": "Rshop", "text": "Corner shop"}]}]}}]}]}},
               {"id": "Reggs", "text": "Eggs"},
               {"id": "Rbread", "text": "Bread"}]},
             {"id": "Sdone", "header": "Done", "rows": [
@@ -76,10 +78,11 @@ final class Fixture {
   }
 
   /// A new server core over the fixture's file, as after a (re)start.
-  func makeDriver(_ configuration: SessionServerConfiguration = SessionServerConfiguration()) throws
-    -> ServerDriver
-  {
-    let dataSource = StoreDataSource(store: try Store(path: path))
+  func makeDriver(
+    _ configuration: SessionServerConfiguration = SessionServerConfiguration(),
+    readOnlyFile: Bool = false
+  ) throws -> ServerDriver {
+    let dataSource = StoreDataSource(store: try Store(path: path, readOnly: readOnlyFile))
     return ServerDriver(
       SessionServer(
         dataSource: dataSource, sessionStorage: dataSource, configuration: configuration))

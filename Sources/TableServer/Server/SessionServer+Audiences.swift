@@ -1,0 +1,36 @@
+/// Who sees what: the sessions whose top screen shows each list, kept as an index so that
+/// a change finds its viewers without looking at every session.
+extension SessionServer {
+  /// The connections of sessions whose top screen shows `list`.
+  public func viewers(of list: String) -> [ConnectionID] {
+    guard let audience = audiences[list] else { return [] }
+    return audience.flatMap { sessions[$0]!.connections }
+  }
+
+  /// The sessions whose top screen shows `list`.
+  func sessions(showing list: String) -> [Session] {
+    audiences[list].map { $0.map { sessions[$0]! } } ?? []
+  }
+
+  func isShown(_ list: String) -> Bool { audiences[list] != nil }
+
+  /// Records `session` as it now is.
+  mutating func keep(_ session: Session) {
+    if let old = sessions[session.token], old.topList != session.topList {
+      leaveAudience(of: old.topList, session.token)
+    }
+    sessions[session.token] = session
+    audiences[session.topList, default: []].insert(session.token)
+  }
+
+  /// Forgets an open session (its stack stays in storage).
+  mutating func drop(_ token: SessionToken) {
+    guard let old = sessions.removeValue(forKey: token) else { return }
+    leaveAudience(of: old.topList, token)
+  }
+
+  private mutating func leaveAudience(of list: String, _ token: SessionToken) {
+    audiences[list]?.remove(token)
+    if audiences[list]?.isEmpty == true { audiences[list] = nil }
+  }
+}

@@ -1,0 +1,33 @@
+import TableModel
+
+/// A list's stored settings.
+struct ListRecord {
+  var id: Int
+  var key: String
+  var parentRow: Int?
+  var title: String
+  var style: TableStyle
+  var selection: SelectionMode
+  var isEditable: Bool
+  var isIndexed: Bool
+  var header: String?
+  var footer: String?
+  var version: Int
+
+  static let columns =
+    "id, key, parent_row, title, style, selection, editable, indexed, header, footer, version"
+
+  init(_ s: Statement) {
+    id = s.int(0)
+    key = s.string(1)
+    parentRow = s.optionalInt(2)
+    title = s.string(3)
+    style = TableStyle(rawValue: s.string(4)) ?? .plain
+    selection = SelectionMode(rawValue: s.string(5)) ?? .none
+    isEditable = s.bool(6)
+    isIndexed = s.bool(7)
+    header = s.optionalString(8)
+    footer = s.optionalString(9)
+    version = s.int(10)
+  }
+}

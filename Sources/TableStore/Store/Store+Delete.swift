@@ -1,0 +1,65 @@
+import TableModel
+
+extension Store {
+  /// Deletes rows of an editable list. A row with children takes its whole subtree; rows
+  /// whose `showWhen` names a deleted switch row go with it.
+  public func deleteRows(_ rows: [String], in list: String) throws(StoreError) -> StoreChange {
+    try write { () throws(StoreError) in
+      let record = try requireList(list)
+      guard record.isEditable else { throw .notAllowed("list \(list) is not editable") }
+      guard !rows.isEmpty else { return StoreChange() }
+      let lent = try lentDetail(of: record)
+      var doomed: [RowRecord] = []
+      var seen = Set<Int>()
+      for key in rows {
+        let row = try requireVisibleRow(key, in: record)
+        if seen.insert(row.id).inserted { doomed.append(row) }
+      }
+      // Dependents of deleted switch rows, and theirs.
+      var index = 0
+      while index < doomed.count {
+        let dependents = try fetchAll(
+          "SELECT \(RowRecord.columns) FROM row r JOIN block b ON b.id = r.block_id WHERE r.show_when_row = ?",
+          [doomed[index].id], RowRecord.init)
+        for dependent in dependents where seen.insert(dependent.id).inserted {
+          doomed.append(dependent)
+        }
+        index += 1
+      }
+      var removedLists: [String] = []
+      for row in doomed {
+        removedLists += try fetchAll(
+          """
+          WITH RECURSIVE subtree(id, depth) AS (
+            SELECT id, 0 FROM list WHERE parent_row = ?
+            UNION ALL
+            SELECT l.id, s.depth + 1 FROM subtree s
+            JOIN section c ON c.list_id = s.id JOIN block b ON b.section_id = c.id
+            JOIN row r ON r.block_id = b.id JOIN list l ON l.parent_row = r.id
+          )
+          SELECT l.key FROM subtree s JOIN list l ON l.id = s.id ORDER BY s.depth, l.id
+          """, [row.id], { $0.string(0) })
+      }
+      // Every dependent is doomed too: unlink them so that no deletion cascades to a row
+      // whose block counts would then go stale. Each row is re-read, as an earlier
+      // deletion may have merged its block into the next.
+      for row in doomed {
+        try execute(
+          "UPDATE row SET show_when_row = NULL WHERE id = ? AND show_when_row IS NOT NULL", row.id)
+      }
+      for row in doomed {
+        guard let current = try rowRecord(id: row.id) else { continue }
+        try execute("DELETE FROM row WHERE id = ?", current.id)
+        try didRemoveRow(current)
+      }
+      let edits = doomed.filter(\.isVisible).map { RowEdit.delete(row: $0.key) }
+      var change = StoreChange(removedLists: removedLists)
+      if !edits.isEmpty {
+        change.lists.append(
+          ListChange(list: list, version: try bumpVersion(of: record.id), edits: edits))
+      }
+      if let parent = try parentChange(of: record, lent: lent) { change.lists.append(parent) }
+      return change
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import TableModel
+
+extension Store {
+  /// Inserts a row into an editable list, right after `after` (first when nil) in
+  /// `section`. In an indexed list the row goes where its text sorts; `section` may then
+  /// be any section of the list.
+  public func insertRow(in list: String, section: String, after: String?, _ content: NewRow)
+    throws(StoreError) -> StoreChange
+  {
+    try write { () throws(StoreError) in
+      let record = try requireList(list)
+      guard record.isEditable else { throw .notAllowed("list \(list) is not editable") }
+      let sectionID: Int
+      var afterRow: RowRecord?
+      if record.isIndexed {
+        // Stored order does not matter in an indexed list: the row goes where its text
+        // sorts, and is kept in the list's first stored section.
+        let stored = try storedSections(of: record)
+        let letters = IndexCollation.titles.map { IndexCollation.sectionKey(list: list, title: $0) }
+        guard let first = stored.first,
+          letters.contains(section) || stored.contains(where: { $0.key == section })
+        else { throw .notFound("section \(section) in list \(list)") }
+        sectionID = first.id
+        afterRow = nil
+      } else {
+        sectionID = try requireSection(section, in: record)
+        if let after {
+          let row = try requireVisibleRow(after, in: record)
+          guard row.sectionID == sectionID else {
+            throw .notFound("row \(after) in section \(section)")
+          }
+          afterRow = row
+        }
+      }
+      // No style given: the list's usual style, that of the neighbouring row.
+      var style = content.style
+      if style == nil {
+        if let afterRow {
+          style = afterRow.style
+        } else if let first = try firstRow(ofSection: sectionID) {
+          style =
+            try fetchOne(
+              "SELECT style FROM row WHERE id = ?", [first], { CellStyle(rawValue: $0.string(0)) })
+            ?? nil
+        }
+      }
+      let key = try makeKey("R")
+      let (block, pos) = try slot(inSection: sectionID, after: afterRow)
+      try execute(
+        """
+        INSERT INTO row (key, list_id, block_id, pos, text, detail, style, image, accessory, switch,
+          checked, visible)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1)
+        """, key, record.id, block, pos, content.text, content.detail, (style ?? .default).rawValue,
+        content.image, content.accessory?.rawValue, content.isOn)
+      try didAddRow(toBlock: block, inSection: sectionID, visible: true)
+      let row = Store.makeRow(
+        id: key, text: content.text, detail: content.detail, style: style ?? .default,
+        image: content.image,
+        accessory: content.accessory, isOn: content.isOn, isChecked: false, hasChildren: false,
+        borrowedDetail: nil, in: record)
+      let edit: RowEdit
+      if record.isIndexed {
+        let position = IndexCollation.position(
+          of: row, among: try allVisibleRows(of: record), list: record.key)
+        edit = .insert(row, section: position.section, after: position.after)
+      } else {
+        edit = .insert(row, section: section, after: after)
+      }
+      return StoreChange(lists: [
+        ListChange(list: list, version: try bumpVersion(of: record.id), edits: [edit])
+      ])
+    }
+  }
+
+  /// The id of a section's first row, visible or not.
+  func firstRow(ofSection sectionID: Int) throws(StoreError) -> Int? {
+    guard
+      let block = try fetchInt(
+        "SELECT id FROM block WHERE section_id = ? ORDER BY pos LIMIT 1", sectionID)
+    else { return nil }
+    return try fetchInt("SELECT id FROM row WHERE block_id = ? ORDER BY pos LIMIT 1", block)
+  }
+}

@@ -1,0 +1,40 @@
+import TableModel
+
+extension Store {
+  /// Moves a row of an editable list to right after `after` (first when nil) in `toSection`.
+  /// Moving a row to where it already is changes nothing.
+  public func moveRow(_ row: String, in list: String, toSection: String, after: String?)
+    throws(StoreError) -> StoreChange
+  {
+    try write { () throws(StoreError) in
+      let record = try requireList(list)
+      guard record.isEditable else { throw .notAllowed("list \(list) is not editable") }
+      guard !record.isIndexed else { throw .notAllowed("list \(list) is sorted by its index") }
+      let moving = try requireVisibleRow(row, in: record)
+      let sectionID = try requireSection(toSection, in: record)
+      var afterRow: RowRecord?
+      if let after {
+        guard after != row else { throw .notAllowed("a row cannot move after itself") }
+        let found = try requireVisibleRow(after, in: record)
+        guard found.sectionID == sectionID else {
+          throw .notFound("row \(after) in section \(toSection)")
+        }
+        afterRow = found
+      }
+      if moving.sectionID == sectionID, try previousVisibleRow(moving) == after {
+        return StoreChange()
+      }
+      try didRemoveRow(moving, keepEmpty: true)
+      let (block, pos) = try slot(inSection: sectionID, after: afterRow)
+      try execute("UPDATE row SET block_id = ?, pos = ? WHERE id = ?", block, pos, moving.id)
+      try didAddRow(toBlock: block, inSection: sectionID, visible: true)
+      if block != moving.blockID {
+        try execute("DELETE FROM block WHERE id = ? AND size = 0", moving.blockID)
+      }
+      let edit = RowEdit.move(row: row, section: toSection, after: after)
+      return StoreChange(lists: [
+        ListChange(list: list, version: try bumpVersion(of: record.id), edits: [edit])
+      ])
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import TableModel
+
+extension Store {
+  /// Turns a row's switch on or off. Rows whose `showWhen` names it appear or disappear.
+  /// Setting the state it already has changes nothing.
+  public func setSwitch(_ row: String, in list: String, isOn: Bool) throws(StoreError)
+    -> StoreChange
+  {
+    try write { () throws(StoreError) in
+      let record = try requireList(list)
+      let found = try requireVisibleRow(row, in: record)
+      guard let current = found.isOn else { throw .notAllowed("row \(row) has no switch") }
+      guard current != isOn else { return StoreChange() }
+      try execute("UPDATE row SET switch = ? WHERE id = ?", isOn, found.id)
+      var edits: [RowEdit] = []
+      var appeared: [RowRecord] = []
+      for (dependent, visible) in try visibilityChanges(in: record) {
+        try setVisible(dependent, visible)
+        if visible {
+          appeared.append(dependent)
+        } else {
+          edits.append(.delete(row: dependent.key))
+        }
+      }
+      // Appearing rows in list order, each after the visible row before it (which is
+      // either visible already or inserted by an earlier edit).
+      appeared.sort { ($0.sectionID, $0.blockID, $0.pos) < ($1.sectionID, $1.blockID, $1.pos) }
+      for dependent in appeared {
+        guard let moved = try rowRecord(id: dependent.id) else { continue }
+        edits.append(
+          .insert(
+            try loadRow(id: dependent.id, in: record), section: try sectionKey(id: moved.sectionID),
+            after: try previousVisibleRow(moved)))
+      }
+      edits.append(.update(try loadRow(id: found.id, in: record)))
+      return StoreChange(lists: [
+        ListChange(list: list, version: try bumpVersion(of: record.id), edits: edits)
+      ])
+    }
+  }
+
+  /// The rows of `list` whose visibility no longer matches their `showWhen` rules, and
+  /// what it should be. A row is visible while its switch row is in the named state and
+  /// is itself visible (rules may chain; import refuses cycles).
+  func visibilityChanges(in list: ListRecord) throws(StoreError) -> [(RowRecord, Bool)] {
+    let dependents = try fetchAll(
+      """
+      SELECT \(RowRecord.columns), r.show_when_row, r.show_when_on
+      FROM row r JOIN block b ON b.id = r.block_id
+      WHERE r.list_id = ? AND r.show_when_row IS NOT NULL
+      """, [list.id], { (RowRecord($0), $0.int(12), $0.bool(13)) })
+    guard !dependents.isEmpty else { return [] }
+    let switchIDs = Set(dependents.map(\.1))
+    var switches: [Int: Bool] = [:]
+    for id in switchIDs {
+      switches[id] =
+        try fetchOne("SELECT switch FROM row WHERE id = ?", [id], { $0.optionalBool(0) }) ?? nil
+    }
+    let rules = Dictionary(
+      dependents.map { ($0.0.id, (switchRow: $0.1, on: $0.2)) }, uniquingKeysWith: { a, _ in a })
+    var memo: [Int: Bool] = [:]
+    func isVisible(_ id: Int, depth: Int) -> Bool {
+      if let known = memo[id] { return known }
+      guard let rule = rules[id], depth < 64 else { return true }
+      let visible =
+        switches[rule.switchRow] == rule.on && isVisible(rule.switchRow, depth: depth + 1)
+      memo[id] = visible
+      return visible
+    }
+    return dependents.compactMap { dependent in
+      let visible = isVisible(dependent.0.id, depth: 0)
+      return visible == dependent.0.isVisible ? nil : (dependent.0, visible)
+    }
+  }
+}

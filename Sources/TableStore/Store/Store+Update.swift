@@ -1,0 +1,45 @@
+import TableModel
+
+extension Store {
+  /// Gives a row of an editable list new text and/or detail (nil: unchanged; `.some(nil)`
+  /// clears the detail). In an indexed list a new text may move the row.
+  public func updateRow(_ row: String, in list: String, text: String?, detail: String??)
+    throws(StoreError) -> StoreChange
+  {
+    try write { () throws(StoreError) in
+      let record = try requireList(list)
+      guard record.isEditable else { throw .notAllowed("list \(list) is not editable") }
+      let found = try requireVisibleRow(row, in: record)
+      let newText = text ?? found.text
+      let newDetail = detail ?? found.detail
+      guard newText != found.text || newDetail != found.detail else { return StoreChange() }
+      let lent = try lentDetail(of: record)
+      let before = record.isIndexed ? try loadRow(id: found.id, in: record) : nil
+      try execute("UPDATE row SET text = ?, detail = ? WHERE id = ?", newText, newDetail, found.id)
+      let updated = try loadRow(id: found.id, in: record)
+      var edits: [RowEdit] = []
+      if let before, newText != found.text {
+        let rows = try allVisibleRows(of: record)
+        let old = IndexCollation.position(of: before, among: rows, list: record.key)
+        let new = IndexCollation.position(of: updated, among: rows, list: record.key)
+        if old != new { edits.append(.move(row: row, section: new.section, after: new.after)) }
+      }
+      edits.append(.update(updated))
+      var change = StoreChange(lists: [
+        ListChange(list: list, version: try bumpVersion(of: record.id), edits: edits)
+      ])
+      if let parent = try parentChange(of: record, lent: lent) { change.lists.append(parent) }
+      return change
+    }
+  }
+
+  /// Every visible row of a list, in stored order.
+  func allVisibleRows(of list: ListRecord) throws(StoreError) -> [Row] {
+    try fetchAll(
+      Store.rowSelect
+        + """
+         JOIN block b ON b.id = r.block_id JOIN section s ON s.id = b.section_id
+        WHERE s.list_id = ? AND r.visible ORDER BY s.pos, b.pos, r.pos
+        """, [list.id], { makeRow($0, in: list) })
+  }
+}

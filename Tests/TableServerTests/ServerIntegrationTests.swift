@@ -1,0 +1,115 @@
+import Foundation
+import TableModel
+import TableStore
+import Testing
+
+@testable import TableServer
+
+/// The session core behind the real transport on a loopback port, driven by real
+/// WebSocket clients (libwebsockets' client API).
+@Suite(.serialized) struct ServerIntegrationTests {
+  /// `tableweb serve` in-process: the transport on port 0, the session core over the
+  /// fixture's database.
+  final class RunningServer {
+    let transport: WebSocketServer
+    let host: SessionHost
+    let folder: URL
+
+    init(fixture: Fixture) throws {
+      folder = fixture.folder.appendingPathComponent("Public-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      transport = WebSocketServer(configuration: .init(port: 0, publicDirectory: folder.path))
+      host = SessionHost(store: try Store(path: fixture.path))
+      host.transport = transport
+      try transport.start(delegate: host)
+    }
+
+    var url: String { "ws://127.0.0.1:\(transport.port)/ws" }
+
+    func stop() async { await transport.stop() }
+  }
+
+  /// One connection, reading the server's messages as parsed JSON.
+  final class Peer {
+    let client: WebSocketClient
+    var token: String?
+    var screen: JSONValue?
+
+    init(_ server: RunningServer, token: String? = nil) throws {
+      client = try WebSocketClient(url: server.url)
+      client.connect()
+      guard client.nextEvent(timeout: .seconds(5)) == .opened else {
+        throw IntegrationFailure("no connection")
+      }
+      let session = token.map { "\"\($0)\"" } ?? "null"
+      client.send(#"{"type":"hello","session":\#(session)}"#)
+      let welcome = try next("welcome")
+      self.token = welcome["session"]?.stringValue
+      _ = try next("screen")
+    }
+
+    deinit { client.shutDown() }
+
+    /// Reads until a message of type `type`; remembers screens on the way.
+    func next(_ type: String) throws -> JSONValue {
+      while true {
+        guard case .message(let text) = client.nextEvent(timeout: .seconds(5)) else {
+          throw IntegrationFailure("no \(type) within 5 s")
+        }
+        let message = try JSONValue(parsing: text)
+        if message["type"]?.stringValue == "screen" { screen = message["screen"] }
+        if message["type"]?.stringValue == type { return message }
+      }
+    }
+
+    func send(_ text: String) { client.send(text) }
+  }
+
+  struct IntegrationFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+  }
+
+  @Test func drillDownEditAndSeeEachOthersChanges() async throws {
+    let fixture = try Fixture()
+    let server = try RunningServer(fixture: fixture)
+    do {
+      let alice = try Peer(server)
+      let bob = try Peer(server)
+      for peer in [alice, bob] {
+        peer.send(#"{"type":"tap","list":"Lhome","row":"Rtasks","ref":1}"#)
+        #expect(try peer.next("screen")["transition"] == .string("push"))
+        #expect(try peer.next("ack")["ref"] == .int(1))
+      }
+      let version = alice.screen!["version"]!.intValue!
+      alice.send(#"{"type":"update","list":"Ltasks","row":"Rtea","text":"Green tea","ref":2}"#)
+      let diff = try bob.next("diff")
+      #expect(diff["from"] == .int(version))
+      #expect(diff["ops"]?[0]?["row"]?["text"] == .string("Green tea"))
+      #expect(try alice.next("ack")["version"] == .int(version + 1))
+      bob.send(#"{"type":"back","ref":3}"#)
+      #expect(try bob.next("screen")["stack"] == .array([.string("Home")]))
+    }
+    await server.stop()
+  }
+
+  @Test func aSessionResumesAfterTheServerRestarts() async throws {
+    let fixture = try Fixture()
+    var server = try RunningServer(fixture: fixture)
+    var token = ""
+    do {
+      let peer = try Peer(server)
+      peer.send(#"{"type":"tap","list":"Lhome","row":"Rtrails"}"#)
+      _ = try peer.next("screen")
+      token = peer.token!
+    }
+    await server.stop()
+    server = try RunningServer(fixture: fixture)
+    do {
+      let peer = try Peer(server, token: token)
+      #expect(peer.token == token)
+      #expect(peer.screen?["list"] == .string("Lregions"))
+    }
+    await server.stop()
+  }
+}
