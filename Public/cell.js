@@ -22,7 +22,6 @@ export function fillCell(node, row, state) {
   node.className = `cell s-${row.style}`;
   node.classList.toggle("selected", !!state.selected);
   node.classList.toggle("confirming", !!state.confirming);
-  node.classList.toggle("disabled", !row.selectable && !row.control);
   const label = [row.text, row.detail, row.accessory === "checkmark" && "checked"].filter(Boolean);
   node.setAttribute("aria-label", label.join(", "));
 

@@ -81,7 +81,7 @@ function reorder(view, node, down) {
   const n = sec.rows.length;
   const startScroll = sc.scrollTop;
   let y = down.clientY;
-  const drag = (view.drag = { id: node._key, s, from, to: from, node });
+  const drag = (view.drag = { id: node._key, s, from, to: from });
   node._fx.add("dragging");
   node.classList.add("dragging");
   node.setPointerCapture(down.pointerId);

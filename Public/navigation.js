@@ -18,6 +18,8 @@ export class NavigationBar {
     document.title = screen.title;
     this.backButton.hidden = screen.back == null;
     this.backLabel.textContent = screen.back ?? "";
+    // As UINavigationBar does, a previous title that does not fit becomes "Back".
+    if (this.backLabel.scrollWidth > this.backLabel.clientWidth) this.backLabel.textContent = "Back";
     this.backButton.setAttribute("aria-label", `Back to ${screen.back ?? ""}`);
     this.editButton.hidden = !screen.editable;
     this.editButton.textContent = screen.editing ? "Done" : "Edit";

@@ -27,7 +27,7 @@ export class TableView {
     this.selected = new Set(); // rows picked in editing mode for "Delete (n)"
     this.confirming = null; // the row whose minus control was turned
     this.openSwipe = null; // {node}: at most one row swiped open
-    this.drag = null; // {id, s, from, to, node, dropped}
+    this.drag = null; // {id, s, from, to, dropped}: a row being reordered by pointer
     this.suppressClick = false; // a gesture just ended: the click it makes is not a tap
     this.inflight = new Map(); // "section~from" → {id, from, to}: fetches not answered yet
     this.screen = null;

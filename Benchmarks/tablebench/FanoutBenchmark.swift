@@ -126,6 +126,16 @@ struct FanoutBenchmark: ParsableCommand {
     guard FileManager.default.isExecutableFile(atPath: executable) else {
       throw ValidationError("no tableweb at \(executable): build it with `swift build -c release`")
     }
+    // `swift run tablebench` builds only this product: say so when tableweb is older.
+    let modified = { (path: String) in
+      (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    }
+    if let ours = Bundle.main.executablePath.flatMap(modified), let theirs = modified(executable),
+      theirs < ours
+    {
+      FileHandle.standardError.write(
+        Data("note: \(executable) is older than tablebench; `swift build -c release` first\n".utf8))
+    }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = ["serve", "--port", String(port), "--db", database]

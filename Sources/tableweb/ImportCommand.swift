@@ -25,19 +25,19 @@ struct ImportCommand: AsyncParsableCommand {
       throw CommandFailure("\(file): not UTF-8 text")
     }
     // Check the file before opening (and perhaps creating) the database.
-    let screen: AppScreen
+    let checked: AppFile
     do {
-      screen = try AppScreen(jsonText: text)
+      checked = try AppFile(jsonText: text)
     } catch {
       throw CommandFailure("\(file): \(error)")
     }
     do {
       let store = try Store(path: db)
-      try store.importJSON(text)
+      try store.importFile(checked)
     } catch {
       throw CommandFailure("\(db): \(error)")
     }
-    print("Imported \(screen.totalRows) rows from \(file) into \(db).")
+    print("Imported \(checked.root.totalRows) rows from \(file) into \(db).")
   }
 }
 

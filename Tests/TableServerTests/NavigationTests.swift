@@ -1,4 +1,5 @@
 import TableModel
+import TableStore
 import Testing
 
 @testable import TableServer
@@ -76,6 +77,16 @@ import Testing
       c1, sends: #"{"type":"back"}"#,
       replies: ["c1 ← screen pop \"Home\" Lhome@\(v["Lhome"]!) depth=0"])
     driver.expect(c1, sends: #"{"type":"back","ref":7}"#, replies: ["c1 ← error 7 not_allowed"])
+  }
+
+  @Test func aPopRestoresTheScrollPositionAndHighlightsTheRowThatLedUp() throws {
+    var driver = try fixture.makeDriver()
+    let c1 = driver.join()
+    _ = driver.send(c1, #"{"type":"tap","list":"Lhome","row":"Rtrails","scroll":"Rsettings"}"#)
+    #expect(driver.screenMessages[c1]?["scroll"] == nil)
+    _ = driver.send(c1, #"{"type":"back"}"#)
+    #expect(driver.screenMessages[c1]?["scroll"] == .string("Rsettings"))
+    #expect(driver.screenMessages[c1]?["selected"] == .string("Rtrails"))
   }
 
   @Test func aRowThatLeadsNowhereIsOnlyAcknowledged() throws {
@@ -179,6 +190,53 @@ import Testing
         "c2 ← welcome resumed",
         "c2 ← screen none \"Regions\" Lregions@\(v["Lregions"]!) depth=1 back=\"Home\"",
       ])
+  }
+
+  @Test func aResumedStackIsCutToTheListsThatStillExist() throws {
+    var token = ""
+    do {
+      var driver = try fixture.makeDriver()
+      let c1 = driver.join()
+      _ = driver.send(c1, #"{"type":"tap","list":"Lhome","row":"Rtrails"}"#)
+      _ = driver.send(c1, #"{"type":"tap","list":"Lregions","row":"Rnorth"}"#)
+      token = driver.tokens[c1]!
+    }
+    // While nobody is connected, the data is replaced: North is gone, Regions stays.
+    let store = try Store(path: fixture.path)
+    try store.importJSON(
+      #"""
+      {"id": "Lhome", "title": "Home", "sections": [{"id": "Shome", "rows": [
+        {"id": "Rtrails", "text": "Trails", "children": {"id": "Lregions", "title": "Regions",
+          "sections": [{"id": "Sregions", "rows": [{"id": "Rsouth", "text": "South"}]}]}}]}]}
+      """#)
+    var driver = try fixture.makeDriver()
+    let c1 = driver.connect()
+    let regions = try fixture.version("Lregions")
+    driver.expect(
+      c1, sends: #"{"type":"hello","session":"\#(token)"}"#,
+      replies: [
+        "c1 ← welcome resumed",
+        "c1 ← screen none \"Regions\" Lregions@\(regions) depth=1 back=\"Home\"",
+        "c1 ← notice \"“North” no longer exists.\"",
+      ])
+  }
+
+  @Test func aResumedStackStartsOverWhenTheRootWasReplaced() throws {
+    var token = ""
+    do {
+      var driver = try fixture.makeDriver()
+      let c1 = driver.join()
+      _ = driver.send(c1, #"{"type":"tap","list":"Lhome","row":"Rtrails"}"#)
+      token = driver.tokens[c1]!
+    }
+    try Store(path: fixture.path).importJSON(
+      #"{"id": "Lnew", "title": "New", "sections": [{"rows": [{"text": "Hello"}]}]}"#)
+    var driver = try fixture.makeDriver()
+    let c1 = driver.connect()
+    let version = try fixture.version("Lnew")
+    driver.expect(
+      c1, sends: #"{"type":"hello","session":"\#(token)"}"#,
+      replies: ["c1 ← welcome resumed", "c1 ← screen none \"New\" Lnew@\(version) depth=0"])
   }
 
   @Test func pushingActsOnlyFromTheTopScreen() throws {

@@ -73,6 +73,17 @@ import TableModel
     #expect(try temporary.store.exportJSON() == before)
   }
 
+  /// A commit is in the WAL file when the call returns: a writer that never closes (as
+  /// after `kill -9`) loses nothing, and the next process sees the change.
+  @Test func aCommittedChangeOutlivesItsWriter() throws {
+    let temporary = try TemporaryStore(json: CommandTests.file)
+    let writer = try Store(path: temporary.path)
+    _ = try writer.select("t2", in: "tones")
+    _ = Unmanaged.passRetained(writer)  // never closed, never checkpointed
+    let reader = try Store(path: temporary.path, readOnly: true)
+    #expect(try reader.snapshot(of: "home").sections[0].rows[0].detail == "Radar")
+  }
+
   @Test func aCorruptFileIsAClearError() throws {
     let temporary = try TemporaryStore()
     let path = temporary.folder.appendingPathComponent("corrupt.sqlite").path

@@ -25,7 +25,15 @@ import TableModel
     store.blockCapacity = 16
     try store.importJSON(WindowTests.file(count: 3_000))
     for isOn in [false, true] {
-      if isOn { _ = try store.setSwitch("sw", in: "long", isOn: true) }
+      if isOn {
+        // The revealed rows sit in many blocks, some made by splits after the rest: the
+        // edits still insert each after a row that is already there.
+        var before = try store.snapshot(of: "long")
+        let change = try store.setSwitch("sw", in: "long", isOn: true)
+        try before.apply(change.lists[0].edits)
+        before.version += 1
+        #expect(before == (try store.snapshot(of: "long")))
+      }
       // Some inserts and moves, so that blocks split and hold hidden rows unevenly.
       for index in stride(from: 0, to: 2_900, by: 97) where index % 7 != 3 && (index + 1) % 7 != 3 {
         _ = try store.insertRow(
@@ -76,6 +84,30 @@ import TableModel
     #expect(blocks >= 250 / 4)
     let distinct = try store.fetchInt("SELECT count(DISTINCT pos) FROM block")
     #expect(distinct == blocks)
+  }
+
+  /// Hidden rows moved into a block made by a later split (a higher block id, an earlier
+  /// position) are revealed in list order, each after one already there.
+  @Test func revealedRowsComeInListOrder() throws {
+    let temporary = try TemporaryStore()
+    let store = temporary.store
+    store.blockCapacity = 8
+    let hidden = (1...40).map {
+      #"{"id": "h\#($0)", "text": "h\#($0)", "showWhen": {"row": "sw", "on": true}}"#
+    }
+    try store.importJSON(
+      #"{"id": "L", "title": "L", "editable": true, "sections": [{"id": "S", "rows": [{"id": "sw", "text": "sw", "switch": false}, \#(hidden.joined(separator: ",")), {"id": "z", "text": "z"}]}]}"#
+    )
+    for index in 0..<30 {
+      _ = try store.insertRow(in: "L", section: "S", after: "sw", NewRow(text: "n\(index)"))
+    }
+    var before = try store.snapshot(of: "L")
+    let change = try store.setSwitch("sw", in: "L", isOn: true)
+    try before.apply(change.lists[0].edits)
+    before.version += 1
+    let after = try store.snapshot(of: "L")
+    #expect(before == after)
+    #expect(after.sections[0].rows.suffix(41).map(\.id) == (1...40).map { "h\($0)" } + ["z"])
   }
 
   /// The statements a window read runs search indexes; none scans a table or the list.

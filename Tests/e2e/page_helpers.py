@@ -175,8 +175,20 @@ def visible_ids(page):
         .sort((a, b) => a._pos[0] - b._pos[0] || a._pos[1] - b._pos[1]).map((n) => n.dataset.id)""")
 
 
+def reveal(page, row_id):
+    """Scrolls down until the row is rendered: only rows near the viewport are in the DOM."""
+    page.evaluate("() => document.querySelector('.page:last-child .scroller').scrollTop = 0")
+    for _ in range(50):
+        if cell(page, row_id).count():
+            return cell(page, row_id)
+        page.evaluate("() => { const s = document.querySelector('.page:last-child .scroller');"
+                      " s.scrollTop += s.clientHeight; }")
+        page.wait_for_timeout(50)
+    raise AssertionError(f"row {row_id} not found")
+
+
 def drill(page, row_id, expected_title):
-    cell(page, row_id).click()
+    reveal(page, row_id).click()
     page.wait_for_function("t => document.querySelector('.nav-title').textContent === t", arg=expected_title)
     page.wait_for_selector(".page:only-child .cell")  # the slide has finished
 

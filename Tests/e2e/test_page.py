@@ -3,9 +3,10 @@ live updates between two browsers, text safety, resuming, and a 100,000-row list
 import pytest
 
 from page_helpers import (  # noqa: F401 (fixtures)
-    Server, answered, cell, chromium, drill, go_back, open_app, swipe, title, visible_ids)
+    Server, answered, cell, chromium, drill, go_back, open_app, reveal, swipe, title, visible_ids)
 
 MARKUP = "<b>bold</b><img src=x onerror=window.pwned=1>"
+IMAGE = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='29' height='29'/%3E"
 
 
 def notes(key, n=8):
@@ -42,11 +43,19 @@ APP = {
             {"id": "a-info", "text": "Detail disclosure", "accessory": "detailDisclosure", "children": {
                 "title": "Info", "sections": [{"id": "info-s", "rows": [{"id": "info-row", "text": "Inside"}]}]}},
             {"id": "markup", "text": MARKUP, "detail": "<i>x</i>", "style": "value1"}]},
+        {"id": "images", "header": "Images", "rows": [
+            {"id": "i-default", "text": "Image", "image": IMAGE},
+            {"id": "i-value2", "text": "No image", "detail": "value2", "style": "value2", "image": IMAGE}]},
         {"id": "reveal", "header": "Switches", "rows": [
             {"id": "more", "text": "Show more", "switch": False},
             {"id": "revealed", "text": "Revealed row", "showWhen": {"row": "more", "on": True}}]},
         {"id": "lists", "rows": [
             notes("swipe"), notes("drag"), notes("edit"), notes("shared"), notes("long", 60),
+            {"id": "folders", "text": "Folders", "children": {
+                "title": "Folders", "editable": True, "sections": [{"id": "folders-s", "rows": [
+                    {"id": "inbox", "text": "Inbox", "children": {
+                        "title": "Inbox", "sections": [{"id": "inbox-s", "rows": [
+                            {"id": "mail", "text": "Hello"}]}]}}]}]}},
             {"id": "people", "text": "People", "children": {
                 "title": "People", "index": True, "sections": [{"id": "people-s", "rows": [
                     {"id": f"p{i}", "text": name} for i, name in enumerate(
@@ -88,6 +97,8 @@ def test_drill_down_three_levels_and_back(page):
     go_back(page, "About")
     assert page.locator(".nav-back .label").text_content() == "General"
     go_back(page, "General")
+    # The page forgot where it came from; the server's `selected` says it.
+    assert page.evaluate("document.activeElement.dataset.id") == "about"
     go_back(page, "Settings")
     assert page.locator(".nav-back").is_hidden()
     assert page.evaluate("document.activeElement.dataset.id") == "general"  # where we came from
@@ -122,6 +133,8 @@ def test_cell_styles_lay_out_like_uikit(page):
     assert cell(page, "a-info").locator(".info").count() == 1
     assert cell(page, "a-info").locator(".chev").count() == 1
     assert cell(page, "general").locator(".chev").count() == 1  # a row with children
+    assert reveal(page, "i-default").locator("img.image").get_attribute("src") == IMAGE
+    assert cell(page, "i-value2").locator("img").count() == 0  # value2 shows no image
     assert cell(page, "s-value1").get_attribute("aria-setsize") == "8"
     assert cell(page, "s-value1").get_attribute("aria-posinset") == "3"
 
@@ -252,6 +265,11 @@ def test_edit_mode_insert_rename_and_delete(page):
     cell(page, "edit5").focus()
     page.keyboard.press("Delete")
     cell(page, "edit5").wait_for(state="detached")
+    cell(page, "edit6").focus()
+    page.keyboard.press("F2")
+    page.locator(".alert input").fill("Six by keyboard")
+    page.keyboard.press("Enter")
+    cell(page, "edit6").locator(".text", has_text="Six by keyboard").wait_for()
     page.locator(".nav-edit").click()
     assert page.locator(".toolbar").is_hidden()
     texts = page.locator(".page .cell .text").all_text_contents()
@@ -298,6 +316,13 @@ def test_index_strip_jumps_to_a_section(page):
     page.wait_for_function("document.querySelector('.scroller').scrollTop > 0")
     header = page.locator(".sh:text-is('E')").bounding_box()
     assert abs(header["y"] - page.locator(".scroller").bounding_box()["y"]) < 2
+    a, k = (page.locator(".index-strip span", has_text=t).bounding_box() for t in ("A", "K"))
+    page.mouse.move(a["x"] + 3, a["y"] + 3)
+    page.mouse.down()  # dragging along the strip jumps as it goes
+    page.mouse.move(k["x"] + 3, k["y"] + 3, steps=6)
+    header = page.locator(".sh:text-is('K')").bounding_box()
+    assert abs(header["y"] - page.locator(".scroller").bounding_box()["y"]) < 2
+    page.mouse.up()
 
 
 def test_reload_resumes_the_same_screen(page):
@@ -308,6 +333,8 @@ def test_reload_resumes_the_same_screen(page):
     assert title(page) == "About"
     assert page.locator(".nav-back .label").text_content() == "General"
     go_back(page, "General")
+    # The page forgot where it came from; the server's `selected` says it.
+    assert page.evaluate("document.activeElement.dataset.id") == "about"
 
 
 def test_server_restart_resumes_the_same_screen(page, server):
@@ -411,3 +438,17 @@ def test_dark_scheme(chromium, server):
         assert colors == ["rgb(0, 0, 0)", "rgb(28, 28, 30)", "rgb(255, 255, 255)"]
     finally:
         page.close_context()
+
+
+def test_a_screen_deleted_elsewhere_pops_with_a_notice(chromium, server, page):
+    other = open_app(chromium, server)
+    try:
+        drill(page, "folders", "Folders")
+        drill(page, "inbox", "Inbox")
+        drill(other, "folders", "Folders")
+        swipe(other, "inbox", -340, steps=12)
+        page.wait_for_function("document.querySelector('.nav-title').textContent === 'Folders'")
+        page.locator(".toast").wait_for()
+        assert page.locator(".toast").text_content()
+    finally:
+        other.close_context()

@@ -335,3 +335,51 @@ def test_read_only_refuses_writes(launch_server, app_db):
                 {"type": "toggle", "list": "Lsettings", "row": "Rwifi", "on": False}], 2):
             assert (await c.command(message, ref))["code"] == "not_allowed"
     run(scenario())
+
+
+def test_a_reader_that_falls_behind_gets_a_fresh_screen_and_slows_nobody(server):
+    """A client that stops reading: once its queue is full the server replaces it with a
+    fresh screen, and what the client then reads has no version gap."""
+    import socket
+
+    async def open_slow():
+        raw = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        raw.connect(("127.0.0.1", server.port))
+        websocket = await connect(server.ws_url, sock=raw, subprotocols=["tableweb.v1"],
+                                  origin=server.origin, open_timeout=TIMEOUT, max_size=None,
+                                  max_queue=1)
+        client = Client(websocket)
+        await client.send({"type": "hello", "session": None})
+        await client.expect("welcome")
+        await client.expect("screen")
+        await client.command({"type": "tap", "list": "Lhome", "row": "Rtasks"}, 1)
+        return client
+
+    async def scenario():
+        slow = await open_slow()
+        start = slow.screen["version"]
+        writers = [await Client.open(server) for _ in range(6)]
+        for writer in writers:
+            await writer.command({"type": "tap", "list": "Lhome", "row": "Rtasks"}, 1)
+        text = "x" * 32_000
+        changes = 0
+        for round_ in range(100):
+            for i, writer in enumerate(writers):
+                await writer.send({"type": "update", "list": "Ltasks", "row": "Rtea",
+                                   "text": f"{round_}.{i} {text}", "ref": 100 + round_})
+                changes += 1
+            for writer in writers:  # everyone else keeps up: every writer sees every change
+                await writer.expect("ack")
+            await asyncio.sleep(0.03)  # within the rate limit
+        for writer in writers:
+            await writer.settle(0.3)
+            assert writer.screen["version"] == start + changes
+        # Now the slow reader reads everything that reached it.
+        slow.inbox.clear()
+        await slow.settle(1.0)
+        kinds = [m["type"] for m in slow.inbox]
+        assert "screen" in kinds, "the full queue was replaced by a fresh screen"
+        assert slow.screen["version"] == start + changes
+        assert slow.screen["sections"] == writers[0].screen["sections"]
+    run(scenario())

@@ -1,11 +1,16 @@
 import CSQLite
 
+/// A `sqlite3 *` connection handle; never leaves this file family.
+typealias SQLiteConnection = OpaquePointer
+/// A `sqlite3_stmt *` prepared-statement handle.
+typealias SQLiteStatement = OpaquePointer
+
 /// One connection to a SQLite database file.
 ///
 /// - Important: A `Database` is not `Sendable`: use it from one thread at a time. It is
 ///   opened with `SQLITE_OPEN_NOMUTEX`, so SQLite does not serialize calls for you.
 public final class Database {
-  let handle: OpaquePointer
+  let handle: SQLiteConnection
   public let path: String
   public let isReadOnly: Bool
   private var statements: [String: Statement] = [:]

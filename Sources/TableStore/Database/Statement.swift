@@ -6,12 +6,12 @@ import CSQLite
 /// returns true. ``Database`` caches statements by their SQL and resets them after each
 /// use, so that none is left holding a read transaction open.
 public final class Statement {
-  let handle: OpaquePointer
-  private let connection: OpaquePointer
+  let handle: SQLiteStatement
+  private let connection: SQLiteConnection
   public let sql: String
   public let parameterCount: Int
 
-  init(connection: OpaquePointer, sql: String) throws(SQLiteError) {
+  init(connection: SQLiteConnection, sql: String) throws(SQLiteError) {
     var handle: OpaquePointer?
     let code = sqlite3_prepare_v3(
       connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)

@@ -67,9 +67,4 @@ extension AppScreen {
     }
     try self.init(json: value)
   }
-
-  /// The screen after the checks import makes (ids unique, `showWhen` targets…).
-  public func validated() throws(StoreError) -> AppScreen {
-    try AppScreen(json: json)
-  }
 }

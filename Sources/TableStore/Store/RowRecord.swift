@@ -14,9 +14,14 @@ struct RowRecord {
   var text: String
   var detail: String?
   var style: CellStyle
+  var showWhenRow: Int?
+  /// Whether the row drills into a child list.
+  var hasChildren: Bool
 
-  static let columns =
-    "r.id, r.key, r.list_id, r.block_id, r.pos, r.visible, r.switch, r.checked, b.section_id, r.text, r.detail, r.style"
+  static let columns = """
+    r.id, r.key, r.list_id, r.block_id, r.pos, r.visible, r.switch, r.checked, b.section_id, r.text,
+      r.detail, r.style, r.show_when_row, EXISTS (SELECT 1 FROM list c WHERE c.parent_row = r.id)
+    """
 
   init(_ s: Statement) {
     id = s.int(0)
@@ -31,5 +36,7 @@ struct RowRecord {
     text = s.string(9)
     detail = s.optionalString(10)
     style = CellStyle(rawValue: s.string(11)) ?? .default
+    showWhenRow = s.optionalInt(12)
+    hasChildren = s.bool(13)
   }
 }

@@ -18,6 +18,10 @@ extension Store {
       // Dependents of deleted switch rows, and theirs.
       var index = 0
       while index < doomed.count {
+        guard doomed[index].isOn != nil else {  // only switch rows have dependents
+          index += 1
+          continue
+        }
         let dependents = try fetchAll(
           "SELECT \(RowRecord.columns) FROM row r JOIN block b ON b.id = r.block_id WHERE r.show_when_row = ?",
           [doomed[index].id], RowRecord.init)
@@ -27,7 +31,7 @@ extension Store {
         index += 1
       }
       var removedLists: [String] = []
-      for row in doomed {
+      for row in doomed where row.hasChildren {
         removedLists += try fetchAll(
           """
           WITH RECURSIVE subtree(id, depth) AS (
@@ -43,12 +47,11 @@ extension Store {
       // Every dependent is doomed too: unlink them so that no deletion cascades to a row
       // whose block counts would then go stale. Each row is re-read, as an earlier
       // deletion may have merged its block into the next.
-      for row in doomed {
-        try execute(
-          "UPDATE row SET show_when_row = NULL WHERE id = ? AND show_when_row IS NOT NULL", row.id)
+      for row in doomed where row.showWhenRow != nil {
+        try execute("UPDATE row SET show_when_row = NULL WHERE id = ?", row.id)
       }
-      for row in doomed {
-        guard let current = try rowRecord(id: row.id) else { continue }
+      for (index, row) in doomed.enumerated() {
+        guard let current = index == 0 ? row : try rowRecord(id: row.id) else { continue }
         try execute("DELETE FROM row WHERE id = ?", current.id)
         try didRemoveRow(current)
       }

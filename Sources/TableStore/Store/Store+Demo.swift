@@ -5,7 +5,7 @@ extension Store {
   public static func openOrCreateDemo(path: String) throws(StoreError) -> Store {
     let store = try Store(path: path)
     if try store.fetchInt("SELECT EXISTS (SELECT 1 FROM list)") == 0 {
-      try store.replaceContents(with: DemoApp.make().validated())
+      try store.importApp(DemoApp.make())
     }
     return store
   }

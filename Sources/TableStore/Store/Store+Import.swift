@@ -5,12 +5,17 @@ extension Store {
   /// ``StoreError/invalidData(path:message:)`` naming the first problem, and the database
   /// is not touched; so does any failure while writing (one transaction).
   public func importJSON(_ text: String) throws(StoreError) {
-    try replaceContents(with: AppScreen(jsonText: text))
+    try importFile(AppFile(jsonText: text))
   }
 
   /// Replaces all of the app's data with `screen` after checking it as a file is checked.
   public func importApp(_ screen: AppScreen) throws(StoreError) {
-    try replaceContents(with: screen.validated())
+    try importFile(AppFile(validating: screen))
+  }
+
+  /// Replaces all of the app's data with a checked data file, in one transaction.
+  public func importFile(_ file: AppFile) throws(StoreError) {
+    try replaceContents(with: file.root)
   }
 
   /// Replaces everything with a screen that has passed the format's checks. A list that

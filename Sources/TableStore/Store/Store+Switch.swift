@@ -24,7 +24,17 @@ extension Store {
       }
       // Appearing rows in list order, each after the visible row before it (which is
       // either visible already or inserted by an earlier edit).
-      appeared.sort { ($0.sectionID, $0.blockID, $0.pos) < ($1.sectionID, $1.blockID, $1.pos) }
+      var order: [Int: [Int]] = [:]
+      for dependent in appeared {
+        order[dependent.id] = try fetchOne(
+          """
+          SELECT s.pos, b.pos, r.pos FROM row r JOIN block b ON b.id = r.block_id
+          JOIN section s ON s.id = b.section_id WHERE r.id = ?
+          """, [dependent.id], { [$0.int(0), $0.int(1), $0.int(2)] })
+      }
+      appeared.sort {
+        order[$0.id, default: []].lexicographicallyPrecedes(order[$1.id, default: []])
+      }
       for dependent in appeared {
         guard let moved = try rowRecord(id: dependent.id) else { continue }
         edits.append(
@@ -48,7 +58,7 @@ extension Store {
       SELECT \(RowRecord.columns), r.show_when_row, r.show_when_on
       FROM row r JOIN block b ON b.id = r.block_id
       WHERE r.list_id = ? AND r.show_when_row IS NOT NULL
-      """, [list.id], { (RowRecord($0), $0.int(12), $0.bool(13)) })
+      """, [list.id], { (RowRecord($0), $0.int(14), $0.bool(15)) })
     guard !dependents.isEmpty else { return [] }
     let switchIDs = Set(dependents.map(\.1))
     var switches: [Int: Bool] = [:]

@@ -13,7 +13,9 @@ struct ServerDriver {
   private var nextConnection: UInt64 = 1
   /// The token each connection's `welcome` carried.
   private(set) var tokens: [ConnectionID: String] = [:]
-  /// The last `screen` each connection got.
+  /// The last `screen` each connection got: the message, and its `screen` with the diffs
+  /// since merged in.
+  private(set) var screenMessages: [ConnectionID: JSONValue] = [:]
   private(set) var screens: [ConnectionID: JSONValue] = [:]
 
   init(_ server: SessionServer) {
@@ -62,7 +64,9 @@ struct ServerDriver {
       for connection in connections {
         switch message["type"]?.stringValue {
         case "welcome": tokens[connection] = message["session"]?.stringValue
-        case "screen": screens[connection] = message["screen"]
+        case "screen":
+          screenMessages[connection] = message
+          screens[connection] = message["screen"]
         case "diff":
           screens[connection] = screens[connection].map { ScreenModel.apply(diff: message, to: $0) }
         default: break
