@@ -57,6 +57,8 @@ struct ServeCommand: AsyncParsableCommand {
     } catch {
       throw CommandFailure("\(error)")
     }
+    // Before the URL is out: whoever reads it may stop the server at once.
+    Self.stopOnSignals(server)
     let shownHost = host.contains(":") ? "[\(host)]" : host
     // Unbuffered: scripts and tests wait for this line.
     FileHandle.standardOutput.write(
@@ -66,7 +68,6 @@ struct ServeCommand: AsyncParsableCommand {
 
         """.utf8))
 
-    Self.stopOnSignals(server)
     await server.waitUntilStopped()
     print("tableweb: stopped")
   }

@@ -1,6 +1,7 @@
 """The transport seen from an independent WebSocket client (Python's `websockets`)."""
 import asyncio
 import json
+import os
 import socket
 import threading
 import urllib.error
@@ -118,6 +119,8 @@ def test_sigterm_sends_going_away(tableweb_server):
                 return closed.rcvd.code if closed.rcvd else None
     assert run(check()) == 1001
     assert tableweb_server.process.returncode == 0
+    # The database was closed cleanly: SQLite folds its write-ahead log back in and removes it.
+    assert not os.path.exists(tableweb_server.db + "-wal")
 
 
 def test_too_large_message_leaves_the_connection_usable(launch_server):
@@ -153,3 +156,22 @@ def test_no_compression_by_default(tableweb_server):
                            open_timeout=TIMEOUT) as ws:
             return ws.response.headers.get("Sec-WebSocket-Extensions")
     assert run(check()) is None
+
+
+def test_invalid_utf8_closes_with_1007(tableweb_server):
+    """Text frames must be UTF-8 (RFC 6455): the WebSocket layer closes, not the protocol."""
+    with socket.create_connection(("127.0.0.1", tableweb_server.port), timeout=TIMEOUT) as raw:
+        raw.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                    b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                    b"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: tableweb.v1\r\n\r\n")
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += raw.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 101")
+        payload, mask = b'{"type":"\xff"}', b"\x01\x02\x03\x04"
+        raw.sendall(bytes([0x81, 0x80 | len(payload)]) + mask
+                    + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+        close = answer.split(b"\r\n\r\n", 1)[1]
+        while len(close) < 4:
+            close += raw.recv(4096)
+    assert close[0] == 0x88 and int.from_bytes(close[2:4], "big") == 1007

@@ -129,7 +129,8 @@ public final class WebSocketServer: @unchecked Sendable {
       guard let context = $0.context, $0.lifecycle == .running || $0.lifecycle == .stopping
       else { return }
       $0.pendingWork.append(work)
-      lws_cancel_service(context.pointer)
+      // One wake-up per batch: later work rides along until the service thread takes it.
+      if $0.pendingWork.count == 1 { lws_cancel_service(context.pointer) }
     }
   }
 

@@ -1,0 +1,90 @@
+import Testing
+
+@testable import TableServer
+
+@Suite("Transport: origin, upgrade, reassembly and queue rules, without sockets")
+struct TransportPolicyTests {
+  @Test(
+    arguments: [
+      (nil, "127.0.0.1:8080", true),  // not a browser
+      ("http://127.0.0.1:8080", "127.0.0.1:8080", true),
+      ("HTTP://127.0.0.1:8080/", "127.0.0.1:8080", true),
+      ("http://localhost", "localhost:80", true),
+      ("https://example.test", "example.test:443", true),
+      ("http://[::1]:8080", "[::1]:8080", true),
+      ("http://127.0.0.1:8081", "127.0.0.1:8080", false),
+      ("http://localhost:8080", "127.0.0.1:8080", false),
+      ("https://127.0.0.1:8080", "127.0.0.1:8080", true),
+      ("http://evil.example", "127.0.0.1:8080", false),
+      ("null", "127.0.0.1:8080", false),
+      ("file://", "127.0.0.1:8080", false),
+      ("http://127.0.0.1:8080", nil, false),
+      ("http://user@127.0.0.1:8080", "127.0.0.1:8080", false),
+    ] as [(String?, String?, Bool)])
+  func sameOriginByDefault(origin: String?, host: String?, allowed: Bool) {
+    #expect(OriginPolicy(allowedOrigins: []).allows(origin: origin, host: host) == allowed)
+  }
+
+  @Test func listedOriginsAreAllowedWhateverTheHost() {
+    let policy = OriginPolicy(allowedOrigins: ["http://LocalHost:3000/", "https://app.example"])
+    #expect(policy.allows(origin: "http://localhost:3000", host: "127.0.0.1:8080"))
+    #expect(policy.allows(origin: "https://app.example:443", host: "127.0.0.1:8080"))
+    #expect(!policy.allows(origin: "http://app.example", host: "127.0.0.1:8080"))
+    #expect(OriginPolicy(allowedOrigins: ["not an origin"]).allowedOrigins.isEmpty)
+  }
+
+  @Test(
+    arguments: [
+      ("/ws", "tableweb.v1", UpgradePolicy.Decision.accept),
+      ("/ws", " chat ,tableweb.v1", .accept),
+      ("/ws", nil, .refuse(status: 403, reason: "subprotocol tableweb.v1 required")),
+      ("/ws", "tableweb.v2", .refuse(status: 403, reason: "subprotocol tableweb.v1 required")),
+      ("/ws", "http,tableweb.v1", .refuse(status: 403, reason: "subprotocol tableweb.v1 required")),
+      ("/", "tableweb.v1", .refuse(status: 404, reason: "no WebSocket endpoint at /")),
+    ] as [(String, String?, UpgradePolicy.Decision)])
+  func upgradeNeedsThePathAndTheSubprotocol(
+    path: String, subprotocols: String?, decision: UpgradePolicy.Decision
+  ) {
+    let policy = UpgradePolicy(
+      origins: OriginPolicy(allowedOrigins: []), otherProtocolNames: ["http"])
+    #expect(
+      policy.decide(path: path, subprotocols: subprotocols, origin: nil, host: nil) == decision)
+  }
+
+  @Test func theAssemblerJoinsPiecesAndDropsWhatIsTooLarge() {
+    var assembler = MessageAssembler(limit: 8)
+    func append(_ text: String, final: Bool) -> MessageAssembler.Outcome {
+      Array(text.utf8).withUnsafeBytes { assembler.append($0, isFinal: final) }
+    }
+    #expect(append("abcd", final: false) == .incomplete)
+    #expect(append("efgh", final: true) == .message(Array("abcdefgh".utf8)))
+    #expect(append("12345", final: false) == .incomplete)
+    #expect(append("6789", final: false) == .tooLarge)
+    #expect(append("more of it", final: false) == .incomplete)
+    #expect(append("end", final: true) == .incomplete)
+    #expect(!assembler.isHoldingPartialMessage)
+    #expect(append("next", final: true) == .message(Array("next".utf8)))
+    #expect(append("123456789", final: true) == .tooLarge)
+    #expect(append("ok", final: true) == .message(Array("ok".utf8)))
+  }
+
+  @Test func theQueueIsBoundedInFramesAndBytes() {
+    var queue = OutgoingQueue(maxFrames: 3, maxBytes: 10)
+    func append(_ text: String) -> Bool { queue.append(OutgoingFrame(text)) }
+    // An empty queue takes any one frame, however large; nothing fits after it.
+    let accepted = [append(String(repeating: "x", count: 50)), append("a")]
+    #expect(accepted == [true, false])
+    let first = queue.popFirst()
+    #expect(first?.utf8.count == 50)
+    // Then 10 bytes, 3 frames.
+    let results = [append("1234"), append("5678"), append("90ab"), append("9"), append("")]
+    #expect(results == [true, true, false, true, false])
+    #expect(queue.count == 3 && queue.byteCount == 9)
+    queue.replace(with: [OutgoingFrame("screen")])
+    #expect(queue.count == 1 && queue.byteCount == 6)
+    let screen = queue.popFirst()
+    #expect(screen?.text == "screen")
+    let none = queue.popFirst()
+    #expect(none == nil && queue.isEmpty && queue.byteCount == 0)
+  }
+}
