@@ -4,17 +4,6 @@ import Testing
 
 /// Whatever arrives, decoding and applying answer with a value or an error, never a crash.
 
-private struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 private let row = Row(
   id: "R1", style: .subtitle, text: "t", detail: "d", control: .switch(isOn: true))
 
@@ -46,7 +35,7 @@ private let frames: [String] = [
 
 @Suite struct ProtocolFuzzTests {
   @Test func mutatedFramesDecodeOrAreRefused() {
-    var random = SplitMix64(state: 42)
+    var random = SplitMix64(seed: 42)
     let interesting =
       Array(#"{}[]",:0123456789-.eE"\tnulltruefalse\u{7F}"#.utf8) + [0x00, 0xC3, 0xFF]
     for _ in 0..<20_000 {
@@ -73,7 +62,7 @@ private let frames: [String] = [
   }
 
   @Test func randomDiffsAreAppliedOrRefused() {
-    var random = SplitMix64(state: 7)
+    var random = SplitMix64(seed: 7)
     func path() -> IndexPath {
       IndexPath(
         row: Int.random(in: 0...4, using: &random), section: Int.random(in: 0...2, using: &random))

@@ -179,18 +179,6 @@ private func at(_ section: Int, _ row: Int) -> IndexPath { IndexPath(row: row, s
   }
 }
 
-/// A small deterministic generator, so that a failure can be replayed.
-private struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 @Suite struct LoadedScreenRandomDiffTests {
   /// A valid diff from `old` to `new` (same sections), moving every surviving row: crude,
   /// but it exercises removals and placements everywhere.
@@ -212,14 +200,14 @@ private struct SplitMix64: RandomNumberGenerator {
       }
     }
     for (id, path) in oldPaths where !newIDs.contains(id) { ops.append(.delete(at: path)) }
-    var generator = SplitMix64(state: UInt64(ops.count))
+    var generator = SplitMix64(seed: UInt64(ops.count))
     ops.shuffle(using: &generator)  // the order of ops carries no meaning
     return ops
   }
 
   @Test(arguments: 0..<200)
   func aPrefixFollowsTheFullScreen(seed: Int) throws {
-    var random = SplitMix64(state: UInt64(seed))
+    var random = SplitMix64(seed: UInt64(seed))
     var nextID = 0
     func newID() -> String {
       nextID += 1
@@ -260,7 +248,7 @@ private struct SplitMix64: RandomNumberGenerator {
   /// ends with prefixes of it.
   @Test(arguments: 0..<300)
   func aClientScreenFollowsTheDiffersDiff(seed: Int) throws {
-    var random = SplitMix64(state: UInt64(seed) &* 7919)
+    var random = SplitMix64(seed: UInt64(seed) &* 7919)
     var nextID = 0
     func newRow() -> Row {
       nextID += 1

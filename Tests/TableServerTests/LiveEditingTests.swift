@@ -171,7 +171,7 @@ import Testing
     let people = [
       open([("Lhome", "Rtasks")], in: &driver), open([("Lhome", "Rtasks")], in: &driver),
     ]
-    var random = SplitMix(seed: seed)
+    var random = SplitMix64(seed: seed)
     let start = driver.version(people[0])
     var inserted = 0
     for step in 0..<300 {
@@ -211,18 +211,5 @@ import Testing
     let final = driver.screen(people[0])
     _ = driver.send(people[0], #"{"type":"reload"}"#)
     #expect(driver.screen(people[0]) == final)
-  }
-}
-
-/// A small seeded generator, so that a failing random test can be replayed.
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -69,7 +69,7 @@ import TableModel
       [],
     ])
     var snapshot = try store.snapshot(of: list)
-    var random = SplitMix(seed: seed)
+    var random = SplitMix64(seed: seed)
     var counter = 0
 
     for step in 0..<400 {

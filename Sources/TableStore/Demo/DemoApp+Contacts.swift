@@ -25,7 +25,7 @@ extension DemoApp {
 
   /// An indexed list of people (subtitle cells), each drilling into a Contacts-like card.
   static func contacts(zones: ZoneTable) -> AppScreen {
-    var generator = SplitMix(seed: 0x7AB1E)
+    var generator = SplitMix64(seed: 0x7AB1E)
     var used = Set<String>()
     var rows: [AppRow] = []
     while rows.count < contactCount {
@@ -68,21 +68,4 @@ extension DemoApp {
       id: "contacts", title: "Contacts", isEditable: true, isIndexed: true,
       sections: [AppSection(id: "contacts-all", rows: rows)])
   }
-}
-
-/// A small deterministic generator, so the demo is the same on every machine.
-struct SplitMix {
-  var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
