@@ -42,6 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
   func validate() throws {
     guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
     guard maxFrame >= 256 else { throw ValidationError("--max-frame must be at least 256") }
+    if let problem = ListenAddressCheck.problem(with: host) { throw ValidationError(problem) }
   }
 
   func run() async throws {

@@ -1,0 +1,30 @@
+"""`tableweb serve` refuses what it cannot do with a message naming the problem."""
+
+import subprocess
+
+from conftest import TABLEWEB
+
+
+def run_serve(*flags, tmp_path):
+    return subprocess.run(
+        [TABLEWEB, "serve", "--port", "0", "--db", str(tmp_path / "t.sqlite"), *flags],
+        capture_output=True, text=True, timeout=10)
+
+
+def test_a_host_that_is_not_on_this_machine_is_refused_at_once(tmp_path):
+    # TEST-NET-1 (RFC 5737) is never assigned to a machine; nothing is sent to it.
+    result = run_serve("--host", "192.0.2.1", tmp_path=tmp_path)
+    assert result.returncode != 0
+    assert "--host 192.0.2.1 is not an address of this machine" in result.stderr
+
+
+def test_a_host_name_that_does_not_resolve_is_refused(tmp_path):
+    result = run_serve("--host", "no-such-host.invalid", tmp_path=tmp_path)
+    assert result.returncode != 0
+    assert "--host no-such-host.invalid" in result.stderr
+
+
+def test_a_port_out_of_range_is_refused(tmp_path):
+    result = run_serve("--port", "70000", tmp_path=tmp_path)
+    assert result.returncode != 0
+    assert "--port" in result.stderr
