@@ -52,7 +52,7 @@ struct DiffBenchmark: ParsableCommand {
     }
     let oldIDs = old.flatMap { $0.rows.map(\.id) }
     let newIDs = new.flatMap { $0.rows.map(\.id) }
-    let baseline = BenchmarkClock.measure(runs: baselineRuns, warmup: 0, budget: .seconds(12)) {
+    let baseline = BenchmarkClock.measure(runs: baselineRuns, warmup: 0, budget: .seconds(8)) {
       newIDs.difference(from: oldIDs).inferringMoves()
     }
     report.add(

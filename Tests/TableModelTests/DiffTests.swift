@@ -56,6 +56,15 @@ struct DiffTests {
       ])
   }
 
+  @Test func rowsLeavingAnOtherwiseUnchangedSectionStillMove() throws {
+    // Every other row of A stays in order, so nothing in A needs a table: b and d must
+    // still be found in B.
+    #expect(
+      try diff(sections("A: a b c d e", "B: x"), sections("A: a c e", "B: d x b")) == [
+        "move [0,3] → [1,0]", "move [0,1] → [1,2]",
+      ])
+  }
+
   @Test func newSectionIsInsertedWithAllItsRows() throws {
     #expect(
       try diff(sections("A: a"), sections("A: a", "B: b c")) == [#"insertSection 1 "B""#])
