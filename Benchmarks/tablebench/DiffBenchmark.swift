@@ -18,7 +18,7 @@ struct DiffBenchmark: ParsableCommand {
         medians. The baseline takes seconds, so it runs fewer times (its "runs" column).
         """,
       options: options)
-    var random = BenchmarkRandom(seed: 0x7AB1E)
+    var random = SplitMix64(seed: 0x7AB1E)
     let original = Self.list(sections: 100, rowsPerSection: 1_000)
     try measure(
       "mixed-100k", old: original, new: Self.edited(original, using: &random), runs: 51,
@@ -76,7 +76,7 @@ struct DiffBenchmark: ParsableCommand {
 
   /// `list` with 10,000 rows deleted, 10,000 inserted, 2,000 moved to random places
   /// (mostly into other sections) and 5,000 given new text, all scattered.
-  static func edited(_ list: [Section], using random: inout BenchmarkRandom) -> [Section] {
+  static func edited(_ list: [Section], using random: inout SplitMix64) -> [Section] {
     let rowsPerSection = list[0].rows.count
     let rowCount = list.count * rowsPerSection
     let chosen = Array((0..<rowCount).shuffled(using: &random).prefix(17_000))
