@@ -200,6 +200,26 @@ def go_back(page, expected_title):
     page.wait_for_selector(".page:only-child .cell")
 
 
+SECTION_IDS = """() => [...document.querySelectorAll('.page:last-child .section')].map((s) =>
+    [...s.querySelectorAll('.cell[data-id]:not(.removing)')].sort((a, b) => a._pos[1] - b._pos[1])
+    .map((n) => n.dataset.id))"""
+
+
+def wait_for_sections(page, expected):
+    """Waits until the top screen's rows, section by section, are `expected` (lists of ids)."""
+    page.wait_for_function(f"e => JSON.stringify(({SECTION_IDS})()) === JSON.stringify(e)", arg=expected)
+
+
+def drag_handle(page, row_id, dy):
+    """Drags the row's reorder handle `dy` pixels down (up if negative) and lets go."""
+    handle = cell(page, row_id).locator(".reorder").bounding_box()
+    x, y = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x, y + dy, steps=12)
+    page.mouse.up()
+
+
 def swipe(page, row_id, dx, steps=8):
     box = cell(page, row_id).bounding_box()
     y = box["y"] + box["height"] / 2
