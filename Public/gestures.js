@@ -85,12 +85,15 @@ function reorder(view, node, down) {
   const room = (k) => secs[k].rows.length - (k === s);
   const last = secs.length - 1;
   const start = tops[s] + from * H - down.clientY - sc.scrollTop;
+  // Sections came or went, or the row did, while it was held: the drop is called off.
+  const gone = () => view.screen.sections !== secs || secs.length !== tops.length || !node.isConnected;
   let y = down.clientY;
   const drag = (view.drag = { id: node._key, s, from, ts: s, to: from, tops });
   node._fx.add("dragging");
   node.classList.add("dragging");
   node.setPointerCapture(down.pointerId);
   const update = () => {
+    if (gone()) return;
     const top = Math.max(tops[0], Math.min(tops[last] + room(last) * H, start + y + sc.scrollTop));
     let best = Infinity;
     tops.forEach((t, k) => {
@@ -117,9 +120,9 @@ function reorder(view, node, down) {
     node.classList.remove("dragging");
     view.suppressClick = true;
     const { ts, to } = drag;
-    const rows = secs[ts].rows.filter((r) => r?.id !== drag.id);
-    const after = to > 0 ? rows[to - 1] : null; // the row that will precede it
-    if ((ts === s && to === from) || (to > 0 && !after)) {
+    const rows = gone() ? null : secs[ts].rows.filter((r) => r?.id !== drag.id);
+    const after = to > 0 ? rows?.[to - 1] : null; // the row that will precede it
+    if (!rows || (ts === s && to === from) || (to > 0 && !after)) {
       view.drag = null;
       return view.render();
     }

@@ -51,7 +51,7 @@ APP = {
             {"id": "more", "text": "Show more", "switch": False},
             {"id": "revealed", "text": "Revealed row", "showWhen": {"row": "more", "on": True}}]},
         {"id": "lists", "rows": [
-            notes("swipe"), notes("drag"), notes("edit"), notes("shared"), notes("long", 60),
+            notes("swipe"), notes("drag"), notes("edit"), notes("shared"), notes("long", 60), notes("held", 4),
             {"id": "folders", "text": "Folders", "children": {
                 "title": "Folders", "editable": True, "sections": [{"id": "folders-s", "rows": [
                     {"id": "inbox", "text": "Inbox", "children": {
@@ -242,6 +242,30 @@ def test_drag_to_another_section_in_grouped_style(page):
     # A1 down to where B3 is: A closes up behind it, so that place is now after B3.
     drag_handle(page, "A1", cell(page, "B3").bounding_box()["y"] - cell(page, "A1").bounding_box()["y"])
     wait_for_sections(page, [["A2", "B1", "A3"], ["B2", "B3", "A1"]])
+
+
+def test_a_row_deleted_while_held_is_not_dropped(chromium, server, page):
+    other = open_app(chromium, server)
+    try:
+        drill(page, "held", "Held")
+        drill(other, "held", "Held")
+        answered(page, page.locator(".nav-edit").click)
+        answers = len(page.answers)
+        handle = cell(page, "held1").locator(".reorder").bounding_box()
+        page.mouse.move(handle["x"] + 5, handle["y"] + 5)
+        page.mouse.down()
+        page.mouse.move(handle["x"] + 5, handle["y"] + 5 + 44 * 2, steps=6)
+        swipe(other, "held1", -340, steps=12)  # someone else deletes it meanwhile
+        cell(page, "held1").wait_for(state="detached")
+        page.mouse.move(handle["x"] + 5, handle["y"] + 5 + 44 * 3, steps=4)
+        page.mouse.up()
+        wait_for_sections(page, [["held2", "held3", "held4"]])
+        page.wait_for_function("document.querySelector('.page:last-child .rows').style.height === '132px'")
+        assert cell(page, "held4").evaluate("n => n.style.transform") == "translateY(88px)"  # no gap left
+        page.wait_for_timeout(200)
+        assert page.answers[answers:] == []  # no move was sent, to be refused
+    finally:
+        other.close_context()
 
 
 def test_dragging_to_the_edge_scrolls(page):
