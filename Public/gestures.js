@@ -73,31 +73,42 @@ function swipe(view, node, down) {
   });
 }
 
+/// Drags a row by its handle, within its section or into another, as moveRowAt:to: allows.
+/// `drag.to` is the row's index in section `drag.ts` once it has moved.
 function reorder(view, node, down) {
   down.preventDefault();
   const sc = view.scroller;
+  const secs = view.screen.sections;
   const [s, from] = node._pos;
-  const sec = view.screen.sections[s];
-  const n = sec.rows.length;
-  const startScroll = sc.scrollTop;
+  // Where each section's rows start with the dragged row taken out: the slots it can take.
+  const tops = secs.map((sec, k) => view.sectionEls.get(sec.id).rows.offsetTop - (k > s ? H : 0));
+  const room = (k) => secs[k].rows.length - (k === s);
+  const last = secs.length - 1;
+  const start = tops[s] + from * H - down.clientY - sc.scrollTop;
+  // Sections came or went, or the row did, while it was held: the drop is called off.
+  const gone = () => view.screen.sections !== secs || secs.length !== tops.length || !node.isConnected;
   let y = down.clientY;
-  const drag = (view.drag = { id: node._key, s, from, to: from });
+  const drag = (view.drag = { id: node._key, s, from, ts: s, to: from, tops });
   node._fx.add("dragging");
   node.classList.add("dragging");
   node.setPointerCapture(down.pointerId);
   const update = () => {
-    const top = Math.max(0, Math.min((n - 1) * H, from * H + y - down.clientY + sc.scrollTop - startScroll));
-    node.style.transform = `translateY(${top}px)`;
-    drag.to = Math.round(top / H);
+    if (gone()) return;
+    const top = Math.max(tops[0], Math.min(tops[last] + room(last) * H, start + y + sc.scrollTop));
+    let best = Infinity;
+    tops.forEach((t, k) => {
+      const i = Math.max(0, Math.min(room(k), Math.round((top - t) / H)));
+      const d = Math.abs(t + i * H - top);
+      if (d < best) [best, drag.ts, drag.to] = [d, k, i];
+    });
     view.render();
+    node.style.transform = `translateY(${top - (node.parentNode?.offsetTop ?? 0)}px)`;
   };
   let frame = requestAnimationFrame(function autoScroll() {
     const r = sc.getBoundingClientRect();
     const v = y < r.top + EDGE ? y - r.top - EDGE : y > r.bottom - EDGE ? y - r.bottom + EDGE : 0;
-    if (v) {
-      sc.scrollTop += v / 3;
-      update();
-    }
+    if (v) sc.scrollTop += v / 3;
+    update(); // also while the sections around the gap resize
     frame = requestAnimationFrame(autoScroll);
   });
   track((e) => {
@@ -108,16 +119,16 @@ function reorder(view, node, down) {
     node._fx.delete("dragging");
     node.classList.remove("dragging");
     view.suppressClick = true;
-    const to = drag.to;
-    // The row that will precede it once it has moved.
-    const after = to === 0 ? null : sec.rows[to > from ? to : to - 1];
-    if (to === from || after === undefined || (to > 0 && !after)) {
+    const { ts, to } = drag;
+    const rows = gone() ? null : secs[ts].rows.filter((r) => r?.id !== drag.id);
+    const after = to > 0 ? rows?.[to - 1] : null; // the row that will precede it
+    if (!rows || (ts === s && to === from) || (to > 0 && !after)) {
       view.drag = null;
       return view.render();
     }
     drag.dropped = true;
     view.render();
-    view.actions.move(node._row, sec.id, after?.id ?? null);
+    view.actions.move(node._row, secs[ts].id, after?.id ?? null);
     setTimeout(() => {
       if (view.drag !== drag) return;
       view.drag = null;

@@ -27,7 +27,7 @@ export class TableView {
     this.selected = new Set(); // rows picked in editing mode for "Delete (n)"
     this.confirming = null; // the row whose minus control was turned
     this.openSwipe = null; // {node}: at most one row swiped open
-    this.drag = null; // {id, s, from, to, dropped}: a row being reordered by pointer
+    this.drag = null; // {id, s, from, ts, to, tops, dropped}: a row being reordered by pointer
     this.suppressClick = false; // a gesture just ended: the click it makes is not a tap
     this.inflight = new Map(); // "section~from" → {id, from, to}: fetches not answered yet
     this.screen = null;
@@ -126,13 +126,14 @@ export class TableView {
     if (!this.frame) this.frame = requestAnimationFrame(() => ((this.frame = 0), this.render()));
   }
 
-  /// Where row `i` of section `s` is drawn, taking a drag in progress into account.
+  /// Where row `i` of section `s` is drawn, taking a drag in progress into account: the
+  /// dragged row leaves a gap in section `d.s` and opens one in `d.ts`.
   rowY(s, i, id) {
     const d = this.drag;
-    if (!d || d.s !== s) return i * H;
-    if (id === d.id) return d.to * H;
-    if (d.from < i && i <= d.to) return (i - 1) * H;
-    if (d.to <= i && i < d.from) return (i + 1) * H;
+    if (!d) return i * H;
+    if (id === d.id) return d.tops[d.ts] + d.to * H - d.tops[s] - (s > d.ts ? H : 0); // dropped
+    if (s === d.s && i > d.from) i--;
+    if (s === d.ts && i >= d.to) i++;
     return i * H;
   }
 
@@ -141,7 +142,11 @@ export class TableView {
     if (!sc || !this.page.isConnected) return;
     const sections = sc.sections;
     const els = sections.map((sec) => this.sectionEls.get(sec.id));
-    sections.forEach((sec, s) => (els[s].rows.style.height = `${sec.rows.length * H}px`));
+    const d = this.drag;
+    sections.forEach((sec, s) => {
+      els[s].rows.style.height = `${(sec.rows.length + (d ? (s === d.ts) - (s === d.s) : 0)) * H}px`;
+      els[s].rows.classList.toggle("lifted", d?.s === s);
+    });
     const tops = els.map((e) => e.rows.offsetTop);
     const view = this.scroller.clientHeight || 800;
     const lo = this.scroller.scrollTop - view / 2;

@@ -4,8 +4,6 @@ import functools
 import http.server
 import json
 import os
-import signal
-import socket
 import subprocess
 import tempfile
 import threading
@@ -14,7 +12,8 @@ import time
 import pytest
 from playwright.sync_api import sync_playwright
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+from conftest import ROOT, TABLEWEB, TablewebServer
+
 PUBLIC = os.path.join(ROOT, "Public")
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 TIMEOUT_MS = 5000
@@ -87,65 +86,40 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 # --- The real server -------------------------------------------------------------
-
-
-BINARY = os.environ.get("TABLEWEB", os.path.join(ROOT, ".build", "release", "tableweb"))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+# conftest's `tableweb_server` (the demo app, one per test) serves most uses. Server adds
+# what a module of page tests needs: one server for the module, its own app imported
+# first, and a restart on the same port and database, as the page sees a real one.
 
 
 class Server:
-    """`tableweb serve` on a loopback port with its own database, which can be
-    stopped and started again on the same port and database. `app` (the data format)
-    is imported first; without it the server starts with its demo app."""
+    """conftest's TablewebServer with `app` (the data format) imported into its database
+    first (without one, the demo app), which can be stopped and started again on the same
+    port and database."""
 
     def __init__(self, app=None):
-        if not os.path.exists(BINARY):
-            pytest.skip(f"{BINARY} is not built (make release)")
+        if not os.path.exists(TABLEWEB):
+            pytest.skip(f"{TABLEWEB} is not built (make release)")
         self.dir = tempfile.TemporaryDirectory(prefix="tableweb-page-")
         self.db = os.path.join(self.dir.name, "page.sqlite")
         if app is not None:
             fixture = os.path.join(self.dir.name, "app.json")
             with open(fixture, "w") as f:
                 json.dump(app, f)
-            subprocess.run([BINARY, "import", fixture, "--db", self.db], check=True, timeout=120,
+            subprocess.run([TABLEWEB, "import", fixture, "--db", self.db], check=True, timeout=120,
                            capture_output=True)
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}/"
-        self.process = None
-        self.log = open(os.path.join(self.dir.name, "server.log"), "wb")
+        self.port = 0  # the first start picks a free one; a restart takes the same
+        self.server = None
         self.start()
 
     def start(self):
-        self.process = subprocess.Popen(
-            [BINARY, "serve", "--port", str(self.port), "--host", "127.0.0.1", "--db", self.db,
-             "--public", PUBLIC], stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"tableweb serve exited with {self.process.returncode}")
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.2):
-                return
-            time.sleep(0.05)
-        raise TimeoutError(f"tableweb serve did not listen on {self.port}")
+        self.server = TablewebServer(["--port", str(self.port)], PUBLIC, self.db)  # the last --port wins
+        self.port, self.url = self.server.port, self.server.url
 
     def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
-        self.process = None
+        self.server.stop()
 
     def close(self):
         self.stop()
-        self.log.close()
         self.dir.cleanup()
 
 
@@ -198,6 +172,26 @@ def go_back(page, expected_title):
     page.locator(".nav-back").click()
     page.wait_for_function("t => document.querySelector('.nav-title').textContent === t", arg=expected_title)
     page.wait_for_selector(".page:only-child .cell")
+
+
+SECTION_IDS = """() => [...document.querySelectorAll('.page:last-child .section')].map((s) =>
+    [...s.querySelectorAll('.cell[data-id]:not(.removing)')].sort((a, b) => a._pos[1] - b._pos[1])
+    .map((n) => n.dataset.id))"""
+
+
+def wait_for_sections(page, expected):
+    """Waits until the top screen's rows, section by section, are `expected` (lists of ids)."""
+    page.wait_for_function(f"e => JSON.stringify(({SECTION_IDS})()) === JSON.stringify(e)", arg=expected)
+
+
+def drag_handle(page, row_id, dy):
+    """Drags the row's reorder handle `dy` pixels down (up if negative) and lets go."""
+    handle = cell(page, row_id).locator(".reorder").bounding_box()
+    x, y = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x, y + dy, steps=12)
+    page.mouse.up()
 
 
 def swipe(page, row_id, dx, steps=8):

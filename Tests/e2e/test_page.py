@@ -3,7 +3,8 @@ live updates between two browsers, text safety, resuming, and a 100,000-row list
 import pytest
 
 from page_helpers import (  # noqa: F401 (fixtures)
-    Server, answered, cell, chromium, drill, go_back, open_app, reveal, swipe, title, visible_ids)
+    Server, answered, cell, chromium, drag_handle, drill, go_back, open_app, reveal, swipe, title, visible_ids,
+    wait_for_sections)
 
 MARKUP = "<b>bold</b><img src=x onerror=window.pwned=1>"
 IMAGE = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='29' height='29'/%3E"
@@ -50,7 +51,7 @@ APP = {
             {"id": "more", "text": "Show more", "switch": False},
             {"id": "revealed", "text": "Revealed row", "showWhen": {"row": "more", "on": True}}]},
         {"id": "lists", "rows": [
-            notes("swipe"), notes("drag"), notes("edit"), notes("shared"), notes("long", 60),
+            notes("swipe"), notes("drag"), notes("edit"), notes("shared"), notes("long", 60), notes("held", 4),
             {"id": "folders", "text": "Folders", "children": {
                 "title": "Folders", "editable": True, "sections": [{"id": "folders-s", "rows": [
                     {"id": "inbox", "text": "Inbox", "children": {
@@ -61,6 +62,10 @@ APP = {
                     {"id": f"p{i}", "text": name} for i, name in enumerate(
                         "Anna Bert Cleo Dora Emil Fay Gus Hana Ivo Jana Karl Lena Milo Nina Otto Pia "
                         "Quin Rosa Sven Tom Uma Vera Walt Xavi Yara Zeno Abe Bea Cid Dan".split())]}]}},
+            {"id": "across", "text": "Across", "children": {
+                "title": "Across", "style": "grouped", "editable": True, "sections": [
+                    {"id": f"across-{k}", "header": k, "footer": f"{k} ends", "rows": [
+                        {"id": f"{k}{i}", "text": f"{k} {i}"} for i in range(1, 4)]} for k in ("A", "B")]}},
             {"id": "big", "text": "Big", "children": {
                 "title": "Big", "sections": [{"id": "big-s", "rows": [
                     {"id": f"b{i}", "text": f"Row {i}"} for i in range(100_000)]}]}}]},
@@ -225,6 +230,42 @@ def test_drag_to_reorder(page):
     page.keyboard.press("Alt+ArrowUp")
     page.wait_for_function("document.querySelector('.cell[data-id=drag4]')._pos[1] === 2")
     assert ids_in(page)[:4] == ["drag2", "drag3", "drag4", "drag1"]
+
+
+def test_drag_to_another_section_in_grouped_style(page):
+    drill(page, "across", "Across")
+    answered(page, page.locator(".nav-edit").click)
+    wait_for_sections(page, [["A1", "A2", "A3"], ["B1", "B2", "B3"]])
+    # B1 up past B's header and A's footer, to where A3 is: between A2 and A3.
+    drag_handle(page, "B1", cell(page, "A3").bounding_box()["y"] - cell(page, "B1").bounding_box()["y"])
+    wait_for_sections(page, [["A1", "A2", "B1", "A3"], ["B2", "B3"]])
+    # A1 down to where B3 is: A closes up behind it, so that place is now after B3.
+    drag_handle(page, "A1", cell(page, "B3").bounding_box()["y"] - cell(page, "A1").bounding_box()["y"])
+    wait_for_sections(page, [["A2", "B1", "A3"], ["B2", "B3", "A1"]])
+
+
+def test_a_row_deleted_while_held_is_not_dropped(chromium, server, page):
+    other = open_app(chromium, server)
+    try:
+        drill(page, "held", "Held")
+        drill(other, "held", "Held")
+        answered(page, page.locator(".nav-edit").click)
+        answers = len(page.answers)
+        handle = cell(page, "held1").locator(".reorder").bounding_box()
+        page.mouse.move(handle["x"] + 5, handle["y"] + 5)
+        page.mouse.down()
+        page.mouse.move(handle["x"] + 5, handle["y"] + 5 + 44 * 2, steps=6)
+        swipe(other, "held1", -340, steps=12)  # someone else deletes it meanwhile
+        cell(page, "held1").wait_for(state="detached")
+        page.mouse.move(handle["x"] + 5, handle["y"] + 5 + 44 * 3, steps=4)
+        page.mouse.up()
+        wait_for_sections(page, [["held2", "held3", "held4"]])
+        page.wait_for_function("document.querySelector('.page:last-child .rows').style.height === '132px'")
+        assert cell(page, "held4").evaluate("n => n.style.transform") == "translateY(88px)"  # no gap left
+        page.wait_for_timeout(200)
+        assert page.answers[answers:] == []  # no move was sent, to be refused
+    finally:
+        other.close_context()
 
 
 def test_dragging_to_the_edge_scrolls(page):
