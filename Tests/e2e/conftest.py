@@ -26,8 +26,9 @@ class TablewebServer:
         self.db = db
         command = [TABLEWEB, "serve", "--host", "127.0.0.1", "--port", "0", "--db", db,
                    "--public", public, *args]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        text=True)
+        # stderr joins stdout, which a thread drains: a server that logs a lot never blocks.
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True)
         self.output = []
         self.port = self._wait_for_port()
         self.url = f"http://127.0.0.1:{self.port}/"
@@ -50,8 +51,8 @@ class TablewebServer:
         threading.Thread(target=read, daemon=True).start()
         if not ready.wait(START_TIMEOUT) or "port" not in found:
             self.process.kill()
-            stderr = self.process.stderr.read()
-            raise RuntimeError(f"tableweb serve did not start: {''.join(self.output)}{stderr}")
+            self.process.wait()
+            raise RuntimeError(f"tableweb serve did not start: {''.join(self.output)}")
         return found["port"]
 
     def stop(self):
