@@ -126,15 +126,11 @@ struct FanoutBenchmark: ParsableCommand {
     guard FileManager.default.isExecutableFile(atPath: executable) else {
       throw ValidationError("no tableweb at \(executable): build it with `swift build -c release`")
     }
-    // `swift run tablebench` builds only this product: say so when tableweb is older.
-    let modified = { (path: String) in
-      (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
-    }
-    if let ours = Bundle.main.executablePath.flatMap(modified), let theirs = modified(executable),
-      theirs < ours
-    {
+    // `swift run tablebench` builds only this product, so the tableweb it runs may predate
+    // the code it is measuring: say so when an object file of that code is newer.
+    if let stale = Self.newerObjectFile(than: executable) {
       FileHandle.standardError.write(
-        Data("note: \(executable) is older than tablebench; `swift build -c release` first\n".utf8))
+        Data("note: \(executable) is older than \(stale); `swift build -c release` first\n".utf8))
     }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
@@ -339,5 +335,26 @@ private func canConnect(port: UInt16) -> Bool {
     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
       connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
     }
+  }
+}
+
+extension FanoutBenchmark {
+  /// An object file of the server's code (in the build folder beside `executable`) that is
+  /// newer than `executable`, or nil when the executable is up to date.
+  static func newerObjectFile(than executable: String) -> String? {
+    let files = FileManager.default
+    let modified = { (path: String) in
+      (try? files.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    }
+    guard let built = modified(executable) else { return nil }
+    let folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+    for target in ["TableModel", "TableStore", "TableServer", "tableweb"] {
+      let objects = folder.appendingPathComponent("\(target).build").path
+      for name in (try? files.contentsOfDirectory(atPath: objects)) ?? [] where name.hasSuffix(".o") {
+        let path = objects + "/" + name
+        if let date = modified(path), date > built { return path }
+      }
+    }
+    return nil
   }
 }
