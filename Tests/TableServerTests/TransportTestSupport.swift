@@ -132,22 +132,13 @@ struct HTTPResponse {
   static func fetch(
     port: Int, path: String, headers: [String: String] = [:], timeout: TimeInterval = 5
   ) throws -> HTTPResponse {
-    let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard socketFD >= 0 else { throw TransportTestFailure("socket() failed") }
-    defer { Glibc.close(socketFD) }
+    let connection = try RawSocket(port: port)
+    // The socket closes when `connection` goes: keep it to the end of the exchange.
+    defer { withExtendedLifetime(connection) {} }
+    let socketFD = connection.descriptor
     var time = timeval(tv_sec: Int(timeout), tv_usec: 0)
     setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(socketFD, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        Glibc.connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else { throw TransportTestFailure("cannot connect to port \(port)") }
 
     var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
     for (name, value) in headers { request += "\(name): \(value)\r\n" }
