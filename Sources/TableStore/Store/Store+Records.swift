@@ -67,17 +67,11 @@ extension Store {
   }
 
   func rowRecord(key: String) throws(StoreError) -> RowRecord? {
-    try fetchOne(
-      "SELECT \(RowRecord.columns) FROM row r JOIN block b ON b.id = r.block_id WHERE r.key = ?",
-      [key],
-      RowRecord.init)
+    try fetchOne(RowRecord.select() + " WHERE r.key = ?", [key], RowRecord.init)
   }
 
   func rowRecord(id: Int) throws(StoreError) -> RowRecord? {
-    try fetchOne(
-      "SELECT \(RowRecord.columns) FROM row r JOIN block b ON b.id = r.block_id WHERE r.id = ?",
-      [id],
-      RowRecord.init)
+    try fetchOne(RowRecord.select() + " WHERE r.id = ?", [id], RowRecord.init)
   }
 
   /// The row `key` of `list` as the list shows it now; hidden rows (`showWhen`) count as
@@ -107,12 +101,14 @@ extension Store {
     return key
   }
 
-  /// Adds one to the list's version and returns the new one.
-  func bumpVersion(of listID: Int) throws(StoreError) -> Int {
-    guard
-      let version = try fetchInt(
-        "UPDATE list SET version = version + 1 WHERE id = ? RETURNING version", listID)
-    else { throw .notFound("list #\(listID)") }
-    return version
+  /// Adds one to the list's version and returns the new one. `list` must have been read
+  /// in the same write transaction, so that its version is the current one.
+  ///
+  /// No `RETURNING` here or in the other per-command updates: SQLite gathers a
+  /// RETURNING statement's rows in a temporary table, which costs more than the update.
+  func bumpVersion(of list: ListRecord) throws(StoreError) -> Int {
+    try execute("UPDATE list SET version = version + 1 WHERE id = ?", list.id)
+    guard database.changes == 1 else { throw .notFound("list \(list.key)") }
+    return list.version + 1
   }
 }
