@@ -64,7 +64,9 @@ extension Store {
         let next = try fetchInt(
           "SELECT pos FROM row WHERE block_id = ? AND pos > ? ORDER BY pos LIMIT 1", after.blockID,
           pos)
-      else { return Slot(block: after.blockID, pos: pos + Store.rowGap, blockSize: after.blockSize) }
+      else {
+        return Slot(block: after.blockID, pos: pos + Store.rowGap, blockSize: after.blockSize)
+      }
       if next - pos >= 2 {
         return Slot(block: after.blockID, pos: pos + (next - pos) / 2, blockSize: after.blockSize)
       }
