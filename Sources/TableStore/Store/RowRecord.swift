@@ -42,6 +42,10 @@ struct RowRecord {
   }
 
   static let columnCount = 18
+  // Built once: the statement cache hashes the SQL of every statement it hands out.
+  static let selectByKey = select() + " WHERE r.key = ?"
+  static let selectByID = select() + " WHERE r.id = ?"
+  static let selectDependents = select() + " WHERE r.show_when_row = ?"
 
   init(_ s: Statement) {
     id = s.int(0)

@@ -23,7 +23,7 @@ extension Store {
           continue
         }
         let dependents = try fetchAll(
-          RowRecord.select() + " WHERE r.show_when_row = ?",
+          RowRecord.selectDependents,
           [doomed[index].id], RowRecord.init)
         for dependent in dependents where seen.insert(dependent.id).inserted {
           doomed.append(dependent)

@@ -9,6 +9,7 @@ extension Store {
       (SELECT o.text FROM row o WHERE o.list_id = c.id AND o.checked ORDER BY o.id LIMIT 1)
     FROM row r LEFT JOIN list c ON c.parent_row = r.id
     """
+  static let rowSelectByID = rowSelect + " WHERE r.id = ?"
 
   /// The row as the protocol shows it, from a ``rowSelect`` result.
   func makeRow(_ s: Statement, in list: ListRecord) -> Row {
@@ -48,17 +49,17 @@ extension Store {
 
   func loadRow(id: Int, in list: ListRecord) throws(StoreError) -> Row {
     guard
-      let row = try fetchOne(Store.rowSelect + " WHERE r.id = ?", [id], { makeRow($0, in: list) })
+      let row = try fetchOne(Store.rowSelectByID, [id], { makeRow($0, in: list) })
     else { throw .notFound("row #\(id)") }
     return row
   }
 
   func listRecord(key: String) throws(StoreError) -> ListRecord? {
-    try fetchOne("SELECT \(ListRecord.columns) FROM list WHERE key = ?", [key], ListRecord.init)
+    try fetchOne(ListRecord.selectByKey, [key], ListRecord.init)
   }
 
   func listRecord(id: Int) throws(StoreError) -> ListRecord? {
-    try fetchOne("SELECT \(ListRecord.columns) FROM list WHERE id = ?", [id], ListRecord.init)
+    try fetchOne(ListRecord.selectByID, [id], ListRecord.init)
   }
 
   func requireList(_ key: String) throws(StoreError) -> ListRecord {
@@ -67,11 +68,11 @@ extension Store {
   }
 
   func rowRecord(key: String) throws(StoreError) -> RowRecord? {
-    try fetchOne(RowRecord.select() + " WHERE r.key = ?", [key], RowRecord.init)
+    try fetchOne(RowRecord.selectByKey, [key], RowRecord.init)
   }
 
   func rowRecord(id: Int) throws(StoreError) -> RowRecord? {
-    try fetchOne(RowRecord.select() + " WHERE r.id = ?", [id], RowRecord.init)
+    try fetchOne(RowRecord.selectByID, [id], RowRecord.init)
   }
 
   /// The row `key` of `list` as the list shows it now; hidden rows (`showWhen`) count as

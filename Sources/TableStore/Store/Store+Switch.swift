@@ -54,15 +54,18 @@ extension Store {
     }
   }
 
+  static let dependentsWithRules =
+    RowRecord.select(
+      ", r.show_when_row, r.show_when_on, (SELECT w.switch FROM row w WHERE w.id = r.show_when_row)"
+    ) + " WHERE r.list_id = ? AND r.show_when_row IS NOT NULL"
+
   /// The rows of `list` whose visibility no longer matches their `showWhen` rules, and
   /// what it should be. A row is visible while its switch row is in the named state and
   /// is itself visible (rules may chain; import refuses cycles).
   func visibilityChanges(in list: ListRecord) throws(StoreError) -> [(RowRecord, Bool)] {
     // Each dependent with its rule and the state of the switch the rule names.
     let dependents = try fetchAll(
-      RowRecord.select(
-        ", r.show_when_row, r.show_when_on, (SELECT w.switch FROM row w WHERE w.id = r.show_when_row)"
-      ) + " WHERE r.list_id = ? AND r.show_when_row IS NOT NULL", [list.id],
+      Store.dependentsWithRules, [list.id],
       {
         (
           RowRecord($0), $0.int(RowRecord.columnCount), $0.bool(RowRecord.columnCount + 1),
