@@ -16,6 +16,9 @@ struct ListRecord {
 
   static let columns =
     "id, key, parent_row, title, style, selection, editable, indexed, header, footer, version"
+  // Built once: the statement cache hashes the SQL of every statement it hands out.
+  static let selectByKey = "SELECT \(columns) FROM list WHERE key = ?"
+  static let selectByID = "SELECT \(columns) FROM list WHERE id = ?"
 
   init(_ s: Statement) {
     id = s.int(0)

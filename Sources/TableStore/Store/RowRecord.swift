@@ -1,6 +1,7 @@
 import TableModel
 
-/// Where a row is and the state commands look at.
+/// Where a row is, the state commands look at, and everything the protocol shows of it,
+/// so that a command can return the row it changed without reading it again.
 struct RowRecord {
   var id: Int
   var key: String
@@ -15,13 +16,36 @@ struct RowRecord {
   var detail: String?
   var style: CellStyle
   var showWhenRow: Int?
-  /// Whether the row drills into a child list.
-  var hasChildren: Bool
+  /// The selection mode of the child list the row drills into; nil when it has none.
+  var childSelection: SelectionMode?
+  var image: String?
+  var accessory: AccessoryType?
+  /// How many rows (visible or not) the row's block held when the record was read.
+  var blockSize: Int
+  /// The text of the checked option of a single-selection child list.
+  var childCheckedText: String?
 
-  static let columns = """
-    r.id, r.key, r.list_id, r.block_id, r.pos, r.visible, r.switch, r.checked, b.section_id, r.text,
-      r.detail, r.style, r.show_when_row, EXISTS (SELECT 1 FROM list c WHERE c.parent_row = r.id)
+  /// Whether the row drills into a child list.
+  var hasChildren: Bool { childSelection != nil }
+
+  /// The record's columns and tables; append a `WHERE` clause. Further columns may follow
+  /// at ``columnCount`` and after.
+  static func select(_ extraColumns: String = "") -> String {
     """
+    SELECT r.id, r.key, r.list_id, r.block_id, r.pos, r.visible, r.switch, r.checked, b.section_id,
+      r.text, r.detail, r.style, r.show_when_row, c.selection, r.image, r.accessory, b.size,
+      CASE WHEN c.selection = 'single' THEN
+        (SELECT o.text FROM row o WHERE o.list_id = c.id AND o.checked ORDER BY o.id LIMIT 1)
+      END\(extraColumns)
+    FROM row r JOIN block b ON b.id = r.block_id LEFT JOIN list c ON c.parent_row = r.id
+    """
+  }
+
+  static let columnCount = 18
+  // Built once: the statement cache hashes the SQL of every statement it hands out.
+  static let selectByKey = select() + " WHERE r.key = ?"
+  static let selectByID = select() + " WHERE r.id = ?"
+  static let selectDependents = select() + " WHERE r.show_when_row = ?"
 
   init(_ s: Statement) {
     id = s.int(0)
@@ -37,6 +61,18 @@ struct RowRecord {
     detail = s.optionalString(10)
     style = CellStyle(rawValue: s.string(11)) ?? .default
     showWhenRow = s.optionalInt(12)
-    hasChildren = s.bool(13)
+    childSelection = s.optionalString(13).map { SelectionMode(rawValue: $0) ?? .none }
+    image = s.optionalString(14)
+    accessory = s.optionalString(15).flatMap(AccessoryType.init(rawValue:))
+    blockSize = s.int(16)
+    childCheckedText = s.optionalString(17)
+  }
+
+  /// The row as `list` shows it (see ``Store/makeRow(id:text:detail:style:image:accessory:isOn:isChecked:hasChildren:borrowedDetail:in:)``).
+  func row(in list: ListRecord) -> Row {
+    Store.makeRow(
+      id: key, text: text, detail: detail, style: style, image: image, accessory: accessory,
+      isOn: isOn, isChecked: isChecked, hasChildren: hasChildren,
+      borrowedDetail: childSelection == .single ? childCheckedText : nil, in: list)
   }
 }

@@ -23,7 +23,7 @@ extension Store {
           continue
         }
         let dependents = try fetchAll(
-          "SELECT \(RowRecord.columns) FROM row r JOIN block b ON b.id = r.block_id WHERE r.show_when_row = ?",
+          RowRecord.selectDependents,
           [doomed[index].id], RowRecord.init)
         for dependent in dependents where seen.insert(dependent.id).inserted {
           doomed.append(dependent)
@@ -50,16 +50,21 @@ extension Store {
       for row in doomed where row.showWhenRow != nil {
         try execute("UPDATE row SET show_when_row = NULL WHERE id = ?", row.id)
       }
+      var removedFromSection: [Int: Int] = [:]
       for (index, row) in doomed.enumerated() {
         guard let current = index == 0 ? row : try rowRecord(id: row.id) else { continue }
         try execute("DELETE FROM row WHERE id = ?", current.id)
         try didRemoveRow(current)
+        if current.isVisible { removedFromSection[current.sectionID, default: 0] += 1 }
+      }
+      for (sectionID, removed) in removedFromSection.sorted(by: { $0.key < $1.key }) {
+        try addVisibleRows(-removed, toSection: sectionID)
       }
       let edits = doomed.filter(\.isVisible).map { RowEdit.delete(row: $0.key) }
       var change = StoreChange(removedLists: removedLists)
       if !edits.isEmpty {
         change.lists.append(
-          ListChange(list: list, version: try bumpVersion(of: record.id), edits: edits))
+          ListChange(list: list, version: try bumpVersion(of: record), edits: edits))
       }
       if let parent = try parentChange(of: record, lent: lent) { change.lists.append(parent) }
       return change

@@ -45,15 +45,16 @@ extension Store {
         }
       }
       let key = try makeKey("R")
-      let (block, pos) = try slot(inSection: sectionID, after: afterRow)
+      let target = try slot(inSection: sectionID, after: afterRow)
       try execute(
         """
         INSERT INTO row (key, list_id, block_id, pos, text, detail, style, image, accessory, switch,
           checked, visible)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1)
-        """, key, record.id, block, pos, content.text, content.detail, (style ?? .default).rawValue,
-        content.image, content.accessory?.rawValue, content.isOn)
-      try didAddRow(toBlock: block, inSection: sectionID, visible: true)
+        """, key, record.id, target.block, target.pos, content.text, content.detail,
+        (style ?? .default).rawValue, content.image, content.accessory?.rawValue, content.isOn)
+      try didAddRow(to: target, visible: true)
+      try addVisibleRows(1, toSection: sectionID)
       let row = Store.makeRow(
         id: key, text: content.text, detail: content.detail, style: style ?? .default,
         image: content.image,
@@ -68,7 +69,7 @@ extension Store {
         edit = .insert(row, section: section, after: after)
       }
       return StoreChange(lists: [
-        ListChange(list: list, version: try bumpVersion(of: record.id), edits: [edit])
+        ListChange(list: list, version: try bumpVersion(of: record), edits: [edit])
       ])
     }
   }

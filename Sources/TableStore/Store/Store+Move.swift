@@ -24,16 +24,24 @@ extension Store {
       if moving.sectionID == sectionID, try previousVisibleRow(moving) == after {
         return StoreChange()
       }
-      try didRemoveRow(moving, keepEmpty: true)
-      let (block, pos) = try slot(inSection: sectionID, after: afterRow)
-      try execute("UPDATE row SET block_id = ?, pos = ? WHERE id = ?", block, pos, moving.id)
-      try didAddRow(toBlock: block, inSection: sectionID, visible: true)
-      if block != moving.blockID {
-        try execute("DELETE FROM block WHERE id = ? AND size = 0", moving.blockID)
+      // The slot is found while the row is still in place: the row is not next to `after`
+      // (that move would change nothing), so it cannot be the neighbour the slot is taken
+      // from, and block sizes are still those the records were read with.
+      let target = try slot(inSection: sectionID, after: afterRow)
+      try execute(
+        "UPDATE row SET block_id = ?, pos = ? WHERE id = ?", target.block, target.pos, moving.id)
+      if target.block != moving.blockID {
+        // Added before it is removed: removing may fold the old block into the new one.
+        try didAddRow(to: target, visible: true)
+        try didRemoveRow(moving)
+        if sectionID != moving.sectionID {
+          try addVisibleRows(1, toSection: sectionID)
+          try addVisibleRows(-1, toSection: moving.sectionID)
+        }
       }
       let edit = RowEdit.move(row: row, section: toSection, after: after)
       return StoreChange(lists: [
-        ListChange(list: list, version: try bumpVersion(of: record.id), edits: [edit])
+        ListChange(list: list, version: try bumpVersion(of: record), edits: [edit])
       ])
     }
   }

@@ -27,17 +27,25 @@ extension Store {
   static let rowGap = 1 << 32
   static let blockGap = 1 << 32
 
+  /// Where a row goes: a block, its position there, and how many rows the block holds
+  /// before the row arrives.
+  struct Slot {
+    var block: Int
+    var pos: Int
+    var blockSize: Int
+  }
+
   /// Where a row goes in section `sectionID`: right after `after`, or first when nil.
-  /// Creates the section's first block when it has none.
-  func slot(inSection sectionID: Int, after: RowRecord?) throws(StoreError) -> (
-    block: Int, pos: Int
-  ) {
+  /// Creates the section's first block when it has none. `after` must have been read in
+  /// this transaction with no row added to or removed from its block since.
+  func slot(inSection sectionID: Int, after: RowRecord?) throws(StoreError) -> Slot {
     guard let after else {
       guard
-        let first = try fetchInt(
-          "SELECT id FROM block WHERE section_id = ? ORDER BY pos LIMIT 1", sectionID)
+        let (first, size) = try fetchOne(
+          "SELECT id, size FROM block WHERE section_id = ? ORDER BY pos LIMIT 1", [sectionID],
+          { ($0.int(0), $0.int(1)) })
       else {
-        return (try makeBlock(inSection: sectionID, pos: 0), 0)
+        return Slot(block: try makeBlock(inSection: sectionID, pos: 0), pos: 0, blockSize: 0)
       }
       var lowest = try fetchInt(
         "SELECT pos FROM row WHERE block_id = ? ORDER BY pos LIMIT 1", first)
@@ -45,7 +53,7 @@ extension Store {
         try renumberRows(inBlock: first)
         lowest = 0
       }
-      return (first, (lowest ?? Store.rowGap) - Store.rowGap)
+      return Slot(block: first, pos: (lowest ?? Store.rowGap) - Store.rowGap, blockSize: size)
     }
     precondition(
       after.sectionID == sectionID,
@@ -56,8 +64,12 @@ extension Store {
         let next = try fetchInt(
           "SELECT pos FROM row WHERE block_id = ? AND pos > ? ORDER BY pos LIMIT 1", after.blockID,
           pos)
-      else { return (after.blockID, pos + Store.rowGap) }
-      if next - pos >= 2 { return (after.blockID, pos + (next - pos) / 2) }
+      else {
+        return Slot(block: after.blockID, pos: pos + Store.rowGap, blockSize: after.blockSize)
+      }
+      if next - pos >= 2 {
+        return Slot(block: after.blockID, pos: pos + (next - pos) / 2, blockSize: after.blockSize)
+      }
       precondition(attempt == 0, "block #\(after.blockID) still has no gap after renumbering")
       try renumberRows(inBlock: after.blockID)
       guard let renumbered = try fetchInt("SELECT pos FROM row WHERE id = ?", after.id) else {
@@ -68,36 +80,34 @@ extension Store {
     preconditionFailure("unreachable")
   }
 
-  /// Records that a row (visible or not) now sits in `blockID`; splits the block when full.
-  func didAddRow(toBlock blockID: Int, inSection sectionID: Int, visible: Bool) throws(StoreError) {
-    let added = visible ? 1 : 0
-    guard
-      let size = try fetchInt(
-        "UPDATE block SET size = size + 1, count = count + ? WHERE id = ? RETURNING size", added,
-        blockID)
-    else { throw .notFound("block #\(blockID)") }
-    if visible { try execute("UPDATE section SET count = count + 1 WHERE id = ?", sectionID) }
-    if size > blockCapacity { try split(blockID) }
+  /// Records that a row (visible or not) was placed in `slot`; splits the block when full.
+  /// The section's count is the caller's (``addVisibleRows(_:toSection:)``).
+  func didAddRow(to slot: Slot, visible: Bool) throws(StoreError) {
+    try execute(
+      "UPDATE block SET size = size + 1, count = count + ? WHERE id = ?", visible ? 1 : 0,
+      slot.block)
+    if slot.blockSize + 1 > blockCapacity { try split(slot.block) }
   }
 
-  /// Records that `row` left its block. An emptied block is dropped unless `keepEmpty`
-  /// (a move drops it only after placing the row, as the row may land in the same block).
-  func didRemoveRow(_ row: RowRecord, keepEmpty: Bool = false) throws(StoreError) {
-    let removed = row.isVisible ? 1 : 0
-    guard
-      let size = try fetchInt(
-        "UPDATE block SET size = size - 1, count = count - ? WHERE id = ? RETURNING size", removed,
-        row.blockID)
-    else { throw .notFound("block #\(row.blockID)") }
-    if row.isVisible {
-      try execute("UPDATE section SET count = count - 1 WHERE id = ?", row.sectionID)
-    }
-    if keepEmpty { return }
+  /// Records that `row` left its block: drops the block when it is empty, folds it into the
+  /// next when sparse. `row` is the record read before it left (its `blockSize` counts it).
+  /// The section's count is the caller's (``addVisibleRows(_:toSection:)``).
+  func didRemoveRow(_ row: RowRecord) throws(StoreError) {
+    let size = row.blockSize - 1
     if size == 0 {
-      try execute("DELETE FROM block WHERE id = ? AND size = 0", row.blockID)
-    } else if size < blockCapacity / 4 {
-      try mergeIntoNext(row.blockID, size: size)
+      try execute("DELETE FROM block WHERE id = ?", row.blockID)
+      return
     }
+    try execute(
+      "UPDATE block SET size = size - 1, count = count - ? WHERE id = ?", row.isVisible ? 1 : 0,
+      row.blockID)
+    if size < blockCapacity / 4 { try mergeIntoNext(row.blockID, size: size) }
+  }
+
+  /// Adds `delta` to the count of visible rows of section `sectionID`.
+  func addVisibleRows(_ delta: Int, toSection sectionID: Int) throws(StoreError) {
+    guard delta != 0 else { return }
+    try execute("UPDATE section SET count = count + ? WHERE id = ?", delta, sectionID)
   }
 
   /// Folds a sparse block into the block after it when both fit in half a block, so that
@@ -135,16 +145,13 @@ extension Store {
     let delta = visible ? 1 : -1
     try execute("UPDATE row SET visible = ? WHERE id = ?", visible, row.id)
     try execute("UPDATE block SET count = count + ? WHERE id = ?", delta, row.blockID)
-    try execute("UPDATE section SET count = count + ? WHERE id = ?", delta, row.sectionID)
+    try addVisibleRows(delta, toSection: row.sectionID)
   }
 
   func makeBlock(inSection sectionID: Int, pos: Int) throws(StoreError) -> Int {
-    guard
-      let id = try fetchInt(
-        "INSERT INTO block (section_id, pos, count, size) VALUES (?, ?, 0, 0) RETURNING id",
-        sectionID, pos)
-    else { throw .notFound("section #\(sectionID)") }
-    return id
+    try execute(
+      "INSERT INTO block (section_id, pos, count, size) VALUES (?, ?, 0, 0)", sectionID, pos)
+    return database.lastInsertedRowID
   }
 
   /// Moves the upper half of a full block into a new block right after it.

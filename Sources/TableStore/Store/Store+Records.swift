@@ -9,6 +9,7 @@ extension Store {
       (SELECT o.text FROM row o WHERE o.list_id = c.id AND o.checked ORDER BY o.id LIMIT 1)
     FROM row r LEFT JOIN list c ON c.parent_row = r.id
     """
+  static let rowSelectByID = rowSelect + " WHERE r.id = ?"
 
   /// The row as the protocol shows it, from a ``rowSelect`` result.
   func makeRow(_ s: Statement, in list: ListRecord) -> Row {
@@ -48,17 +49,17 @@ extension Store {
 
   func loadRow(id: Int, in list: ListRecord) throws(StoreError) -> Row {
     guard
-      let row = try fetchOne(Store.rowSelect + " WHERE r.id = ?", [id], { makeRow($0, in: list) })
+      let row = try fetchOne(Store.rowSelectByID, [id], { makeRow($0, in: list) })
     else { throw .notFound("row #\(id)") }
     return row
   }
 
   func listRecord(key: String) throws(StoreError) -> ListRecord? {
-    try fetchOne("SELECT \(ListRecord.columns) FROM list WHERE key = ?", [key], ListRecord.init)
+    try fetchOne(ListRecord.selectByKey, [key], ListRecord.init)
   }
 
   func listRecord(id: Int) throws(StoreError) -> ListRecord? {
-    try fetchOne("SELECT \(ListRecord.columns) FROM list WHERE id = ?", [id], ListRecord.init)
+    try fetchOne(ListRecord.selectByID, [id], ListRecord.init)
   }
 
   func requireList(_ key: String) throws(StoreError) -> ListRecord {
@@ -67,17 +68,11 @@ extension Store {
   }
 
   func rowRecord(key: String) throws(StoreError) -> RowRecord? {
-    try fetchOne(
-      "SELECT \(RowRecord.columns) FROM row r JOIN block b ON b.id = r.block_id WHERE r.key = ?",
-      [key],
-      RowRecord.init)
+    try fetchOne(RowRecord.selectByKey, [key], RowRecord.init)
   }
 
   func rowRecord(id: Int) throws(StoreError) -> RowRecord? {
-    try fetchOne(
-      "SELECT \(RowRecord.columns) FROM row r JOIN block b ON b.id = r.block_id WHERE r.id = ?",
-      [id],
-      RowRecord.init)
+    try fetchOne(RowRecord.selectByID, [id], RowRecord.init)
   }
 
   /// The row `key` of `list` as the list shows it now; hidden rows (`showWhen`) count as
@@ -107,12 +102,14 @@ extension Store {
     return key
   }
 
-  /// Adds one to the list's version and returns the new one.
-  func bumpVersion(of listID: Int) throws(StoreError) -> Int {
-    guard
-      let version = try fetchInt(
-        "UPDATE list SET version = version + 1 WHERE id = ? RETURNING version", listID)
-    else { throw .notFound("list #\(listID)") }
-    return version
+  /// Adds one to the list's version and returns the new one. `list` must have been read
+  /// in the same write transaction, so that its version is the current one.
+  ///
+  /// No `RETURNING` here or in the other per-command updates: SQLite gathers a
+  /// RETURNING statement's rows in a temporary table, which costs more than the update.
+  func bumpVersion(of list: ListRecord) throws(StoreError) -> Int {
+    try execute("UPDATE list SET version = version + 1 WHERE id = ?", list.id)
+    guard database.changes == 1 else { throw .notFound("list \(list.key)") }
+    return list.version + 1
   }
 }

@@ -8,8 +8,9 @@ extension Store {
     try write { () throws(StoreError) in
       let record = try requireList(list)
       let found = try requireVisibleRow(row, in: record)
-      var changed: [Int] = []
+      var edits: [RowEdit] = []
       let lent = try lentDetail(of: record)
+      var picked = found
       switch record.selection {
       case .none:
         throw .notAllowed("list \(list) is not a selection list")
@@ -18,20 +19,21 @@ extension Store {
         let checked = try fetchAll(
           "SELECT id, visible FROM row WHERE list_id = ? AND checked", [record.id],
           { ($0.int(0), $0.bool(1)) })
-        for (id, visible) in checked {
+        for (id, _) in checked {
           try execute("UPDATE row SET checked = 0 WHERE id = ?", id)
-          if visible { changed.append(id) }
+        }
+        for (id, visible) in checked where visible {
+          edits.append(.update(try loadRow(id: id, in: record)))
         }
         try execute("UPDATE row SET checked = 1 WHERE id = ?", found.id)
-        changed.append(found.id)
+        picked.isChecked = true
       case .multiple:
-        try execute("UPDATE row SET checked = NOT checked WHERE id = ?", found.id)
-        changed.append(found.id)
+        try execute("UPDATE row SET checked = ? WHERE id = ?", !found.isChecked, found.id)
+        picked.isChecked = !found.isChecked
       }
-      var edits: [RowEdit] = []
-      for id in changed { edits.append(.update(try loadRow(id: id, in: record))) }
+      edits.append(.update(picked.row(in: record)))
       var change = StoreChange(lists: [
-        ListChange(list: list, version: try bumpVersion(of: record.id), edits: edits)
+        ListChange(list: list, version: try bumpVersion(of: record), edits: edits)
       ])
       if let parent = try parentChange(of: record, lent: lent) { change.lists.append(parent) }
       return change
@@ -60,6 +62,6 @@ extension Store {
     else { return nil }
     let row = try loadRow(id: parentRow.id, in: parentList)
     return ListChange(
-      list: parentList.key, version: try bumpVersion(of: parentList.id), edits: [.update(row)])
+      list: parentList.key, version: try bumpVersion(of: parentList), edits: [.update(row)])
   }
 }

@@ -24,48 +24,57 @@ extension Store {
       }
       // Appearing rows in list order, each after the visible row before it (which is
       // either visible already or inserted by an earlier edit).
-      var order: [Int: [Int]] = [:]
-      for dependent in appeared {
-        order[dependent.id] = try fetchOne(
-          """
-          SELECT s.pos, b.pos, r.pos FROM row r JOIN block b ON b.id = r.block_id
-          JOIN section s ON s.id = b.section_id WHERE r.id = ?
-          """, [dependent.id], { [$0.int(0), $0.int(1), $0.int(2)] })
+      if appeared.count > 1 {
+        var order: [Int: [Int]] = [:]
+        for dependent in appeared {
+          order[dependent.id] = try fetchOne(
+            """
+            SELECT s.pos, b.pos, r.pos FROM row r JOIN block b ON b.id = r.block_id
+            JOIN section s ON s.id = b.section_id WHERE r.id = ?
+            """, [dependent.id], { [$0.int(0), $0.int(1), $0.int(2)] })
+        }
+        appeared.sort {
+          order[$0.id, default: []].lexicographicallyPrecedes(order[$1.id, default: []])
+        }
       }
-      appeared.sort {
-        order[$0.id, default: []].lexicographicallyPrecedes(order[$1.id, default: []])
-      }
-      for dependent in appeared {
-        guard let moved = try rowRecord(id: dependent.id) else { continue }
+      for var dependent in appeared {
+        // Showing a row moves no row, so the record read before still says where it is.
+        dependent.isVisible = true
         edits.append(
           .insert(
-            try loadRow(id: dependent.id, in: record), section: try sectionKey(id: moved.sectionID),
-            after: try previousVisibleRow(moved)))
+            dependent.row(in: record), section: try sectionKey(id: dependent.sectionID),
+            after: try previousVisibleRow(dependent)))
       }
-      edits.append(.update(try loadRow(id: found.id, in: record)))
+      var switched = found
+      switched.isOn = isOn
+      edits.append(.update(switched.row(in: record)))
       return StoreChange(lists: [
-        ListChange(list: list, version: try bumpVersion(of: record.id), edits: edits)
+        ListChange(list: list, version: try bumpVersion(of: record), edits: edits)
       ])
     }
   }
+
+  static let dependentsWithRules =
+    RowRecord.select(
+      ", r.show_when_row, r.show_when_on, (SELECT w.switch FROM row w WHERE w.id = r.show_when_row)"
+    ) + " WHERE r.list_id = ? AND r.show_when_row IS NOT NULL"
 
   /// The rows of `list` whose visibility no longer matches their `showWhen` rules, and
   /// what it should be. A row is visible while its switch row is in the named state and
   /// is itself visible (rules may chain; import refuses cycles).
   func visibilityChanges(in list: ListRecord) throws(StoreError) -> [(RowRecord, Bool)] {
+    // Each dependent with its rule and the state of the switch the rule names.
     let dependents = try fetchAll(
-      """
-      SELECT \(RowRecord.columns), r.show_when_row, r.show_when_on
-      FROM row r JOIN block b ON b.id = r.block_id
-      WHERE r.list_id = ? AND r.show_when_row IS NOT NULL
-      """, [list.id], { (RowRecord($0), $0.int(14), $0.bool(15)) })
+      Store.dependentsWithRules, [list.id],
+      {
+        (
+          RowRecord($0), $0.int(RowRecord.columnCount), $0.bool(RowRecord.columnCount + 1),
+          $0.optionalBool(RowRecord.columnCount + 2)
+        )
+      })
     guard !dependents.isEmpty else { return [] }
-    let switchIDs = Set(dependents.map(\.1))
     var switches: [Int: Bool] = [:]
-    for id in switchIDs {
-      switches[id] =
-        try fetchOne("SELECT switch FROM row WHERE id = ?", [id], { $0.optionalBool(0) }) ?? nil
-    }
+    for dependent in dependents { switches[dependent.1] = dependent.3 }
     let rules = Dictionary(
       dependents.map { ($0.0.id, (switchRow: $0.1, on: $0.2)) }, uniquingKeysWith: { a, _ in a })
     var memo: [Int: Bool] = [:]

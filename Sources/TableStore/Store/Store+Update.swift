@@ -14,11 +14,14 @@ extension Store {
       let newDetail = detail ?? found.detail
       guard newText != found.text || newDetail != found.detail else { return StoreChange() }
       let lent = try lentDetail(of: record)
-      let before = record.isIndexed ? try loadRow(id: found.id, in: record) : nil
       try execute("UPDATE row SET text = ?, detail = ? WHERE id = ?", newText, newDetail, found.id)
-      let updated = try loadRow(id: found.id, in: record)
+      var changed = found
+      changed.text = newText
+      changed.detail = newDetail
+      let updated = changed.row(in: record)
       var edits: [RowEdit] = []
-      if let before, newText != found.text {
+      if record.isIndexed, newText != found.text {
+        let before = found.row(in: record)
         let rows = try allVisibleRows(of: record)
         let old = IndexCollation.position(of: before, among: rows, list: record.key)
         let new = IndexCollation.position(of: updated, among: rows, list: record.key)
@@ -26,7 +29,7 @@ extension Store {
       }
       edits.append(.update(updated))
       var change = StoreChange(lists: [
-        ListChange(list: list, version: try bumpVersion(of: record.id), edits: edits)
+        ListChange(list: list, version: try bumpVersion(of: record), edits: edits)
       ])
       if let parent = try parentChange(of: record, lent: lent) { change.lists.append(parent) }
       return change
