@@ -10,6 +10,9 @@ struct DiffBenchmark: ParsableCommand {
 
   @OptionGroup var options: BenchmarkOptions
 
+  @Flag(help: "Leave out the baseline, which takes seconds a run: for comparing quickly.")
+  var noBaseline = false
+
   func run() throws {
     let report = BenchmarkReport(
       title: """
@@ -52,9 +55,12 @@ struct DiffBenchmark: ParsableCommand {
     }
     let oldIDs = old.flatMap { $0.rows.map(\.id) }
     let newIDs = new.flatMap { $0.rows.map(\.id) }
-    let baseline = BenchmarkClock.measure(runs: baselineRuns, warmup: 0, budget: .seconds(8)) {
-      newIDs.difference(from: oldIDs).inferringMoves()
-    }
+    let baseline =
+      noBaseline
+      ? BenchmarkTimings(samples: [], cpuSamples: [])
+      : BenchmarkClock.measure(runs: baselineRuns, warmup: 0, budget: .seconds(8)) {
+        newIDs.difference(from: oldIDs).inferringMoves()
+      }
     report.add(
       BenchmarkResult(
         name: name, size: ("rows", old.reduce(0) { $0 + $1.rows.count }), timings: timings,
