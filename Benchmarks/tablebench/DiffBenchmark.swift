@@ -13,6 +13,9 @@ struct DiffBenchmark: ParsableCommand {
   @Flag(help: "Leave out the baseline, which takes seconds a run: for comparing quickly.")
   var noBaseline = false
 
+  @Option(name: .customLong("case"), help: "Run only the cases with this name.")
+  var cases: [String] = []
+
   func run() throws {
     let report = BenchmarkReport(
       title: """
@@ -46,6 +49,7 @@ struct DiffBenchmark: ParsableCommand {
     _ name: String, old: [Section], new: [Section], runs: Int, baselineRuns: Int,
     report: BenchmarkReport
   ) throws {
+    guard cases.isEmpty || cases.contains(name) else { return }
     let ops = try TableDiff.ops(from: old, to: new)
     guard try TableDiff.apply(ops, to: old) == new else {
       throw ValidationError("\(name): applying the diff does not give the new list")
