@@ -1,7 +1,6 @@
 /// Finds, among many 32-bit hashes, those that occur more than once: the only rows that can
-/// have duplicate ids. Each hash is marked in a bitmap as it is computed (16 bits per hash,
-/// so the bitmaps stay in the L2 cache), marking a second bitmap where its bit was already
-/// set; at the end, the entries on twice-marked bits, a few percent, are sorted by hash to
+/// have duplicate ids. Each hash is marked in a bitmap (16 bits per hash, so the bitmaps
+/// stay in the L2 cache), marking a second bitmap where its bit was already set; at the end, the entries on twice-marked bits, a few percent, are sorted by hash to
 /// find the equal ones.
 ///
 /// - Important: Not for sharing between threads.

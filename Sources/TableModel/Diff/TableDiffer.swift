@@ -56,7 +56,7 @@ struct TableDiffer {
 
   // Reused from section to section.
   private let sectionTable = IDHashTable()
-  /// Every old hash, and the hash of every new row no old row matches, marked as computed.
+  /// Every old hash, and the hash of every new row no old row matches.
   private let collisions: HashCollisions
   private let staying = StayingRows()
   private let longestIncreasing = LongestIncreasingSubsequence()
@@ -250,7 +250,6 @@ struct TableDiffer {
   private func keepOldHash(_ hash: UInt64, key: Int) {
     let high = UInt32(truncatingIfNeeded: hash >> 32)
     oldHashes[key] = high
-    collisions.mark(high)
   }
 
   private mutating func leaveUnmatched(_ position: RowPosition) {
@@ -291,7 +290,6 @@ struct TableDiffer {
       guard let match else {
         newOnly.append(position)
         newOnlyHashes.append(unmatchedNewHashes[index])
-        collisions.mark(unmatchedNewHashes[index])
         if isSurviving { inserts.append(position) }
         continue
       }
@@ -317,6 +315,10 @@ struct TableDiffer {
   }
 
   private func findDuplicateIDs() throws(DiffError) {
+    // Marked here in one pass rather than as they are computed, where the bitmaps would
+    // share the caches with the rows being read.
+    for hash in oldHashes { collisions.mark(hash) }
+    for hash in newOnlyHashes { collisions.mark(hash) }
     let collisions = newOnlyHashes.withUnsafeBufferPointer { newOnlyHashes in
       self.collisions.entries(in: UnsafeBufferPointer(oldHashes), newOnlyHashes)
     }
