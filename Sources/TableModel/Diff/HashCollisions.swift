@@ -1,7 +1,6 @@
 /// Finds, among many 32-bit hashes, those that occur more than once: the only rows that can
-/// have duplicate ids. Each hash is marked in a bitmap as it is computed (16 bits per hash,
-/// so the bitmaps stay in the L2 cache), marking a second bitmap where its bit was already
-/// set; at the end, the entries on twice-marked bits, a few percent, are sorted by hash to
+/// have duplicate ids. Each hash is marked in a bitmap (16 bits per hash, so the bitmaps
+/// stay in the L2 cache), marking a second bitmap where its bit was already set; at the end, the entries on twice-marked bits, a few percent, are sorted by hash to
 /// find the equal ones.
 ///
 /// - Important: Not for sharing between threads.
@@ -38,21 +37,27 @@ final class HashCollisions {
   func entries(in first: UnsafeBufferPointer<UInt32>, _ second: UnsafeBufferPointer<UInt32>)
     -> [Int]
   {
-    var candidates: [(hash: UInt32, index: Int)] = []
+    precondition(
+      first.count + second.count <= Int(UInt32.max),
+      "\(first.count + second.count) hashes are more than HashCollisions sorts")
+    // Hash above index, so that integer order is hash order.
+    var candidates: [UInt64] = []
     func collect(_ hash: UInt32, _ index: Int) {
       let bit = Int(truncatingIfNeeded: hash >> shift)
-      if seenTwice[bit >> 6] & (1 << UInt64(bit & 63)) != 0 { candidates.append((hash, index)) }
+      if seenTwice[bit >> 6] & (1 << UInt64(bit & 63)) != 0 {
+        candidates.append(UInt64(hash) << 32 | UInt64(truncatingIfNeeded: index))
+      }
     }
     for (index, hash) in first.enumerated() { collect(hash, index) }
     for (index, hash) in second.enumerated() { collect(hash, first.count + index) }
-    candidates.sort { $0.hash < $1.hash }
+    candidates.sort()
     var collisions: [Int] = []
     for position in candidates.indices {
-      let hash = candidates[position].hash
-      if (position > 0 && candidates[position - 1].hash == hash)
-        || (position + 1 < candidates.count && candidates[position + 1].hash == hash)
+      let hash = candidates[position] >> 32
+      if (position > 0 && candidates[position - 1] >> 32 == hash)
+        || (position + 1 < candidates.count && candidates[position + 1] >> 32 == hash)
       {
-        collisions.append(candidates[position].index)
+        collisions.append(Int(truncatingIfNeeded: candidates[position] & 0xFFFF_FFFF))
       }
     }
     return collisions

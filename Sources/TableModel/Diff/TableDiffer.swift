@@ -37,7 +37,8 @@ struct TableDiffer {
   /// Per old row, by key: the high 32 bits of its id's hash, which is all that tables and
   /// duplicate checks after its section need.
   private var oldHashes = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
-  /// Per old row, by key: the new section that holds it, or -1 while none does.
+  /// Per old row, by key: the new section that holds it, or -1 while none does. Not kept
+  /// for rows matched by place at the start and end of a section, which nothing looks up.
   private var newSectionOfOldRow = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
 
   /// Rows not matched within their own section, for step 3.
@@ -55,7 +56,7 @@ struct TableDiffer {
 
   // Reused from section to section.
   private let sectionTable = IDHashTable()
-  /// Every old hash, and the hash of every new row no old row matches, marked as computed.
+  /// Every old hash, and the hash of every new row no old row matches.
   private let collisions: HashCollisions
   private let staying = StayingRows()
   private let longestIncreasing = LongestIncreasingSubsequence()
@@ -174,9 +175,10 @@ struct TableDiffer {
     {
       suffix += 1
     }
+    // Rows matched by place are in no table and never deleted: `newSectionOfOldRow` is
+    // left alone for them.
     for row in 0..<prefix {
       keepOldHash(hasher.hash(oldRows[row].id), key: firstKey + row)
-      newSectionOfOldRow[firstKey + row] = Int32(newSection)
       if !isShared, !rowContent.isSame(oldRows.baseAddress! + row, newRows.baseAddress! + row) {
         updates.append(RowPosition(row: row, section: newSection))
       }
@@ -238,7 +240,6 @@ struct TableDiffer {
       let oldRow = oldRows.count - offset
       let newRow = newRows.count - offset
       keepOldHash(hasher.hash(oldRows[oldRow].id), key: firstKey + oldRow)
-      newSectionOfOldRow[firstKey + oldRow] = Int32(newSection)
       if !rowContent.isSame(oldRows.baseAddress! + oldRow, newRows.baseAddress! + newRow) {
         updates.append(RowPosition(row: newRow, section: newSection))
       }
@@ -249,7 +250,6 @@ struct TableDiffer {
   private func keepOldHash(_ hash: UInt64, key: Int) {
     let high = UInt32(truncatingIfNeeded: hash >> 32)
     oldHashes[key] = high
-    collisions.mark(high)
   }
 
   private mutating func leaveUnmatched(_ position: RowPosition) {
@@ -290,7 +290,6 @@ struct TableDiffer {
       guard let match else {
         newOnly.append(position)
         newOnlyHashes.append(unmatchedNewHashes[index])
-        collisions.mark(unmatchedNewHashes[index])
         if isSurviving { inserts.append(position) }
         continue
       }
@@ -316,6 +315,10 @@ struct TableDiffer {
   }
 
   private func findDuplicateIDs() throws(DiffError) {
+    // Marked here in one pass rather than as they are computed, where the bitmaps would
+    // share the caches with the rows being read.
+    for hash in oldHashes { collisions.mark(hash) }
+    for hash in newOnlyHashes { collisions.mark(hash) }
     let collisions = newOnlyHashes.withUnsafeBufferPointer { newOnlyHashes in
       self.collisions.entries(in: UnsafeBufferPointer(oldHashes), newOnlyHashes)
     }
@@ -358,15 +361,16 @@ struct TableDiffer {
     return IndexPath(row: key - firstKeyOfOldSection[low], section: low)
   }
 
-  /// Rows of surviving old sections that no surviving new section holds.
+  /// Rows of surviving old sections that no surviving new section holds: only rows left
+  /// unmatched in their own section can be. Those were left section by section in new
+  /// order, which for surviving sections is old order, so the deletes come out in order.
   private mutating func findDeletes() {
-    for (oldSection, section) in old.enumerated() where newIndexOfOldSection[oldSection] >= 0 {
-      let firstKey = firstKeyOfOldSection[oldSection]
-      for row in section.rows.indices {
-        let newSection = Int(newSectionOfOldRow[firstKey + row])
-        if newSection < 0 || oldIndexOfNewSection[newSection] < 0 {
-          deletes.append(RowPosition(row: row, section: oldSection))
-        }
+    for position in unmatchedOld {
+      let at = position.indexPath
+      guard newIndexOfOldSection[at.section] >= 0 else { continue }
+      let newSection = Int(newSectionOfOldRow[firstKeyOfOldSection[at.section] + at.row])
+      if newSection < 0 || oldIndexOfNewSection[newSection] < 0 {
+        deletes.append(position)
       }
     }
   }
