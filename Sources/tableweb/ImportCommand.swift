@@ -40,12 +40,3 @@ struct ImportCommand: AsyncParsableCommand {
     print("Imported \(checked.root.totalRows) rows from \(file) into \(db).")
   }
 }
-
-/// A command-line failure: printed as `Error: <description>` with a non-zero exit.
-struct CommandFailure: Error, CustomStringConvertible {
-  var description: String
-
-  init(_ description: String) {
-    self.description = description
-  }
-}

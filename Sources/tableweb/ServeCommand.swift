@@ -82,7 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
     do {
       store = readOnly ? try Store(path: db, readOnly: true) : try Store.openOrCreateDemo(path: db)
     } catch {
-      throw ValidationError("cannot open the database \(db): \(error)")
+      throw CommandFailure("cannot open the database \(db): \(error)")
     }
     if !readOnly {
       // Every first visit stores a session; forget those nobody has moved in for a while.

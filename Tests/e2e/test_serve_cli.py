@@ -28,3 +28,12 @@ def test_a_port_out_of_range_is_refused(tmp_path):
     result = run_serve("--port", "70000", tmp_path=tmp_path)
     assert result.returncode != 0
     assert "--port" in result.stderr
+
+
+def test_a_file_that_is_not_a_database_is_named_without_usage_noise(tmp_path):
+    (tmp_path / "t.sqlite").write_text("not a database")
+    result = run_serve(tmp_path=tmp_path)
+    assert result.returncode == 1
+    assert "cannot open the database" in result.stderr
+    assert "file is not a database" in result.stderr
+    assert "Usage" not in result.stderr
