@@ -1,7 +1,7 @@
 /// Everything a screen shows of one list at one version: the data behind a table view.
 ///
 /// A snapshot is shared by every session viewing the list. What belongs to one session
-/// (the back title, editing mode) lives in ``Screen``.
+/// (the back title, editing mode) is added when it is sent, as a ``LoadedScreen``.
 public struct TableSnapshot: Sendable, Hashable {
   /// The list's id (`"L7"`).
   public var list: String

@@ -141,7 +141,7 @@ private let serverMessages: [ServerMessage] = [
         Section(id: "S2", footer: "Short", rows: Array(rows.prefix(2))),
       ])
     let loaded = LoadedScreen(
-      Screen(snapshot: snapshot, backTitle: "Back", isEditing: true, rowLimit: 3))
+      snapshot: snapshot, backTitle: "Back", isEditing: true, rowLimit: 3)
     #expect(
       loaded
         == LoadedScreen(

@@ -131,7 +131,7 @@ struct ClientHeadlessTests {
     // A change past what is loaded only changes the count.
     let diff = TableDiff(list: "L1", from: 1, ops: [.delete(at: IndexPath(row: 4, section: 0))])
     #expect(client.receive(ServerMessage.diff(diff).serialized) == .screenChanged)
-    #expect(client.screen?.loaded.sections[0].count == 4)
+    #expect(client.screen?.sections[0].count == 4)
     let stale = RowsMessage(
       list: "L1", version: 1, section: 0, from: 2, rows: [Row(id: "R9", text: "Old")])
     #expect(client.receive(ServerMessage.rows(stale).serialized) == .ignored)

@@ -38,17 +38,17 @@ public struct LoadedScreen: Sendable, Hashable {
     self.sections = sections
   }
 
-  /// What the server sends of `screen`: each section cut to the screen's `rowLimit`.
-  public init(_ screen: Screen) {
-    let snapshot = screen.snapshot
+  /// What the server sends of a list's snapshot to one session: each section cut to
+  /// `rowLimit` rows, with this session's back title and editing mode.
+  public init(snapshot: TableSnapshot, backTitle: String?, isEditing: Bool, rowLimit: Int = 300) {
     var sections: [LoadedSection] = []
     sections.reserveCapacity(snapshot.sections.count)
     for section in snapshot.sections {
-      sections.append(LoadedSection(section, rowLimit: screen.rowLimit))
+      sections.append(LoadedSection(section, rowLimit: rowLimit))
     }
     self.init(
       list: snapshot.list, version: snapshot.version, title: snapshot.title,
-      backTitle: screen.backTitle, style: snapshot.style, isEditing: screen.isEditing,
+      backTitle: backTitle, style: snapshot.style, isEditing: isEditing,
       isEditable: snapshot.isEditable, selection: snapshot.selection,
       indexTitles: snapshot.indexTitles, header: snapshot.header, footer: snapshot.footer,
       sections: sections)

@@ -32,7 +32,11 @@ public struct HeadlessClient: Sendable {
   }
 
   public private(set) var session: String?
-  public private(set) var screen: ClientScreen?
+  /// The screen shown: the last `screen` message's, with every diff and fetched row since
+  /// applied.
+  public private(set) var screen: LoadedScreen?
+  /// The navigation stack's titles, root first, as the last `screen` message gave them.
+  public private(set) var stack: [String] = []
   /// Commands sent and not answered yet.
   public private(set) var unanswered: Set<Int> = []
   private var nextRef = 1
@@ -78,7 +82,7 @@ public struct HeadlessClient: Sendable {
           return send(
             .insert(list: list, section: section.id, after: row.id, row: NewRow(text: text)))
         }
-        guard let last = screen.loaded.sections.last else {
+        guard let last = screen.sections.last else {
           return .refuse("the screen has no section")
         }
         return send(
@@ -154,12 +158,13 @@ public struct HeadlessClient: Sendable {
       session = token
       return .welcomed(session: token, resumed: resumed)
     case .screen(let message):
-      screen = ClientScreen(message)
+      screen = message.screen
+      stack = message.stack
       return .screenChanged
     case .diff(let diff):
       guard var current = screen else { return .ignored }
       do {
-        switch try current.loaded.apply(diff) {
+        switch try current.apply(diff) {
         case .skipped:
           return .ignored
         case .gap:
@@ -172,7 +177,7 @@ public struct HeadlessClient: Sendable {
         return resync("diff \(diff.from)→\(diff.to) does not apply: \(error.message)")
       }
     case .rows(let rows):
-      guard var current = screen, current.loaded.add(rows) else { return .ignored }
+      guard var current = screen, current.add(rows) else { return .ignored }
       screen = current
       return .screenChanged
     case .ack(let ref, let version):

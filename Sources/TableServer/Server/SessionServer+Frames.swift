@@ -24,12 +24,12 @@ extension SessionServer {
     }
     if configuration.isReadOnly { snapshot.isEditable = false }
     let top = session.stack.top
-    let screen = Screen(
+    let screen = LoadedScreen(
       snapshot: snapshot, backTitle: session.stack.backTitle,
       isEditing: top.isEditing && snapshot.isEditable,
       rowLimit: configuration.screenRowLimit)
     let message = ScreenMessage(
-      transition: transition, stack: session.stack.titles, screen: LoadedScreen(screen),
+      transition: transition, stack: session.stack.titles, screen: screen,
       scrollAnchor: transition == .pop ? top.scrollAnchor : nil,
       selectedRow: transition == .pop ? top.selectedRow : nil)
     return .send(frame(for: .screen(message)), to: connections, kind: .screen)

@@ -1,6 +1,6 @@
 import TableModel
 
-extension ClientScreen {
+extension LoadedScreen {
   /// The screen as plain text, one line per row, for a terminal or a test to read:
   ///
   /// ```
@@ -12,7 +12,7 @@ extension ClientScreen {
   ///   footer: Your settings
   /// ```
   public var text: String {
-    let screen = loaded
+    let screen = self
     var notes = [
       screen.backTitle.map { "back: \($0)" } ?? "root", "\(screen.list) v\(screen.version)",
       screen.style.rawValue,
