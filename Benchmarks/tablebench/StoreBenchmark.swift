@@ -75,7 +75,7 @@ struct StoreBenchmark: ParsableCommand {
     let inserts = try rate(changes) { index in
       let change = try store.insertRow(
         in: "L", section: "S", after: "r\(random.next(below: count))", NewRow(text: "New \(index)"))
-      if case .insert(let row, _, _)? = change.lists.first?.edits.first { inserted.append(row.id) }
+      if case .insert(let row, _, _)? = change.lists.first?.edits?.first { inserted.append(row.id) }
     }
     report("insert", inserts, baseline: bare)
     let moves = try rate(changes) { _ in

@@ -26,7 +26,7 @@ import TableModel
     #expect(before.sections[1].rows.map(\.id) == ["date-time-auto"])
     let change = try store.setSwitch("date-time-auto", in: "date-time", isOn: false)
     var after = before
-    try after.apply(change.lists[0].edits)
+    try after.apply(try #require(change.lists[0].edits))
     after.version += 1
     #expect(after == (try store.snapshot(of: "date-time")))
     #expect(

@@ -73,7 +73,7 @@ import TableModel
     var counter = 0
 
     for step in 0..<400 {
-      let change: StoreChange
+      let change: TableChange
       let visibleRows = model.sections.indices.flatMap { s in model.visible(s).map { (s, $0.id) } }
       switch random.next(below: 10) {
       case 0...3:
@@ -85,7 +85,7 @@ import TableModel
         counter += 1
         change = try store.insertRow(
           in: list, section: "S\(section)", after: after, NewRow(text: "n\(counter)"))
-        guard case .insert(let row, _, _) = change.lists[0].edits[0] else {
+        guard case .insert(let row, _, _) = change.lists[0].edits?[0] else {
           Issue.record("insert made \(change)")
           return
         }
@@ -136,7 +136,7 @@ import TableModel
       } else {
         #expect(change.lists.count == 1)
         #expect(change.lists[0].version == snapshot.version + 1, "step \(step)")
-        try snapshot.apply(change.lists[0].edits)
+        try snapshot.apply(try #require(change.lists[0].edits))
         snapshot.version = change.lists[0].version
       }
       let stored = try store.snapshot(of: list)

@@ -17,7 +17,7 @@ import TableModel
     let change = try store.insertRow(in: root, section: "S", after: "a", NewRow(text: "C"))
     #expect(change.lists.count == 1)
     #expect(change.lists[0].version == snapshot.version + 1)
-    try snapshot.apply(change.lists[0].edits)
+    try snapshot.apply(try #require(change.lists[0].edits))
     snapshot.version = change.lists[0].version
     #expect(snapshot == (try store.snapshot(of: root)))
     #expect(snapshot.sections[0].rows.map(\.text) == ["A", "C", "B"])

@@ -30,7 +30,7 @@ public final class StoreDataSource: TableDataSource, SessionStorage {
   }
 
   public func commit(_ edit: TableEdit, in list: String) throws(ProtocolError) -> TableChange {
-    let change = try shown { () throws(StoreError) -> StoreChange in
+    try shown { () throws(StoreError) -> TableChange in
       switch edit {
       case .insert(let section, let after, let row):
         return try store.insertRow(in: list, section: section, after: after, row)
@@ -46,11 +46,6 @@ public final class StoreDataSource: TableDataSource, SessionStorage {
         return try store.select(row, in: list)
       }
     }
-    return TableChange(
-      lists: change.lists.map {
-        TableChange.ListChange(list: $0.list, version: $0.version, edits: $0.edits)
-      },
-      removedLists: change.removedLists)
   }
 
   public func saveSession(_ token: SessionToken, stack: NavigationStack) throws(ProtocolError) {

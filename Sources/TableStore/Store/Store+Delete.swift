@@ -3,11 +3,11 @@ import TableModel
 extension Store {
   /// Deletes rows of an editable list. A row with children takes its whole subtree; rows
   /// whose `showWhen` names a deleted switch row go with it.
-  public func deleteRows(_ rows: [String], in list: String) throws(StoreError) -> StoreChange {
+  public func deleteRows(_ rows: [String], in list: String) throws(StoreError) -> TableChange {
     try write { () throws(StoreError) in
       let record = try requireList(list)
       guard record.isEditable else { throw .notAllowed("list \(list) is not editable") }
-      guard !rows.isEmpty else { return StoreChange() }
+      guard !rows.isEmpty else { return TableChange() }
       let lent = try lentDetail(of: record)
       var doomed: [RowRecord] = []
       var seen = Set<Int>()
@@ -61,10 +61,10 @@ extension Store {
         try addVisibleRows(-removed, toSection: sectionID)
       }
       let edits = doomed.filter(\.isVisible).map { RowEdit.delete(row: $0.key) }
-      var change = StoreChange(removedLists: removedLists)
+      var change = TableChange(removedLists: removedLists)
       if !edits.isEmpty {
         change.lists.append(
-          ListChange(list: list, version: try bumpVersion(of: record), edits: edits))
+          TableChange.ListChange(list: list, version: try bumpVersion(of: record), edits: edits))
       }
       if let parent = try parentChange(of: record, lent: lent) { change.lists.append(parent) }
       return change

@@ -5,7 +5,7 @@ extension Store {
   /// `section`. In an indexed list the row goes where its text sorts; `section` may then
   /// be any section of the list.
   public func insertRow(in list: String, section: String, after: String?, _ content: NewRow)
-    throws(StoreError) -> StoreChange
+    throws(StoreError) -> TableChange
   {
     try write { () throws(StoreError) in
       let record = try requireList(list)
@@ -68,8 +68,8 @@ extension Store {
       } else {
         edit = .insert(row, section: section, after: after)
       }
-      return StoreChange(lists: [
-        ListChange(list: list, version: try bumpVersion(of: record), edits: [edit])
+      return TableChange(lists: [
+        TableChange.ListChange(list: list, version: try bumpVersion(of: record), edits: [edit])
       ])
     }
   }

@@ -4,7 +4,7 @@ extension Store {
   /// Moves a row of an editable list to right after `after` (first when nil) in `toSection`.
   /// Moving a row to where it already is changes nothing.
   public func moveRow(_ row: String, in list: String, toSection: String, after: String?)
-    throws(StoreError) -> StoreChange
+    throws(StoreError) -> TableChange
   {
     try write { () throws(StoreError) in
       let record = try requireList(list)
@@ -22,7 +22,7 @@ extension Store {
         afterRow = found
       }
       if moving.sectionID == sectionID, try previousVisibleRow(moving) == after {
-        return StoreChange()
+        return TableChange()
       }
       // The slot is found while the row is still in place: the row is not next to `after`
       // (that move would change nothing), so it cannot be the neighbour the slot is taken
@@ -40,8 +40,8 @@ extension Store {
         }
       }
       let edit = RowEdit.move(row: row, section: toSection, after: after)
-      return StoreChange(lists: [
-        ListChange(list: list, version: try bumpVersion(of: record), edits: [edit])
+      return TableChange(lists: [
+        TableChange.ListChange(list: list, version: try bumpVersion(of: record), edits: [edit])
       ])
     }
   }

@@ -4,7 +4,7 @@ extension Store {
   /// Picks a row of a selection list: in a single-selection list the checkmark moves to
   /// it (picking the checked row changes nothing); in a multiple-selection list its
   /// checkmark toggles. A parent row showing the checked option as its detail follows.
-  public func select(_ row: String, in list: String) throws(StoreError) -> StoreChange {
+  public func select(_ row: String, in list: String) throws(StoreError) -> TableChange {
     try write { () throws(StoreError) in
       let record = try requireList(list)
       let found = try requireVisibleRow(row, in: record)
@@ -15,7 +15,7 @@ extension Store {
       case .none:
         throw .notAllowed("list \(list) is not a selection list")
       case .single:
-        guard !found.isChecked else { return StoreChange() }
+        guard !found.isChecked else { return TableChange() }
         let checked = try fetchAll(
           "SELECT id, visible FROM row WHERE list_id = ? AND checked", [record.id],
           { ($0.int(0), $0.bool(1)) })
@@ -32,8 +32,8 @@ extension Store {
         picked.isChecked = !found.isChecked
       }
       edits.append(.update(picked.row(in: record)))
-      var change = StoreChange(lists: [
-        ListChange(list: list, version: try bumpVersion(of: record), edits: edits)
+      var change = TableChange(lists: [
+        TableChange.ListChange(list: list, version: try bumpVersion(of: record), edits: edits)
       ])
       if let parent = try parentChange(of: record, lent: lent) { change.lists.append(parent) }
       return change
@@ -54,14 +54,14 @@ extension Store {
 
   /// The change to the parent list when the detail its row borrows from `list` changed.
   func parentChange(of list: ListRecord, lent before: (row: Int, text: String?)?) throws(StoreError)
-    -> ListChange?
+    -> TableChange.ListChange?
   {
     guard let before, let after = try lentDetail(of: list), after.text != before.text,
       let parentRow = try rowRecord(id: before.row),
       let parentList = try listRecord(id: parentRow.listID)
     else { return nil }
     let row = try loadRow(id: parentRow.id, in: parentList)
-    return ListChange(
+    return TableChange.ListChange(
       list: parentList.key, version: try bumpVersion(of: parentList), edits: [.update(row)])
   }
 }

@@ -4,13 +4,13 @@ extension Store {
   /// Turns a row's switch on or off. Rows whose `showWhen` names it appear or disappear.
   /// Setting the state it already has changes nothing.
   public func setSwitch(_ row: String, in list: String, isOn: Bool) throws(StoreError)
-    -> StoreChange
+    -> TableChange
   {
     try write { () throws(StoreError) in
       let record = try requireList(list)
       let found = try requireVisibleRow(row, in: record)
       guard let current = found.isOn else { throw .notAllowed("row \(row) has no switch") }
-      guard current != isOn else { return StoreChange() }
+      guard current != isOn else { return TableChange() }
       try execute("UPDATE row SET switch = ? WHERE id = ?", isOn, found.id)
       var edits: [RowEdit] = []
       var appeared: [RowRecord] = []
@@ -48,8 +48,8 @@ extension Store {
       var switched = found
       switched.isOn = isOn
       edits.append(.update(switched.row(in: record)))
-      return StoreChange(lists: [
-        ListChange(list: list, version: try bumpVersion(of: record), edits: edits)
+      return TableChange(lists: [
+        TableChange.ListChange(list: list, version: try bumpVersion(of: record), edits: edits)
       ])
     }
   }

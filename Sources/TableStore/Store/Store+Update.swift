@@ -4,7 +4,7 @@ extension Store {
   /// Gives a row of an editable list new text and/or detail (nil: unchanged; `.some(nil)`
   /// clears the detail). In an indexed list a new text may move the row.
   public func updateRow(_ row: String, in list: String, text: String?, detail: String??)
-    throws(StoreError) -> StoreChange
+    throws(StoreError) -> TableChange
   {
     try write { () throws(StoreError) in
       let record = try requireList(list)
@@ -12,7 +12,7 @@ extension Store {
       let found = try requireVisibleRow(row, in: record)
       let newText = text ?? found.text
       let newDetail = detail ?? found.detail
-      guard newText != found.text || newDetail != found.detail else { return StoreChange() }
+      guard newText != found.text || newDetail != found.detail else { return TableChange() }
       let lent = try lentDetail(of: record)
       try execute("UPDATE row SET text = ?, detail = ? WHERE id = ?", newText, newDetail, found.id)
       var changed = found
@@ -28,8 +28,8 @@ extension Store {
         if old != new { edits.append(.move(row: row, section: new.section, after: new.after)) }
       }
       edits.append(.update(updated))
-      var change = StoreChange(lists: [
-        ListChange(list: list, version: try bumpVersion(of: record), edits: edits)
+      var change = TableChange(lists: [
+        TableChange.ListChange(list: list, version: try bumpVersion(of: record), edits: edits)
       ])
       if let parent = try parentChange(of: record, lent: lent) { change.lists.append(parent) }
       return change

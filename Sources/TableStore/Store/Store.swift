@@ -4,7 +4,7 @@ import TableModel
 /// and checkmark state, list versions, and sessions.
 ///
 /// Every command is one transaction that bumps each list it changes by exactly one
-/// version and returns what changed (``StoreChange``), so the server can make the diff
+/// version and returns what changed (``TableChange``), so the server can make the diff
 /// without reading the list again.
 ///
 /// - Important: A `Store` is one SQLite connection and is not `Sendable`: create it on the
