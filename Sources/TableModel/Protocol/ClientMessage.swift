@@ -54,6 +54,14 @@ public enum ClientMessage: Sendable, Hashable {
     }
   }
 
+  /// Whether the command changes shared data, and so is refused in read-only mode.
+  public var isWrite: Bool {
+    switch self {
+    case .delete, .insert, .move, .update, .toggle: return true
+    case .hello, .tap, .accessory, .back, .editing, .fetch, .reload: return false
+    }
+  }
+
   /// The list the command acts on; nil for those that act on the session.
   public var list: String? {
     switch self {

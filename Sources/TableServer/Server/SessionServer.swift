@@ -73,7 +73,7 @@ public struct SessionServer {
     if let refusal = admit(connection, at: now) { return refusal }
     let (ref, result) = ClientMessage.decode(text)
     switch result {
-    case .success(let message): return handle(UserAction(message), ref: ref, from: connection)
+    case .success(let message): return handle(message, ref: ref, from: connection)
     case .failure(let error): return [reply(.error(ref: ref, error), to: connection)]
     }
   }
@@ -93,13 +93,14 @@ public struct SessionServer {
   }
 
   /// Applies what `connection` asked for and answers `ref` with `ack` or `error`.
-  public mutating func handle(_ action: UserAction, ref: Int?, from connection: ConnectionID)
+  public mutating func handle(_ message: ClientMessage, ref: Int?, from connection: ConnectionID)
     -> [ServerAction]
   {
-    precondition(connections[connection] != nil, "\(action) from \(connection), which is not open")
+    precondition(
+      connections[connection] != nil, "\(message.kind) from \(connection), which is not open")
     var effects: [ServerAction] = []
     do {
-      let version = try perform(action, from: connection, effects: &effects)
+      let version = try perform(message, from: connection, effects: &effects)
       if let ref { effects.append(reply(.ack(ref: ref, version: version), to: connection)) }
     } catch {
       effects.append(reply(.error(ref: ref, error), to: connection))
@@ -108,51 +109,52 @@ public struct SessionServer {
   }
 
   private mutating func perform(
-    _ action: UserAction, from connection: ConnectionID, effects: inout [ServerAction]
+    _ message: ClientMessage, from connection: ConnectionID, effects: inout [ServerAction]
   ) throws(ProtocolError) -> Int? {
-    if case .helloSaid(let token) = action {
+    if case .hello(let token, _) = message {
       try sayHello(token: token, on: connection, effects: &effects)
       return nil
     }
     guard let token = connections[connection]?.session else {
       throw ProtocolError(.notAllowed, "say hello first")
     }
-    if action.isWrite && configuration.isReadOnly {
+    if message.isWrite && configuration.isReadOnly {
       throw ProtocolError(.notAllowed, "this server is read-only")
     }
-    switch action {
-    case .helloSaid:
+    switch message {
+    case .hello:
       preconditionFailure("handled above")
-    case .rowTapped(let list, let row, let scrollAnchor):
+    case .tap(let list, let row, let scrollAnchor):
       return try tapRow(
         row, in: list, scrollAnchor: scrollAnchor, session: token, effects: &effects)
-    case .accessoryButtonTapped(let list, let row, let scrollAnchor):
+    case .accessory(let list, let row, let scrollAnchor):
       return try tapAccessoryButton(
         ofRow: row, in: list, scrollAnchor: scrollAnchor, session: token, effects: &effects)
-    case .backButtonTapped:
+    case .back:
       try goBack(session: token, effects: &effects)
       return nil
-    case .editingToggled(let isOn):
+    case .editing(let isOn):
       try setEditing(isOn, session: token, effects: &effects)
       return nil
-    case .rowsScrolledIntoView(let list, let section, let from, let count):
+    case .fetch(let list, let section, let from, let count):
       try fetchRows(
         of: list, section: section, from: from, count: count, for: connection, effects: &effects)
       return nil
-    case .reloadRequested:
+    case .reload:
       effects.append(screen(of: token, transition: .none, to: [connection]))
       return nil
-    case .deleteConfirmed(let list, let rows):
+    case .delete(let list, let rows):
       return try commit(.delete(rows: rows), in: list, effects: &effects)
-    case .rowInserted(let list, let section, let after, let row):
+    case .insert(let list, let section, let after, let row):
       return try commit(
         .insert(section: section, after: after, row: row), in: list, effects: &effects)
-    case .rowMoved(let list, let row, let section, let after):
+    case .move(let list, let row, let section, let after):
       return try commit(
         .move(row: row, toSection: section, after: after), in: list, effects: &effects)
-    case .rowRenamed(let list, let row, let text, let detail):
-      return try commit(.update(row: row, text: text, detail: detail), in: list, effects: &effects)
-    case .switchToggled(let list, let row, let isOn):
+    case .update(let list, let row, let edit):
+      return try commit(
+        .update(row: row, text: edit.text, detail: edit.detail), in: list, effects: &effects)
+    case .toggle(let list, let row, let isOn):
       return try commit(.setSwitch(row: row, isOn: isOn), in: list, effects: &effects)
     }
   }
