@@ -51,7 +51,11 @@ struct DiffBenchmark: ParsableCommand {
   ) throws {
     guard cases.isEmpty || cases.contains(name) else { return }
     let ops = try TableDiff.ops(from: old, to: new)
-    guard try TableDiff.apply(ops, to: old) == new else {
+    var screen = LoadedScreen(
+      list: "L", version: 1, title: name, sections: old.map { LoadedSection($0) })
+    guard try screen.apply(TableDiff(list: "L", from: 1, ops: ops)) == .applied,
+      screen.sections == new.map({ LoadedSection($0) })
+    else {
       throw ValidationError("\(name): applying the diff does not give the new list")
     }
     let timings = try BenchmarkClock.measure(runs: runs, warmup: 3) {

@@ -59,3 +59,19 @@ extension String {
     String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
   }
 }
+
+extension TableDiff {
+  /// `sections` after `ops`, applied as protocol-core says: deleted sections and every
+  /// deleted or moved row are removed at their old positions, then inserted sections and
+  /// every inserted or moved row are placed at their new positions, lowest first, then
+  /// updates are applied at new positions. `apply(ops(from: a, to: b), to: a) == b`.
+  ///
+  /// The one applier, over sections whose prefix is the whole section.
+  static func apply(_ ops: [DiffOp], to sections: [Section]) throws(DiffError) -> [Section] {
+    var applier = DiffApplier(ops: ops, sections: sections.map { LoadedSection($0) })
+    return try applier.apply().map { loaded in
+      precondition(loaded.isComplete, "section \(loaded.id) lost rows it had")
+      return Section(id: loaded.id, header: loaded.header, footer: loaded.footer, rows: loaded.rows)
+    }
+  }
+}

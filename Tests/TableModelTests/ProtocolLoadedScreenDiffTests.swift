@@ -107,24 +107,24 @@ private func at(_ section: Int, _ row: Int) -> IndexPath { IndexPath(row: row, s
 
   @Test func opsThatDoNotFitAreRefusedAndChangeNothing() {
     let bad: [(DiffOp, String)] = [
-      (.delete(at: at(0, 3)), "diff op 0 (delete) does not fit: section 0 has 3 rows"),
-      (.delete(at: at(2, 0)), "diff op 0 (delete) does not fit: no section 2 to take a row from"),
+      (.delete(at: at(0, 3)), "delete [0,3] does not fit: section 0 had 3 rows"),
+      (.delete(at: at(2, 0)), "delete [2,0] does not fit: the list had 1 section"),
       (
         .insert(at: at(0, 5), row: row("n")),
-        "diff op 0 (insert) does not fit: [0,5] cannot be placed"
+        #"insert [0,5] "n" does not fit: section 0 has 4 rows"#
       ),
       (
         .update(at: at(0, 0), row: row("zz")),
-        #"diff op 0 (update) does not fit: the row at [0,0] is not "zz""#
+        #"update [0,0] "zz" does not fit: the row at [0,0] has another id"#
       ),
-      (.deleteSection(at: 1), "diff op 0 (deleteSection) does not fit: there are 1 sections"),
+      (.deleteSection(at: 1), "deleteSection 1 does not fit: the list had 1 section"),
       (
         .updateSection(at: 1, header: nil, footer: nil),
-        "diff op 0 (updateSection) does not fit: no section 1"
+        "updateSection 1 does not fit: the list has 1 section"
       ),
       (
         .insertSection(at: 2, section: Section(id: "S")),
-        "diff op 0 (insertSection) does not fit: section 2 cannot be placed among 1"
+        #"insertSection 2 "S" does not fit: the list has 2 sections"#
       ),
     ]
     for (op, message) in bad {
@@ -137,7 +137,7 @@ private func at(_ section: Int, _ row: Int) -> IndexPath { IndexPath(row: row, s
     }
     var shown = screen([section("A", ["a0", "a1", "a2"])])
     #expect(
-      throws: ProtocolError(.badMessage, "diff op 1 (move) does not fit: [0,1] is removed twice")
+      throws: ProtocolError(.badMessage, "move [0,1] → [0,0] does not fit: delete [0,1] removes [0,1] too")
     ) {
       try shown.apply(
         TableDiff(

@@ -1,26 +1,32 @@
 /// Applies ops to sections the way protocol-core (and UIKit's batch updates) says: remove
 /// the deleted sections and every deleted or moved row at its old position, then place the
 /// inserted sections, then every inserted or moved row at its new position (lowest first),
-/// then the updates. The work behind ``TableDiff/apply(_:to:)``.
+/// then the updates. The work behind ``LoadedScreen/apply(_:)``.
+///
+/// A section may hold only a prefix of its rows (what a client has loaded); a full section
+/// is a prefix that happens to be complete. Every index is checked against the section's
+/// full `count`. Past a prefix only the count changes; a row the client never had that
+/// lands inside its prefix (moved in from past it) ends the prefix there.
 ///
 /// Every op is checked before it is used; one that does not fit throws
 /// ``DiffError/invalidOp(_:reason:)`` naming it.
 struct DiffApplier {
   private let ops: [DiffOp]
-  private var sections: [Section]
+  private var sections: [LoadedSection]
 
   /// Per old section, then per new section once sections are placed.
   private var isDeleted: [Bool] = []
   private var isInserted: [Bool] = []
-  /// The rows removed by moves, by the index of their op.
+  /// The rows removed by moves, by the index of their op; none for a row past its
+  /// section's prefix.
   private var movedRows: [Int: Row] = [:]
 
-  init(ops: [DiffOp], sections: [Section]) {
+  init(ops: [DiffOp], sections: [LoadedSection]) {
     self.ops = ops
     self.sections = sections
   }
 
-  mutating func apply() throws(DiffError) -> [Section] {
+  mutating func apply() throws(DiffError) -> [LoadedSection] {
     try markDeletedSections()
     try removeRows()
     sections = sections.indices.filter { !isDeleted[$0] }.map { sections[$0] }
@@ -39,7 +45,7 @@ struct DiffApplier {
   }
 
   private func rowCount(_ section: Int) -> String {
-    let count = sections[section].rows.count
+    let count = sections[section].count
     return count == 1 ? "1 row" : "\(count) rows"
   }
 
@@ -70,7 +76,7 @@ struct DiffApplier {
       guard !isDeleted[at.section] else {
         throw invalid(op, "section \(at.section) is deleted with its rows")
       }
-      guard sections[at.section].rows.indices.contains(at.row) else {
+      guard (0..<sections[at.section].count).contains(at.row) else {
         throw invalid(op, "section \(at.section) had \(rowCount(at.section))")
       }
       removals[at.section, default: []].append((at.row, op))
@@ -82,7 +88,7 @@ struct DiffApplier {
       }
       let rows = sections[section].rows
       var kept: [Row] = []
-      kept.reserveCapacity(rows.count - removed.count)
+      kept.reserveCapacity(rows.count)
       var next = removed.startIndex
       for (index, row) in rows.enumerated() {
         if next < removed.endIndex, removed[next].row == index {
@@ -93,6 +99,7 @@ struct DiffApplier {
         }
       }
       sections[section].rows = kept
+      sections[section].count -= removed.count
     }
   }
 
@@ -103,7 +110,7 @@ struct DiffApplier {
     }
     placements.sort { $0.at < $1.at }
     let count = sections.count + placements.count
-    var placed: [Section] = []
+    var placed: [LoadedSection] = []
     placed.reserveCapacity(count)
     isInserted = []
     isInserted.reserveCapacity(count)
@@ -123,7 +130,7 @@ struct DiffApplier {
         next += 1
       }
       guard case .insertSection(_, let section) = ops[placement.op] else { continue }
-      placed.append(section)
+      placed.append(LoadedSection(section))
       isInserted.append(true)
       next += 1
     }
@@ -154,10 +161,11 @@ struct DiffApplier {
     for section in placements.keys.sorted() {
       let placed = placements[section]!.sorted { $0.row < $1.row }
       let rows = sections[section].rows
-      let count = rows.count + placed.count
+      let count = sections[section].count + placed.count
       var merged: [Row] = []
-      merged.reserveCapacity(count)
+      merged.reserveCapacity(rows.count + placed.count)
       var remaining = rows.makeIterator()
+      var prefixEnded = false
       for (index, placement) in placed.enumerated() {
         guard (0..<count).contains(placement.row) else {
           throw invalid(placement.op, "section \(section) has \(count) rows")
@@ -166,14 +174,30 @@ struct DiffApplier {
           throw invalid(
             placement.op, "\(ops[placed[index - 1].op]) places [\(section),\(placement.row)] too")
         }
+        guard !prefixEnded else { continue }
         while merged.count < placement.row, let row = remaining.next() { merged.append(row) }
-        switch ops[placement.op] {
-        case .insert(_, let row): merged.append(row)
-        default: merged.append(movedRows[placement.op]!)
+        // Past the prefix: only the count changes.
+        guard merged.count == placement.row else {
+          prefixEnded = true
+          continue
         }
+        let row: Row?
+        switch ops[placement.op] {
+        case .insert(_, let inserted): row = inserted
+        default: row = movedRows[placement.op]
+        }
+        guard let row else {
+          // A row this prefix never had lands inside it: the prefix ends here.
+          prefixEnded = true
+          continue
+        }
+        merged.append(row)
       }
-      while let row = remaining.next() { merged.append(row) }
+      if !prefixEnded {
+        while let row = remaining.next() { merged.append(row) }
+      }
       sections[section].rows = merged
+      sections[section].count = count
     }
   }
 
@@ -186,14 +210,20 @@ struct DiffApplier {
         guard sections.indices.contains(at.section) else {
           throw invalid(op, "the list has \(sectionCount())")
         }
-        guard sections[at.section].rows.indices.contains(at.row) else {
+        guard (0..<sections[at.section].count).contains(at.row) else {
           throw invalid(op, "section \(at.section) has \(rowCount(at.section))")
         }
-        guard IDBytes.areEqual(sections[at.section].rows[at.row].id, row.id) else {
-          throw invalid(op, "the row at \(at) has another id")
-        }
         guard updatedRows.insert(at).inserted else { throw invalid(op, "\(at) is updated twice") }
-        sections[at.section].rows[at.row] = row
+        let loaded = sections[at.section].rows.count
+        if at.row < loaded {
+          guard IDBytes.areEqual(sections[at.section].rows[at.row].id, row.id) else {
+            throw invalid(op, "the row at \(at) has another id")
+          }
+          sections[at.section].rows[at.row] = row
+        } else if at.row == loaded {
+          // The row just past the prefix, known now: the prefix grows by one.
+          sections[at.section].rows.append(row)
+        }
       case .updateSection(let at, let header, let footer):
         guard sections.indices.contains(at) else {
           throw invalid(op, "the list has \(sectionCount())")

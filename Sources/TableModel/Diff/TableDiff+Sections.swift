@@ -25,18 +25,4 @@ extension TableDiff {
     var differ = TableDiffer(old: old, new: new)
     return try differ.ops()
   }
-
-  /// `sections` after `ops`, applied as protocol-core says: deleted sections and every
-  /// deleted or moved row are removed at their old positions, then inserted sections and
-  /// every inserted or moved row are placed at their new positions, lowest first, then
-  /// updates are applied at new positions. `apply(ops(from: a, to: b), to: a) == b`.
-  ///
-  /// - Throws: ``DiffError/invalidOp(_:reason:)`` for the first op that does not fit;
-  ///   it never traps on bad ops.
-  public static func apply(_ ops: [DiffOp], to sections: [Section]) throws(DiffError)
-    -> [Section]
-  {
-    var applier = DiffApplier(ops: ops, sections: sections)
-    return try applier.apply()
-  }
 }

@@ -9,8 +9,12 @@ extension LoadedScreen {
   public mutating func apply(_ diff: TableDiff) throws(ProtocolError) -> DiffOutcome {
     guard diff.list == list, diff.to > version else { return .skipped }
     guard diff.from == version else { return .gap }
-    var applier = PrefixDiffApplier(ops: diff.ops, sections: sections)
-    sections = try applier.apply()
+    var applier = DiffApplier(ops: diff.ops, sections: sections)
+    do {
+      sections = try applier.apply()
+    } catch {
+      throw ProtocolError(.badMessage, error.description)
+    }
     version = diff.to
     return .applied
   }
