@@ -2,6 +2,12 @@
 /// the wrong type by its path from the message (`"ops[2].row.text"`) in a `bad_message`.
 ///
 /// A field that is absent and one that is `null` mean the same: "no value".
+///
+/// Not shared with the data file's reader (`AppDecoder` in TableStore), on purpose: a
+/// message's unknown fields are ignored (protocol-core: peers ignore what they do not
+/// know) and its errors are `bad_message`s, while a data file's unknown fields are refused
+/// and its errors name the JSON path and what was found there, for a person fixing a file.
+/// What the two share is a few lines of type checks each.
 struct FieldReader {
   let object: JSONObject
   /// The path of this object from the message, empty for the message itself.

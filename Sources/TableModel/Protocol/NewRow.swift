@@ -1,26 +1,20 @@
-/// The content of a row a client inserts; the server gives it its id and the rest.
+/// The content of a row a client inserts (the `row` of an `insert` command): only what a
+/// person types. The server gives it its id, and its style when it has none.
+///
+/// Not the data file's row (`AppRow` in TableStore), on purpose: that one also carries an
+/// id, an image, an accessory, a switch, a checkmark, a `showWhen` rule and a child
+/// screen, all of which a client may not set, and its defaults differ (a data file's row
+/// is `default` style; a client's takes its neighbour's).
 public struct NewRow: Sendable, Hashable {
   public var text: String
   public var detail: String?
   /// Extension: the cell style; nil lets the server choose (the list's usual style).
   public var style: CellStyle?
-  /// Not on the wire: what a server-side insert (import, an app's own code) may also set.
-  public var image: String?
-  /// nil: the default for where the row goes.
-  public var accessory: AccessoryType?
-  /// A switch in the row, and its state.
-  public var isOn: Bool?
 
-  public init(
-    text: String, detail: String? = nil, style: CellStyle? = nil, image: String? = nil,
-    accessory: AccessoryType? = nil, isOn: Bool? = nil
-  ) {
+  public init(text: String, detail: String? = nil, style: CellStyle? = nil) {
     self.text = text
     self.detail = detail
     self.style = style
-    self.image = image
-    self.accessory = accessory
-    self.isOn = isOn
   }
 }
 

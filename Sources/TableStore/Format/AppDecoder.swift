@@ -1,7 +1,8 @@
 import TableModel
 
 /// Reads the data format, checking each rule where it applies and naming the JSON path of
-/// the first problem.
+/// the first problem. Unknown fields are refused (a misspelt field is a mistake in a file
+/// a person wrote), unlike in protocol messages, which TableModel's `FieldReader` reads.
 struct AppDecoder {
   /// Every id seen so far (lists, sections and rows share one namespace), and where.
   private var ids: [String: String] = [:]

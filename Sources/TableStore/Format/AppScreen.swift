@@ -64,6 +64,7 @@ public struct ShowWhen: Sendable, Hashable {
   }
 }
 
+/// A row of the data file. Not the wire's `NewRow` (what a client may insert): see there.
 public struct AppRow: Sendable, Hashable {
   public var id: String?
   public var text: String

@@ -48,17 +48,15 @@ extension Store {
       let target = try slot(inSection: sectionID, after: afterRow)
       try execute(
         """
-        INSERT INTO row (key, list_id, block_id, pos, text, detail, style, image, accessory, switch,
-          checked, visible)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1)
+        INSERT INTO row (key, list_id, block_id, pos, text, detail, style, checked, visible)
+        VALUES (?, ?, ?, ?, ?, ?, ?, 0, 1)
         """, key, record.id, target.block, target.pos, content.text, content.detail,
-        (style ?? .default).rawValue, content.image, content.accessory?.rawValue, content.isOn)
+        (style ?? .default).rawValue)
       try didAddRow(to: target, visible: true)
       try addVisibleRows(1, toSection: sectionID)
       let row = Store.makeRow(
         id: key, text: content.text, detail: content.detail, style: style ?? .default,
-        image: content.image,
-        accessory: content.accessory, isOn: content.isOn, isChecked: false, hasChildren: false,
+        image: nil, accessory: nil, isOn: nil, isChecked: false, hasChildren: false,
         borrowedDetail: nil, in: record)
       let edit: RowEdit
       if record.isIndexed {
