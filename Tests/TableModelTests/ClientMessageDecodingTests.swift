@@ -195,9 +195,6 @@ private let badFrames: [BadClientFrame] = [
 
 @Suite struct ProtocolErrorTests {
   @Test func errorsForThePeer() {
-    #expect(
-      ProtocolError.tooLarge(limit: 65536)
-        == ProtocolError(.tooLarge, "message larger than 65536 bytes"))
     #expect(ProtocolError(.notFound, "gone").description == "not_found: gone")
     #expect(
       ProtocolError(JSONSyntaxError(offset: 3, reason: "unexpected character"))

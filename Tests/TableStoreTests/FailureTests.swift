@@ -92,7 +92,8 @@ import TableModel
       _ = try Store(path: path)
     } throws: { error in
       guard case StoreError.sqlite(let code, _, _) = error else { return false }
-      return code == 26 && "\(error)".contains("not a tableweb database")
+      return SQLiteError(extendedCode: code, message: "", sql: nil).isNotADatabase
+        && "\(error)".contains("not a tableweb database")
     }
   }
 

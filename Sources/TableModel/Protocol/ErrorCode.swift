@@ -32,9 +32,4 @@ extension ProtocolError {
   public init(_ syntaxError: JSONSyntaxError) {
     self.init(.badJSON, "not JSON: \(syntaxError)")
   }
-
-  /// `too_large`, for a message over the server's limit of `limit` bytes.
-  public static func tooLarge(limit: Int) -> ProtocolError {
-    ProtocolError(.tooLarge, "message larger than \(limit) bytes")
-  }
 }

@@ -161,8 +161,6 @@ public struct SessionServer {
 }
 
 extension SessionServer {
-  public var connectionIDs: [ConnectionID] { Array(connections.keys) }
-
   /// The frames that bring `connection` up to date when its queue had to be dropped: its
   /// session's top screen as it is now, or nothing before it said hello.
   public func freshScreen(for connection: ConnectionID) -> [OutgoingFrame] {

@@ -33,7 +33,6 @@ final class WebSocketConnection {
     releaseWrittenFrame()
   }
 
-  var hasWrittenFrame: Bool { written != nil }
 
   func releaseWrittenFrame() {
     written?.deallocate()

@@ -14,10 +14,6 @@ public final class Database {
   public let path: String
   public let isReadOnly: Bool
   private var statements: [String: Statement] = [:]
-  /// The same statements by the address of their SQL's bytes: most SQL is a literal or a
-  /// `static let`, whose bytes stay put, so a lookup here skips hashing hundreds of bytes.
-  /// A hit is checked against the statement's SQL (equal storage compares in O(1)).
-  private var statementsByAddress: [UnsafeRawPointer: Statement] = [:]
 
   /// Opens (or, unless `readOnly`, creates) the database at `path`.
   ///
@@ -46,7 +42,6 @@ public final class Database {
   }
 
   deinit {
-    statementsByAddress.removeAll()
     statements.removeAll()
     let code = sqlite3_close_v2(handle)
     // close_v2 defers closing until outstanding statements are finalized: never busy.
@@ -59,30 +54,11 @@ public final class Database {
       message: String(cString: sqlite3_errmsg(handle)), sql: sql)
   }
 
-  /// A new prepared statement, owned by the caller.
-  public func makeStatement(_ sql: String) throws(SQLiteError) -> Statement {
-    try Statement(connection: handle, sql: sql)
-  }
-
   /// The prepared statement for `sql`, prepared once per connection and reused.
   public func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
-    let address = sql.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) }
-    if let address = address ?? nil, let statement = statementsByAddress[address],
-      statement.sql == sql
-    {
-      return statement
-    }
-    let statement: Statement
-    if let cached = statements[sql] {
-      statement = cached
-    } else {
-      statement = try Statement(connection: handle, sql: sql)
-      statements[sql] = statement
-    }
-    // Only SQL stored out of line keeps its address; small strings are copied to the stack.
-    if sql.utf8.count > 15, let address = address ?? nil, statementsByAddress.count < 1_024 {
-      statementsByAddress[address] = statement
-    }
+    if let cached = statements[sql] { return cached }
+    let statement = try Statement(connection: handle, sql: sql)
+    statements[sql] = statement
     return statement
   }
 

@@ -1,3 +1,5 @@
+import CSQLite
+
 /// A failure SQLite reported: its result code, its message and the SQL it was running.
 ///
 /// The message is SQLite's own; bound values are never part of it, so user data does not
@@ -18,11 +20,10 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The primary result code (`SQLITE_BUSY`, `SQLITE_FULL`, …).
   public var code: Int32 { extendedCode & 0xFF }
 
-  public var isBusy: Bool { code == 5 || code == 6 }  // SQLITE_BUSY, SQLITE_LOCKED
-  public var isReadOnly: Bool { code == 8 }  // SQLITE_READONLY
-  public var isCorrupt: Bool { code == 11 || code == 26 }  // SQLITE_CORRUPT, SQLITE_NOTADB
-  public var isFull: Bool { code == 13 }  // SQLITE_FULL
-  public var isConstraint: Bool { code == 19 }  // SQLITE_CONSTRAINT
+  /// A write to a database opened read-only, or to a read-only file.
+  public var isReadOnly: Bool { code == SQLITE_READONLY }
+  /// The file is not an SQLite database.
+  public var isNotADatabase: Bool { code == SQLITE_NOTADB }
 
   public var description: String {
     var text = "SQLite error \(extendedCode): \(message)"
