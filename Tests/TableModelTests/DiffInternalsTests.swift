@@ -33,6 +33,15 @@ struct DiffInternalsTests {
         content, Row(id: "a", text: long), Row(id: "a", text: String(long.reversed().reversed()))))
   }
 
+  /// The diff's speed rests on reading a small string's bytes from its own bits (how the
+  /// standard library lays out `String` on 64-bit platforms). The code checks that layout
+  /// once and falls back to reading bytes when it differs, so a toolchain that changes it
+  /// stays correct but slow: this test says so, rather than a benchmark months later.
+  @Test func smallStringsAreReadFromTheirBitsOnThisToolchain() {
+    #expect(MemoryLayout<String>.size == 16)
+    #expect(IDBytes.smallStringsAreInline, "String's small-string layout changed: IDBytes is slow")
+  }
+
   @Test func idsInAnyStorageHashAndCompareByTheirBytes() {
     // The same short id as an inline small string and in heap storage.
     var heap = String(repeating: "x", count: 40)

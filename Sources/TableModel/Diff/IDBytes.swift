@@ -56,7 +56,9 @@ enum IDBytes {
   /// nibble is the count, and its bytes fill the first word and the rest of the second.
   fileprivate static let smallFlag: UInt64 = 1 << 61
 
-  fileprivate static let smallStringsAreInline: Bool = {
+  /// Whether this toolchain lays small strings out as the fast paths read them; when not,
+  /// they read bytes instead. A test fails when it is false, so a change is noticed.
+  static let smallStringsAreInline: Bool = {
     guard MemoryLayout<String>.size == 16 else { return false }
     let large = String(repeating: "abcdefgh", count: 3)
     guard unsafeBitCast(large, to: (UInt64, UInt64).self).1 & smallFlag == 0 else { return false }
