@@ -41,7 +41,9 @@ import TableModel
   }
 
   @Test func rowsShowTheProtocolsFields() throws {
-    let store = try makeStore().store
+    let temporary = try makeStore()
+    defer { withExtendedLifetime(temporary) {} }
+    let store = temporary.store
     let home = try store.snapshot(of: "home")
     let rows = home.sections[0].rows
     #expect(rows.map(\.id) == ["ring", "named", "tasks-row", "auto"])
@@ -65,7 +67,9 @@ import TableModel
   }
 
   @Test func singleSelectionMovesTheCheckmarkAndTheParentsDetailFollows() throws {
-    let store = try makeStore().store
+    let temporary = try makeStore()
+    defer { withExtendedLifetime(temporary) {} }
+    let store = temporary.store
     let tones = try store.snapshot(of: "tones")
     let home = try store.snapshot(of: "home")
     let change = try store.select("t2", in: "tones")
@@ -82,7 +86,9 @@ import TableModel
   }
 
   @Test func multipleSelectionToggles() throws {
-    let store = try makeStore().store
+    let temporary = try makeStore()
+    defer { withExtendedLifetime(temporary) {} }
+    let store = temporary.store
     let before = try store.snapshot(of: "tasks")
     let change = try store.select("k1", in: "tasks")
     try expectEditsReproduce(store, before, change.lists.first)
@@ -91,7 +97,9 @@ import TableModel
   }
 
   @Test func switchesRevealAndHideRows() throws {
-    let store = try makeStore().store
+    let temporary = try makeStore()
+    defer { withExtendedLifetime(temporary) {} }
+    let store = temporary.store
     var before = try store.snapshot(of: "home")
     var change = try store.setSwitch("auto", in: "home", isOn: false)
     try expectEditsReproduce(store, before, change.lists.first)
@@ -114,7 +122,9 @@ import TableModel
   }
 
   @Test func insertMoveUpdateDelete() throws {
-    let store = try makeStore().store
+    let temporary = try makeStore()
+    defer { withExtendedLifetime(temporary) {} }
+    let store = temporary.store
     var before = try store.snapshot(of: "tasks")
     var change = try store.insertRow(
       in: "tasks", section: "later", after: nil, NewRow(text: "Plan", detail: "soon"))
@@ -143,7 +153,9 @@ import TableModel
   }
 
   @Test func refusals() throws {
-    let store = try makeStore().store
+    let temporary = try makeStore()
+    defer { withExtendedLifetime(temporary) {} }
+    let store = temporary.store
     let version = try store.version(of: "home")
     #expect(throws: StoreError.notAllowed("list home is not editable")) {
       try store.insertRow(in: "home", section: "home-s", after: nil, NewRow(text: "x"))
@@ -171,12 +183,14 @@ import TableModel
   }
 
   @Test func indexedListsSortIntoLetterSections() throws {
-    let store = try TemporaryStore(
+    let temporary = try TemporaryStore(
       json: """
         {"id": "people", "title": "People", "index": true, "editable": true, "sections": [{"id": "all", "rows": [
           {"id": "p1", "text": "Émile"}, {"id": "p2", "text": "anna"}, {"id": "p3", "text": "Bob"}, {"id": "p4", "text": "42"}]}]}
         """
-    ).store
+    )
+    defer { withExtendedLifetime(temporary) {} }
+    let store = temporary.store
     var before = try store.snapshot(of: "people")
     #expect(before.indexTitles?.first == "A" && before.indexTitles?.last == "#")
     #expect(before.sections[0].rows.map(\.text) == ["anna"])

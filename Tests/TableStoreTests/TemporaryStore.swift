@@ -4,6 +4,9 @@ import TableModel
 @testable import TableStore
 
 /// A store on a real SQLite file in a fresh temporary folder, removed when released.
+///
+/// The folder goes when this object goes, however long `store` is still used: keep the
+/// `TemporaryStore` alive for as long as its store (`defer { withExtendedLifetime(x) {} }`).
 final class TemporaryStore {
   let folder: URL
   let store: Store
