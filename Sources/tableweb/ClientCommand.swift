@@ -44,8 +44,11 @@ struct ClientCommand: ParsableCommand {
 
     var lines: [String] = []
     if let script {
-      guard let text = try? String(contentsOfFile: script, encoding: .utf8) else {
-        throw ValidationError("cannot read \(script)")
+      let text: String
+      do {
+        text = try String(contentsOfFile: script, encoding: .utf8)
+      } catch {
+        throw ValidationError("cannot read \(script): \(error.localizedDescription)")
       }
       lines = text.components(separatedBy: "\n")
     }

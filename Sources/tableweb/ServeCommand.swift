@@ -86,7 +86,12 @@ struct ServeCommand: AsyncParsableCommand {
     }
     if !readOnly {
       // Every first visit stores a session; forget those nobody has moved in for a while.
-      try? store.deleteSessions(olderThan: Self.sessionLifetime)
+      do {
+        try store.deleteSessions(olderThan: Self.sessionLifetime)
+      } catch {
+        FileHandle.standardError.write(
+          Data("tableweb: old sessions could not be forgotten: \(error)\n".utf8))
+      }
     }
     let sessions = SessionHost(
       store: store, configuration: SessionServerConfiguration(isReadOnly: readOnly))
@@ -137,9 +142,11 @@ struct ServeCommand: AsyncParsableCommand {
   /// up from the executable to a folder holding `Package.swift`), else `./Public`.
   static func defaultPublicDirectory() -> String {
     var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-    {
-      folder = URL(fileURLWithPath: executable)
+    do {
+      folder = URL(
+        fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    } catch {
+      // No /proc (not Linux): the path the program was started by is the best guess.
     }
     while folder.path != "/" {
       folder.deleteLastPathComponent()

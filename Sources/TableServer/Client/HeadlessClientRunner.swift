@@ -188,8 +188,12 @@ public struct HeadlessClientRunner {
 
   private mutating func handle(_ text: String, client: WebSocketClient) {
     if options.printsJSON {
-      // One line per message, whatever white space the server used.
-      write((try? JSONValue(parsing: text))?.serialized ?? text)
+      // One line per message, whatever white space the server used; a frame that is not
+      // JSON is shown as it came (`receive` reports it).
+      switch Result(catching: { () throws(JSONSyntaxError) in try JSONValue(parsing: text) }) {
+      case .success(let value): write(value.serialized)
+      case .failure: write(text)
+      }
     }
     switch state.receive(text) {
     case .welcomed(let session, let resumed):

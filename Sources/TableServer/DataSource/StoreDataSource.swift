@@ -54,7 +54,13 @@ public final class StoreDataSource: TableDataSource, SessionStorage {
   }
 
   public func loadSession(_ token: SessionToken) -> NavigationStack? {
-    try? store.loadSession(token: token.rawValue)
+    do {
+      return try store.loadSession(token: token.rawValue)
+    } catch {
+      // The session starts anew; its token is not in the message.
+      ServerDiagnostics.report("a saved session could not be read (\(error)); starting a new one")
+      return nil
+    }
   }
 
   /// Runs a store call, turning its error into what the client is told.

@@ -24,15 +24,19 @@ extension SessionServer {
       let viewers = viewers(of: listChange.list)
       guard let new = advance(old, by: listChange) else {
         // The data source skipped versions or could not say how: resend the screens.
-        snapshots[listChange.list] = try? dataSource.snapshot(of: listChange.list)
+        snapshots[listChange.list] = freshSnapshot(of: listChange.list)
         for session in sessions(showing: listChange.list) where snapshots[session.topList] != nil {
           effects.append(screen(of: session.token, transition: .none, to: session.connections))
         }
         continue
       }
       snapshots[listChange.list] = new
-      guard let ops = try? TableDiff.ops(from: old.sections, to: new.sections) else {
+      let ops: [DiffOp]
+      do {
+        ops = try TableDiff.ops(from: old.sections, to: new.sections)
+      } catch {
         // Only a snapshot with duplicate ids makes no diff: resend the screens.
+        ServerDiagnostics.report("list \(listChange.list) cannot be diffed (\(error)); screens resent")
         for session in sessions(showing: listChange.list) {
           effects.append(screen(of: session.token, transition: .none, to: session.connections))
         }
@@ -50,12 +54,19 @@ extension SessionServer {
   private func advance(_ old: TableSnapshot, by change: TableChange.ListChange) -> TableSnapshot? {
     guard change.version == old.version + 1 else { return nil }
     guard let edits = change.edits else {
-      guard let fresh = try? dataSource.snapshot(of: change.list), fresh.version == change.version
-      else { return nil }
+      guard let fresh = freshSnapshot(of: change.list), fresh.version == change.version else {
+        return nil
+      }
       return fresh
     }
     var new = old
-    guard (try? new.apply(edits)) != nil else { return nil }
+    do {
+      try new.apply(edits)
+    } catch {
+      ServerDiagnostics.report(
+        "the edits to list \(change.list) v\(change.version) do not fit its snapshot (\(error)); read again")
+      return nil
+    }
     new.version = change.version
     return new
   }
@@ -76,7 +87,12 @@ extension SessionServer {
       session.stack.popToExisting(where: exists)
       keep(session)
       save(session)
-      guard (try? cacheSnapshot(of: session.topList)) != nil else { continue }
+      do {
+        try cacheSnapshot(of: session.topList)
+      } catch {
+        ServerDiagnostics.report("list \(session.topList) could not be read after a pop (\(error))")
+        continue
+      }
       forgetSnapshotIfUnviewed(left)
       effects.append(screen(of: token, transition: .pop, to: session.connections))
       effects.append(

@@ -13,7 +13,22 @@ extension SessionServer {
   /// Whether `list` exists; when the data source cannot tell, it is taken to exist, so
   /// that a failing database does not pop anyone.
   func listStillExists(_ list: String) -> Bool {
-    (try? dataSource.listExists(list)) ?? true
+    do {
+      return try dataSource.listExists(list)
+    } catch {
+      ServerDiagnostics.report("cannot tell whether list \(list) still exists (\(error)); kept")
+      return true
+    }
+  }
+
+  /// The list's snapshot read now, or nil (and a report) when the data source fails.
+  func freshSnapshot(of list: String) -> TableSnapshot? {
+    do {
+      return try dataSource.snapshot(of: list)
+    } catch {
+      ServerDiagnostics.report("list \(list) could not be read (\(error))")
+      return nil
+    }
   }
 
   /// Makes sure the snapshot of a list about to be on someone's top screen is cached.

@@ -54,7 +54,13 @@ struct ZoneTable {
   }
 
   private static func table(at path: String) -> [[String]] {
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+    let text: String
+    do {
+      text = try String(contentsOfFile: path, encoding: .utf8)
+    } catch {
+      // No tzdata on this machine: the caller falls back to Foundation's time zones.
+      return []
+    }
     return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map {
       $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
     }

@@ -20,13 +20,25 @@ extension Store {
     }
   }
 
-  /// The stack saved under `token`, or nil for a token never saved (or unreadable).
+  /// The stack saved under `token`, or nil for a token never saved.
+  ///
+  /// - Throws: ``StoreError/invalidData(path:message:)`` when the saved stack is not one.
   public func loadSession(token: String) throws(StoreError) -> NavigationStack? {
     guard
       let text = try fetchOne(
-        "SELECT stack FROM session WHERE token = ?", [token], { $0.string(0) }),
-      let levels = (try? JSONValue(parsing: text))?.arrayValue
+        "SELECT stack FROM session WHERE token = ?", [token], { $0.string(0) })
     else { return nil }
+    let levels: [JSONValue]
+    do {
+      guard let array = try JSONValue(parsing: text).arrayValue else {
+        throw StoreError.invalidData(path: "session.stack", message: "not an array")
+      }
+      levels = array
+    } catch let error as StoreError {
+      throw error
+    } catch {
+      throw .invalidData(path: "session.stack", message: "\(error)")
+    }
     let decoded = levels.compactMap { level -> NavigationLevel? in
       guard let list = level["list"]?.stringValue, let title = level["title"]?.stringValue else {
         return nil
