@@ -1,4 +1,6 @@
 import Testing
+import Foundation
+import Synchronization
 import TableModel
 
 @testable import TableStore
@@ -21,5 +23,60 @@ import TableModel
     snapshot.version = change.lists[0].version
     #expect(snapshot == (try store.snapshot(of: root)))
     #expect(snapshot.sections[0].rows.map(\.text) == ["A", "C", "B"])
+  }
+}
+
+@Suite struct ThreadCheckerTests {
+  @Test func aCheckerBindsToTheFirstThreadAndKnowsItsOwner() {
+    let checker = ThreadChecker("Thing")
+    #expect(!checker.isOwnerThread)
+    checker.check()
+    #expect(checker.isOwnerThread)
+    let elsewhere = Mutex<Bool?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+      elsewhere.withLock { $0 = checker.isOwnerThread }
+      done.signal()
+    }.start()
+    done.wait()
+    #expect(elsewhere.withLock { $0 } == false)
+    checker.unbind()
+    #expect(!checker.isOwnerThread)
+  }
+
+  @Test func exclusiveUseIsReentrantAndReleased() {
+    let checker = ThreadChecker("Thing")
+    let value = checker.exclusively { checker.exclusively { 42 } }
+    #expect(value == 42)
+    #expect(!checker.isOwnerThread)
+  }
+}
+
+@Suite struct ThreadCheckerFailureTests {
+  @Test func aSecondThreadStopsTheProgram() async {
+    await #expect(processExitsWith: .failure) {
+      let checker = ThreadChecker("Thing")
+      checker.check()
+      let done = DispatchSemaphore(value: 0)
+      Thread {
+        checker.check()
+        done.signal()
+      }.start()
+      done.wait()
+    }
+  }
+
+  @Test func aSecondThreadInsideExclusiveUseStopsTheProgram() async {
+    await #expect(processExitsWith: .failure) {
+      let checker = ThreadChecker("Thing")
+      checker.exclusively {
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+          checker.exclusively {}
+          done.signal()
+        }.start()
+        done.wait()
+      }
+    }
   }
 }

@@ -17,7 +17,7 @@ public final class SessionHost: ConnectionDelegate {
   public private(set) var server: SessionServer?
   /// Set by whoever builds the transport, before it starts serving.
   public weak var transport: (any MessageTransport)?
-  private let thread = ServiceThreadChecker("SessionHost")
+  private let thread = ThreadChecker("SessionHost")
   private let clock = ContinuousClock()
   /// How many times a full queue was replaced by a fresh screen: a figure for logs.
   public private(set) var resynchronizations = 0

@@ -5,6 +5,7 @@ import Foundation
 
 extension WebSocketClient {
   func serve() {
+    serviceThread.bindToCurrentThread()
     condition.lock()
     let context = shared.context!  // cleared only below
     condition.unlock()

@@ -1,5 +1,6 @@
 import CWebsockets
 import Foundation
+import TableStore
 
 #if canImport(Glibc)
   import Glibc
@@ -53,6 +54,8 @@ public final class WebSocketClient: @unchecked Sendable {
   }
   let condition = NSCondition()
   var shared = Shared()
+  /// The thread that runs the lws context; the blocking calls must not come from it.
+  let serviceThread = ThreadChecker("WebSocketClient")
 
   // Service-thread state (internal for WebSocketClient+Callbacks.swift).
   private var strings: [UnsafeMutablePointer<CChar>] = []
@@ -176,6 +179,7 @@ public final class WebSocketClient: @unchecked Sendable {
 
   /// Closes at once (no close handshake) and waits for the service thread to finish.
   public func shutDown() {
+    serviceThread.checkNotOwner()
     wake { $0.wantsShutDown = true }
     condition.lock()
     while shared.context != nil { condition.wait() }
@@ -184,6 +188,7 @@ public final class WebSocketClient: @unchecked Sendable {
 
   /// The next event, waiting at most `timeout`; nil when none came in time.
   public func nextEvent(timeout: Duration) -> Event? {
+    serviceThread.checkNotOwner()
     let deadline = Date().addingTimeInterval(
       Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
     condition.lock()

@@ -1,5 +1,6 @@
 import CWebsockets
 import Foundation
+import TableStore
 import Synchronization
 
 /// The one libwebsockets context of `tableweb serve`: one port serving the static page
@@ -38,7 +39,7 @@ public final class WebSocketServer: @unchecked Sendable {
     var port = 0
   }
   private let shared = Mutex(Shared())
-  private let serviceThreadID = Atomic<UInt>(0)
+  private let serviceThread = ThreadChecker("WebSocketServer")
 
   // Service-thread state (internal for the callbacks in WebSocketServer+Callbacks.swift).
   private var resources: ContextResources?
@@ -67,8 +68,7 @@ public final class WebSocketServer: @unchecked Sendable {
 
   /// Whether the caller runs on the libwebsockets service thread.
   public var isOnServiceThread: Bool {
-    let id = serviceThreadID.load(ordering: .acquiring)
-    return id != 0 && pthread_equal(pthread_self(), pthread_t(id)) != 0
+    serviceThread.isOwnerThread
   }
 
   /// Opens the port and starts the service thread. Throws when the folder is missing or
@@ -165,7 +165,7 @@ public final class WebSocketServer: @unchecked Sendable {
   // MARK: - The service thread
 
   private func serve() {
-    serviceThreadID.store(UInt(pthread_self()), ordering: .releasing)
+    serviceThread.bindToCurrentThread()
     // The context stays valid until this thread destroys it below.
     guard let context = shared.withLock({ $0.context })?.pointer else { return }
     while true {
@@ -182,7 +182,7 @@ public final class WebSocketServer: @unchecked Sendable {
     delegate?.transportDidStop()
     delegate = nil
     resources = nil
-    serviceThreadID.store(0, ordering: .releasing)
+    serviceThread.unbind()
     let stopWaiters = shared.withLock { state in
       state.lifecycle = .stopped
       defer { state.stopWaiters = [] }

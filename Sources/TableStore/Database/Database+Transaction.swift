@@ -25,6 +25,12 @@ extension Database {
   public func inTransaction<T, E: SQLiteErrorConvertible>(
     _ kind: TransactionKind = .immediate, _ body: () throws(E) -> T
   ) throws(E) -> T {
+    try access.exclusively { () throws(E) -> T in try transaction(kind, body) }
+  }
+
+  private func transaction<T, E: SQLiteErrorConvertible>(
+    _ kind: TransactionKind, _ body: () throws(E) -> T
+  ) throws(E) -> T {
     precondition(isAutocommit, "inTransaction called inside a transaction on \(path)")
     do {
       try execute(kind.rawValue)

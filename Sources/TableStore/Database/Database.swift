@@ -8,12 +8,15 @@ typealias SQLiteStatement = OpaquePointer
 /// One connection to a SQLite database file.
 ///
 /// - Important: A `Database` is not `Sendable`: use it from one thread at a time. It is
-///   opened with `SQLITE_OPEN_NOMUTEX`, so SQLite does not serialize calls for you.
+///   opened with `SQLITE_OPEN_NOMUTEX`, so SQLite does not serialize calls for you;
+///   ``inTransaction(_:_:)`` checks it (a second thread entering stops the program).
 public final class Database {
   let handle: SQLiteConnection
   public let path: String
   public let isReadOnly: Bool
   private var statements: [String: Statement] = [:]
+  /// Checks that one thread at a time runs a transaction.
+  let access: ThreadChecker
 
   /// Opens (or, unless `readOnly`, creates) the database at `path`.
   ///
@@ -37,6 +40,7 @@ public final class Database {
     self.handle = handle
     self.path = path
     self.isReadOnly = readOnly
+    access = ThreadChecker("Database \(path)")
     let timeoutCode = sqlite3_busy_timeout(handle, milliseconds)
     precondition(timeoutCode == SQLITE_OK, "sqlite3_busy_timeout returned \(timeoutCode)")
   }
