@@ -93,10 +93,9 @@ struct ServeCommand: AsyncParsableCommand {
           Data("tableweb: old sessions could not be forgotten: \(error)\n".utf8))
       }
     }
-    let sessions = SessionHost(
-      store: store, configuration: SessionServerConfiguration(isReadOnly: readOnly))
-    sessions.transport = transport
-    return sessions
+    return SessionHost(
+      store: store, transport: transport,
+      configuration: SessionServerConfiguration(isReadOnly: readOnly))
   }
 
   /// SIGINT and SIGTERM stop the server gracefully; a second one exits at once.

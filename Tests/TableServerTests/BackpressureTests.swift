@@ -40,9 +40,8 @@ final class QueueingTransport: MessageTransport {
   @Test func aConnectionThatFallsBehindGetsAFreshScreenAndSlowsNobody() throws {
     let fixture = try Fixture()
     let driver = try fixture.makeDriver()
-    let host = SessionHost(server: driver.server)
     let transport = QueueingTransport(limit: 4)
-    host.transport = transport
+    let host = SessionHost(server: driver.server, transport: transport)
     let slow = ConnectionID(1)
     let fast = ConnectionID(2)
     for connection in [slow, fast] {

@@ -19,8 +19,7 @@ import Testing
       folder = fixture.folder.appendingPathComponent("Public-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       transport = WebSocketServer(configuration: .init(port: 0, publicDirectory: folder.path))
-      host = SessionHost(store: try Store(path: fixture.path))
-      host.transport = transport
+      host = SessionHost(store: try Store(path: fixture.path), transport: transport)
       try transport.start(delegate: host)
     }
 

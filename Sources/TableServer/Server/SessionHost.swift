@@ -15,15 +15,21 @@ public final class SessionHost: ConnectionDelegate {
   /// The core; nil once the transport has stopped, which releases the data source (and
   /// so closes the database).
   public private(set) var server: SessionServer?
-  /// Set by whoever builds the transport, before it starts serving.
-  public weak var transport: (any MessageTransport)?
+  /// Where frames go. Held strongly: the transport holds its delegate only until it has
+  /// stopped, so the two do not keep each other alive.
+  public let transport: any MessageTransport
   private let thread = ThreadChecker("SessionHost")
   private let clock = ContinuousClock()
   /// How many times a full queue was replaced by a fresh screen: a figure for logs.
   public private(set) var resynchronizations = 0
 
-  public init(server: SessionServer) {
+  /// - Parameters:
+  ///   - server: the session core.
+  ///   - transport: the transport this host will be the delegate of (a
+  ///     ``WebSocketServer`` not started yet: start it with this host as its delegate).
+  public init(server: SessionServer, transport: any MessageTransport) {
     self.server = server
+    self.transport = transport
   }
 
   public func connectionDidOpen(_ connection: ConnectionID) {
@@ -58,8 +64,7 @@ public final class SessionHost: ConnectionDelegate {
   public var onStop: (() -> Void)?
 
   private func perform(_ actions: [ServerAction]?) {
-    guard let actions else { return }
-    guard let transport, !actions.isEmpty else { return }
+    guard let actions, !actions.isEmpty else { return }
     var resynchronized: Set<ConnectionID> = []
     for action in actions {
       switch action {
@@ -80,13 +85,15 @@ public final class SessionHost: ConnectionDelegate {
 
 extension SessionHost {
   /// The usual wiring of `tableweb serve`: the SQLite store's lists and sessions behind the
-  /// session core. Set ``transport`` before the transport starts serving.
+  /// session core.
   public convenience init(
-    store: Store, configuration: SessionServerConfiguration = SessionServerConfiguration()
+    store: Store, transport: any MessageTransport,
+    configuration: SessionServerConfiguration = SessionServerConfiguration()
   ) {
     let dataSource = StoreDataSource(store: store)
     self.init(
       server: SessionServer(
-        dataSource: dataSource, sessionStorage: dataSource, configuration: configuration))
+        dataSource: dataSource, sessionStorage: dataSource, configuration: configuration),
+      transport: transport)
   }
 }
