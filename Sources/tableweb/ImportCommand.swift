@@ -21,13 +21,11 @@ struct ImportCommand: AsyncParsableCommand {
     guard let data = FileManager.default.contents(atPath: file) else {
       throw CommandFailure("cannot read \(file)")
     }
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw CommandFailure("\(file): not UTF-8 text")
-    }
-    // Check the file before opening (and perhaps creating) the database.
+    // Check the file before opening (and perhaps creating) the database. Its UTF-8 is
+    // checked once, as it is parsed.
     let checked: AppFile
     do {
-      checked = try AppFile(jsonText: text)
+      checked = try AppFile(jsonBytes: data)
     } catch {
       throw CommandFailure("\(file): \(error)")
     }

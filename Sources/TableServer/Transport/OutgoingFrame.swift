@@ -7,5 +7,10 @@ public final class OutgoingFrame: Sendable {
     utf8 = Array(text.utf8)
   }
 
+  /// A frame of bytes that are UTF-8 already (an encoded message), without a copy.
+  public init(utf8: [UInt8]) {
+    self.utf8 = utf8
+  }
+
   public var text: String { String(decoding: utf8, as: UTF8.self) }
 }

@@ -12,6 +12,11 @@ public struct AppFile: Sendable, Hashable {
     root = try AppScreen(jsonText: jsonText)
   }
 
+  /// Parses and checks a file's bytes (UTF-8, checked as they are parsed).
+  public init(jsonBytes: some Collection<UInt8>) throws(StoreError) {
+    root = try AppScreen(jsonBytes: jsonBytes)
+  }
+
   /// Checks a screen built in code exactly as a file is checked.
   public init(validating screen: AppScreen) throws(StoreError) {
     root = try AppScreen(json: screen.json)

@@ -59,9 +59,19 @@ extension AppScreen {
 
   /// Parses and checks the text of a data file.
   public init(jsonText: String) throws(StoreError) {
+    try self.init(parsing: { () throws(JSONSyntaxError) in try JSONValue(parsing: jsonText) })
+  }
+
+  /// Parses and checks a data file's bytes, which must be UTF-8 (checked once, as they are
+  /// parsed).
+  public init(jsonBytes: some Collection<UInt8>) throws(StoreError) {
+    try self.init(parsing: { () throws(JSONSyntaxError) in try JSONValue(parsing: jsonBytes) })
+  }
+
+  private init(parsing parse: () throws(JSONSyntaxError) -> JSONValue) throws(StoreError) {
     let value: JSONValue
     do {
-      value = try JSONValue(parsing: jsonText)
+      value = try parse()
     } catch {
       throw .invalidData(path: "", message: "not JSON: \(error)")
     }
