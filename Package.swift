@@ -8,6 +8,7 @@ let package = Package(
     .executable(name: "tableweb", targets: ["tableweb"]),
     .executable(name: "tablebench", targets: ["tablebench"]),
     .library(name: "TableModel", targets: ["TableModel"]),
+    .library(name: "TableClient", targets: ["TableClient"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -25,24 +26,30 @@ let package = Package(
     // Pure Swift: values, index paths, diffing, navigation, protocol messages. No C, no I/O.
     .target(name: "TableModel"),
 
-    // SQLite persistence, the data format (import/export) and the demo app.
+    // SQLite persistence and the data format (import/export).
     .target(name: "TableStore", dependencies: ["TableModel", "CSQLite"]),
 
-    // libwebsockets server, sessions, live diffs, and the headless client.
+    // The demo app: the data `tableweb serve` starts with on a new database.
+    .target(name: "TableDemo", dependencies: ["TableModel", "TableStore"]),
+
+    // libwebsockets server, sessions and live diffs.
     .target(name: "TableServer", dependencies: ["TableModel", "TableStore", "CWebsockets"]),
+
+    // A WebSocket client of the protocol and the headless client (`tableweb client`).
+    .target(name: "TableClient", dependencies: ["TableModel", "CWebsockets"]),
 
     // The command line: serve (default), import, export, client.
     .executableTarget(
       name: "tableweb",
       dependencies: [
-        "TableServer", "TableStore", "TableModel",
+        "TableServer", "TableStore", "TableDemo", "TableClient", "TableModel",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
     .executableTarget(
       name: "tablebench",
       dependencies: [
-        "TableModel", "TableStore", "TableServer",
+        "TableModel", "TableStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Benchmarks/tablebench"),
@@ -53,9 +60,10 @@ let package = Package(
         "TableModel",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
-    .testTarget(name: "TableStoreTests", dependencies: ["TableStore", "TableModel"]),
+    .testTarget(name: "TableStoreTests", dependencies: ["TableStore", "TableDemo", "TableModel"]),
     .testTarget(
-      name: "TableServerTests", dependencies: ["TableServer", "TableStore", "TableModel"]),
+      name: "TableServerTests",
+      dependencies: ["TableServer", "TableClient", "TableStore", "TableModel"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import TableClient
 import ArgumentParser
 import Foundation
 import TableServer

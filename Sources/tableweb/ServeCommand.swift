@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TableDemo
 import TableServer
 import TableStore
 

@@ -1,6 +1,7 @@
 import Testing
 import TableModel
 
+@testable import TableClient
 @testable import TableServer
 
 @Suite("Client: the protocol logic, without sockets")

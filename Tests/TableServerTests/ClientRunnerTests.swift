@@ -2,6 +2,7 @@ import Foundation
 import TableModel
 import Testing
 
+@testable import TableClient
 @testable import TableServer
 
 /// A stand-in for the sessions layer: Settings with one row that pushes General, deletes

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import TableClient
 @testable import TableServer
 
 @Suite("Client: script lines")

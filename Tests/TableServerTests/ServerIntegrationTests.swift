@@ -3,6 +3,7 @@ import TableModel
 import TableStore
 import Testing
 
+@testable import TableClient
 @testable import TableServer
 
 /// The session core behind the real transport on a loopback port, driven by real

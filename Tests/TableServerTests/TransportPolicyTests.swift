@@ -1,5 +1,7 @@
+import TableModel
 import Testing
 
+@testable import TableClient
 @testable import TableServer
 
 @Suite("Transport: origin, upgrade, reassembly and queue rules, without sockets")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TableClient
 @testable import TableServer
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Testing
 import TableModel
 
+@testable import TableDemo
 @testable import TableStore
 
 /// The data format: each rule, the path of the first problem, and round trips.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TableModel
 
+@testable import TableDemo
 @testable import TableStore
 
 @Suite struct DemoAppTests {

@@ -1,3 +1,4 @@
+import TableModel
 import TableStore
 
 /// Connects the session core to the transport: it receives the transport's callbacks,

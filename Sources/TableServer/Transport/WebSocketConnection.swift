@@ -1,3 +1,4 @@
+import TableModel
 import CWebsockets
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import TableModel
 import CWebsockets
 
 // libwebsockets calls these C functions on the service thread. They capture nothing: the

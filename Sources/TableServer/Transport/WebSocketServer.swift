@@ -1,6 +1,6 @@
 import CWebsockets
 import Foundation
-import TableStore
+import TableModel
 import Synchronization
 
 /// The one libwebsockets context of `tableweb serve`: one port serving the static page

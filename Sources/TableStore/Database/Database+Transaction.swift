@@ -1,3 +1,4 @@
+import TableModel
 /// An error type that can carry a SQLite failure, so that a transaction's body can throw
 /// its own errors while BEGIN and COMMIT failures still reach the caller.
 public protocol SQLiteErrorConvertible: Error {

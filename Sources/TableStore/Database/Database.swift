@@ -1,3 +1,4 @@
+import TableModel
 import CSQLite
 
 /// A `sqlite3 *` connection handle; never leaves this file family.

@@ -2,6 +2,15 @@ import TableModel
 
 extension Store {
   /// The id of the root list: the first screen of every session.
+  /// Whether the database holds no data yet (a new file, or one never imported into).
+  public var isEmpty: Bool {
+    get throws(StoreError) {
+      try read { () throws(StoreError) in
+        try fetchInt("SELECT EXISTS (SELECT 1 FROM list)") == 0
+      }
+    }
+  }
+
   public func rootList() throws(StoreError) -> String {
     guard
       let key = try fetchOne(

@@ -1,5 +1,6 @@
 import Foundation
 import TableModel
+import TableStore
 
 extension DemoApp {
   /// An editable list: insert, delete, reorder, and check off (multiple selection).

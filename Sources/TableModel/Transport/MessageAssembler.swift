@@ -3,8 +3,8 @@
 ///
 /// A message over the limit is reported once, when it crosses the limit; the rest of it
 /// is discarded as it arrives, and the next message starts afresh.
-struct MessageAssembler {
-  enum Outcome: Equatable {
+package struct MessageAssembler {
+  package enum Outcome: Equatable {
     /// More of the message is to come.
     case incomplete
     case message([UInt8])
@@ -12,19 +12,19 @@ struct MessageAssembler {
     case tooLarge
   }
 
-  let limit: Int
+  package let limit: Int
   private var buffer: [UInt8] = []
   private var isDiscarding = false
 
-  init(limit: Int) {
+  package init(limit: Int) {
     precondition(limit > 0, "the message limit must be positive, not \(limit)")
     self.limit = limit
   }
 
   /// Whether part of a message is held (its memory counts against the connection).
-  var isHoldingPartialMessage: Bool { !buffer.isEmpty }
+  package var isHoldingPartialMessage: Bool { !buffer.isEmpty }
 
-  mutating func append(_ chunk: UnsafeRawBufferPointer, isFinal: Bool) -> Outcome {
+  package mutating func append(_ chunk: UnsafeRawBufferPointer, isFinal: Bool) -> Outcome {
     if isDiscarding {
       if isFinal { isDiscarding = false }
       return .incomplete

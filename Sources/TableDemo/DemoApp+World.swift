@@ -1,4 +1,5 @@
 import TableModel
+import TableStore
 
 extension DemoApp {
   /// Three levels, like the guide's trails example: regions → countries → a grouped

@@ -1,5 +1,6 @@
 import Foundation
 import TableModel
+import TableStore
 
 extension DemoApp {
   /// A Settings-like grouped screen: switches, value1 rows showing the current choice of a

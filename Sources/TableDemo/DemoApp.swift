@@ -1,4 +1,5 @@
 import TableModel
+import TableStore
 
 /// The app a new database starts with: a grouped root menu leading to one screen for each
 /// feature of the seeds. Built from data the machine has where it can (time zones,

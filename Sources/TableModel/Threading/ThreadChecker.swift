@@ -12,13 +12,13 @@ import Synchronization
 /// naming the object, the call and both threads, instead of corrupting state later.
 ///
 /// Sendable: any thread may ask whether it is the owner.
-public final class ThreadChecker: Sendable {
+package final class ThreadChecker: Sendable {
   private let name: String
   /// The owning thread's id, 0 when none.
   private let owner = Atomic<UInt>(0)
 
   /// - Parameter name: the object's name in failure messages (`"SessionHost"`).
-  public init(_ name: String) {
+  package init(_ name: String) {
     self.name = name
   }
 
@@ -31,23 +31,23 @@ public final class ThreadChecker: Sendable {
   }
 
   /// Makes the calling thread the owner (a service thread, as it starts).
-  public func bindToCurrentThread() {
+  package func bindToCurrentThread() {
     owner.store(Self.currentThread, ordering: .releasing)
   }
 
   /// Leaves the object without an owner (a service thread, as it ends).
-  public func unbind() {
+  package func unbind() {
     owner.store(0, ordering: .releasing)
   }
 
   /// Whether the calling thread is the owner.
-  public var isOwnerThread: Bool {
+  package var isOwnerThread: Bool {
     owner.load(ordering: .acquiring) == Self.currentThread
   }
 
   /// Checks that the calling thread is the owner; the first call binds an object that has
   /// none to the calling thread.
-  public func check(_ function: StaticString = #function) {
+  package func check(_ function: StaticString = #function) {
     let current = Self.currentThread
     let (exchanged, found) = owner.compareExchange(
       expected: 0, desired: current, ordering: .acquiringAndReleasing)
@@ -57,7 +57,7 @@ public final class ThreadChecker: Sendable {
   }
 
   /// Checks that the calling thread is not the owner: for calls that wait for it.
-  public func checkNotOwner(_ function: StaticString = #function) {
+  package func checkNotOwner(_ function: StaticString = #function) {
     precondition(
       !isOwnerThread, "\(name).\(function) called on its own service thread: it would wait forever")
   }
@@ -65,7 +65,7 @@ public final class ThreadChecker: Sendable {
   /// Runs `body` as the only thread using the object, for objects used by one thread at a
   /// time but not always the same one. A second thread that enters while the first is
   /// inside stops the program; the owner may enter again (nested calls).
-  public func exclusively<T, E: Error>(
+  package func exclusively<T, E: Error>(
     _ function: StaticString = #function, _ body: () throws(E) -> T
   ) throws(E) -> T {
     let current = Self.currentThread

@@ -1,6 +1,6 @@
 import CWebsockets
 import Foundation
-import TableStore
+import TableModel
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import TableModel
+import TableStore
 
 extension DemoApp {
   static let contactCount = 520
