@@ -7,7 +7,7 @@ VENV := .venv
 PORT ?= 8080
 DB ?= tableweb.sqlite
 
-.PHONY: run test deps pydeps build release swift-test e2e-test bench screenshots format
+.PHONY: run test deps pydeps build release swift-test e2e-test examples bench screenshots format
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -36,7 +36,15 @@ run: release
 swift-test: deps
 	swift test
 
-e2e-test: deps pydeps release
+# The example apps and a package that uses TableModel alone: each depends on this package
+# by path, as an app would.
+examples: deps
+	swift build --package-path Examples/Files
+	swift build --package-path Examples/Monitor
+	swift build --package-path Tests/Packages/ModelOnly
+	Tests/Packages/ModelOnly/.build/debug/ModelOnly | grep -q '"type":"diff"'
+
+e2e-test: deps pydeps release examples
 	$(VENV)/bin/python -m pytest -q Tests/e2e
 
 test: swift-test e2e-test

@@ -1,0 +1,99 @@
+"""The example apps (Examples/Files, Examples/Monitor): packages of their own that serve
+their own data through tableweb as a library. Changes made by their code, not by any
+command, reach a client as diffs. `make test` builds them first."""
+import asyncio
+import os
+import re
+import signal
+import subprocess
+
+import pytest
+
+from conftest import ROOT
+from test_protocol import Client
+
+
+def example_binary(name, product):
+    path = os.path.join(ROOT, "Examples", name, ".build", "debug", product)
+    assert os.path.exists(path), f"{path} is missing: build it with `make examples`"
+    return path
+
+
+class Example:
+    """A running example: `ws_url` and `origin`, as `Client.open` wants them."""
+
+    def __init__(self, *command):
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        text=True)
+        line = self.process.stdout.readline()
+        port = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert port, f"no URL in {line!r}: {self.process.stderr.read() if self.process.poll() else ''}"
+        self.origin = f"http://127.0.0.1:{port.group(1)}"
+        self.ws_url = f"ws://127.0.0.1:{port.group(1)}/ws"
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def example():
+    running = []
+
+    def start(*command):
+        running.append(Example(*command))
+        return running[-1]
+    yield start
+    for each in running:
+        each.stop()
+
+
+def ids(screen):
+    return [[row["id"] for row in section["rows"]] for section in screen["sections"]]
+
+
+def test_files_serves_a_folder_and_a_new_file_arrives_as_an_insert(example, tmp_path):
+    (tmp_path / "notes.txt").write_text("hello")
+    (tmp_path / "photos").mkdir()
+    (tmp_path / "photos" / "cat.jpg").write_bytes(b"x" * 2048)
+    files = example(example_binary("Files", "files"), "--port", "0", "--root", str(tmp_path))
+
+    async def scenario():
+        client = await Client.open(files)
+        assert ids(client.screen) == [["photos"], ["notes.txt"]]
+        row = client.screen["sections"][1]["rows"][0]
+        assert row["style"] == "value1" and row["detail"].startswith("5 bytes")
+        assert client.screen["sections"][0]["rows"][0]["accessory"] == "disclosure"
+        (tmp_path / "todo.txt").write_text("buy milk")
+        diff = await client.expect("diff")
+        assert [op["op"] for op in diff["ops"]] == ["insert"]
+        assert diff["ops"][0]["row"]["id"] == "todo.txt"
+        assert ids(client.screen) == [["photos"], ["notes.txt", "todo.txt"]]
+        await client.send({"type": "tap", "list": "/", "row": "photos"})
+        pushed = await client.expect("screen")
+        assert pushed["stack"] == [tmp_path.name, "photos"]
+        assert ids(client.screen) == [[], ["cat.jpg"]]
+        (tmp_path / "photos" / "cat.jpg").unlink()
+        diff = await client.expect("diff")
+        assert diff["ops"] == [{"op": "delete", "at": [1, 0]}]
+        await client.close()
+    asyncio.run(scenario())
+
+
+def test_monitor_sends_diffs_with_no_command(example):
+    monitor = example(example_binary("Monitor", "monitor"), "--port", "0")
+
+    async def scenario():
+        client = await Client.open(monitor)
+        assert [s["header"] for s in client.screen["sections"]] == ["Load", "Memory", "Busiest processes"]
+        assert len(client.screen["sections"][2]["rows"]) == 10
+        version = client.screen["version"]
+        diff = await client.expect("diff")  # nobody sent anything
+        assert diff["from"] == version
+        busiest = client.screen["sections"][2]["rows"][0]
+        await client.send({"type": "tap", "list": "machine", "row": busiest["id"]})
+        pushed = await client.expect("screen")
+        assert [row["id"] for row in client.screen["sections"][0]["rows"]][:2] == ["PID", "State"]
+        assert pushed["stack"][-1] == busiest["text"]
+        await client.close()
+    asyncio.run(scenario())
