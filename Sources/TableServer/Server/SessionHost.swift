@@ -15,11 +15,11 @@ import TableStore
 public final class SessionHost: ConnectionDelegate {
   /// The core; nil once the transport has stopped, which releases the data source (and
   /// so closes the database).
-  public private(set) var server: SessionServer?
+  public internal(set) var server: SessionServer?
   /// Where frames go. Held strongly: the transport holds its delegate only until it has
   /// stopped, so the two do not keep each other alive.
   public let transport: any MessageTransport
-  private let thread = ThreadChecker("SessionHost")
+  let thread = ThreadChecker("SessionHost")
   private let clock = ContinuousClock()
   /// How many times a full queue was replaced by a fresh screen: a figure for logs.
   public private(set) var resynchronizations = 0
@@ -71,7 +71,7 @@ public final class SessionHost: ConnectionDelegate {
   /// Called on the service thread once the transport has stopped and the core is gone.
   public var onStop: (() -> Void)?
 
-  private func perform(_ actions: [ServerAction]?) {
+  func perform(_ actions: [ServerAction]?) {
     guard let actions, !actions.isEmpty else { return }
     var resynchronized: Set<ConnectionID> = []
     for action in actions {
