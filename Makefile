@@ -41,6 +41,7 @@ swift-test: deps
 examples: deps
 	swift build --package-path Examples/Files
 	swift build --package-path Examples/Monitor
+	swift build --package-path Examples/Hello
 	swift build --package-path Tests/Packages/ModelOnly
 	Tests/Packages/ModelOnly/.build/debug/ModelOnly | grep -q '"type":"diff"'
 

@@ -97,3 +97,40 @@ def test_monitor_sends_diffs_with_no_command(example):
         assert pushed["stack"][-1] == busiest["text"]
         await client.close()
     asyncio.run(scenario())
+
+
+def test_the_tutorial_in_docs_is_examples_hello_and_it_serves_a_live_list(tmp_path):
+    hello_dir = os.path.join(ROOT, "Examples", "Hello")
+    with open(os.path.join(ROOT, "docs", "swift-api.md")) as f:
+        tutorial = f.read()
+    for name in ("Package.swift", os.path.join("Sources", "hello", "main.swift")):
+        with open(os.path.join(hello_dir, name)) as f:
+            assert f.read().strip() in tutorial, f"docs/swift-api.md no longer shows Examples/Hello/{name}"
+
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen([example_binary("Hello", "hello"), str(port)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    class Address:
+        origin = f"http://127.0.0.1:{port}"
+        ws_url = f"ws://127.0.0.1:{port}/ws"
+
+    async def scenario():
+        for _ in range(100):
+            try:
+                client = await Client.open(Address)
+                break
+            except OSError:
+                await asyncio.sleep(0.05)
+        assert ids(client.screen) == [["Apples", "Bananas", "Cherries"]]
+        diff = await client.expect("diff")
+        assert diff["ops"][0]["op"] == "insert" and diff["ops"][0]["row"]["id"] == "Dates"
+        await client.close()
+    try:
+        asyncio.run(scenario())
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=10)
