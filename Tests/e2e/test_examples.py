@@ -2,14 +2,17 @@
 their own data through tableweb as a library. Changes made by their code, not by any
 command, reach a client as diffs. `make test` builds them first."""
 import asyncio
+import contextlib
 import os
 import re
 import signal
+import socket
 import subprocess
+import time
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, TABLEWEB
 from test_protocol import Client
 
 
@@ -107,7 +110,28 @@ def test_the_tutorial_in_docs_is_examples_hello_and_it_serves_a_live_list(tmp_pa
         with open(os.path.join(hello_dir, name)) as f:
             assert f.read().strip() in tutorial, f"docs/swift-api.md no longer shows Examples/Hello/{name}"
 
-    import socket
+    with start_hello() as address:
+        async def scenario():
+            client = await Client.open(address)
+            assert ids(client.screen) == [["Apples", "Bananas", "Cherries"]]
+            diff = await client.expect("diff")
+            assert diff["ops"][0]["op"] == "insert" and diff["ops"][0]["row"]["id"] == "Dates"
+            await client.close()
+        asyncio.run(scenario())
+
+
+def test_the_headless_client_follows_what_the_app_changes():
+    with start_hello() as address:
+        result = subprocess.run(
+            [TABLEWEB, "client", address.ws_url], input="wait 2600\n",
+            capture_output=True, text=True, timeout=30)
+        assert result.returncode == 0, result.stderr
+        assert "Cherries" in result.stdout and "Dates" in result.stdout
+
+
+@contextlib.contextmanager
+def start_hello():
+    """Examples/Hello on a free port; yields its address once it answers."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -116,21 +140,15 @@ def test_the_tutorial_in_docs_is_examples_hello_and_it_serves_a_live_list(tmp_pa
 
     class Address:
         origin = f"http://127.0.0.1:{port}"
+        url = f"http://127.0.0.1:{port}/"
         ws_url = f"ws://127.0.0.1:{port}/ws"
-
-    async def scenario():
-        for _ in range(100):
-            try:
-                client = await Client.open(Address)
-                break
-            except OSError:
-                await asyncio.sleep(0.05)
-        assert ids(client.screen) == [["Apples", "Bananas", "Cherries"]]
-        diff = await client.expect("diff")
-        assert diff["ops"][0]["op"] == "insert" and diff["ops"][0]["row"]["id"] == "Dates"
-        await client.close()
     try:
-        asyncio.run(scenario())
+        for _ in range(200):
+            with socket.socket() as attempt:
+                if attempt.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+        yield Address
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=10)
