@@ -40,6 +40,12 @@ struct ServeCommand: AsyncParsableCommand {
   @Flag(help: "Offer permessage-deflate (costs about 300 KiB of zlib state per connection).")
   var permessageDeflate = false
 
+  @Flag(
+    help:
+      "Serve a non-loopback --host with no access grants anyway: anyone who reaches it may read and change everything."
+  )
+  var open = false
+
   func validate() throws {
     guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
     guard maxFrame >= 256 else { throw ValidationError("--max-frame must be at least 256") }
@@ -53,6 +59,8 @@ struct ServeCommand: AsyncParsableCommand {
       permessageDeflate: permessageDeflate)
     let server = WebSocketServer(configuration: configuration)
     let delegate = try makeConnectionDelegate(transport: server)
+    let accessWatch = AccessWatch(server: server, host: delegate)
+    defer { accessWatch.cancel() }
     Self.raiseOpenFileLimit()
     do {
       try server.start(delegate: delegate)
@@ -78,7 +86,7 @@ struct ServeCommand: AsyncParsableCommand {
   static let sessionLifetime = 30 * 24 * 60 * 60
 
   /// The one place where the sessions layer is wired to the transport.
-  private func makeConnectionDelegate(transport: WebSocketServer) throws -> any ConnectionDelegate {
+  private func makeConnectionDelegate(transport: WebSocketServer) throws -> SessionHost {
     let store: Store
     do {
       store = readOnly ? try Store(path: db, readOnly: true) : try Store.openOrCreateDemo(path: db)
@@ -94,6 +102,7 @@ struct ServeCommand: AsyncParsableCommand {
           Data("tableweb: old sessions could not be forgotten: \(error)\n".utf8))
       }
     }
+    try checkAccessIsRequired(store)
     return SessionHost(
       store: store, transport: transport,
       configuration: SessionServerConfiguration(isReadOnly: readOnly))

@@ -32,6 +32,26 @@ public protocol TableDataSource: AnyObject {
   /// selection list) and says what changed. A refused edit changes nothing and throws the
   /// error the client is told.
   func commit(_ edit: TableEdit, in list: String) throws(ProtocolError) -> TableChange
+
+  /// ``commit(_:in:)`` made by `identity` (nil on an open server): a data source that keeps
+  /// a record of who changed what records it here. By default, ``commit(_:in:)``.
+  func commit(_ edit: TableEdit, in list: String, by identity: AccessIdentity?)
+    throws(ProtocolError) -> TableChange
+
+  /// Whether `list` is read-only for `identity` (nil on an open server), whatever its
+  /// role: its screens say `"editable":false` and its writes get `not_allowed`. By
+  /// default, false.
+  func isReadOnly(_ list: String, for identity: AccessIdentity?) -> Bool
+}
+
+extension TableDataSource {
+  public func commit(_ edit: TableEdit, in list: String, by identity: AccessIdentity?)
+    throws(ProtocolError) -> TableChange
+  {
+    try commit(edit, in: list)
+  }
+
+  public func isReadOnly(_ list: String, for identity: AccessIdentity?) -> Bool { false }
 }
 
 /// Where sessions' navigation stacks are kept between connections and across restarts.

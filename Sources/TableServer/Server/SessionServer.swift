@@ -15,6 +15,8 @@ public struct SessionServer {
   public let dataSource: any TableDataSource
   public let sessionStorage: any SessionStorage
   public let configuration: SessionServerConfiguration
+  /// Who may connect; nil lets everyone in (an open server).
+  public let authenticator: (any Authenticator)?
 
   /// Sessions with at least one open connection. The others live only in storage.
   /// Written only through ``keep(_:)`` and ``drop(_:)``, which keep `audiences` true.
@@ -27,28 +29,34 @@ public struct SessionServer {
   /// Stacks the storage could not keep (a read-only database): held here instead, so
   /// that such a session still resumes after a reconnect, if not after a restart.
   var unsavedStacks: [SessionToken: NavigationStack] = [:]
+  /// Failed `hello`s per peer address: a token bucket each (see SessionServer+Access).
+  var failedHellos: [String: TokenBucket] = [:]
 
   public init(
     dataSource: any TableDataSource, sessionStorage: any SessionStorage,
-    configuration: SessionServerConfiguration = SessionServerConfiguration()
+    configuration: SessionServerConfiguration = SessionServerConfiguration(),
+    authenticator: (any Authenticator)? = nil
   ) {
     self.dataSource = dataSource
     self.sessionStorage = sessionStorage
     self.configuration = configuration
+    self.authenticator = authenticator
   }
 
   public var connectionCount: Int { connections.count }
 
   // MARK: - Transport events
 
-  public mutating func connectionOpened(_ connection: ConnectionID, at now: ContinuousClock.Instant)
-    -> [ServerAction]
-  {
+  public mutating func connectionOpened(
+    _ connection: ConnectionID, request: UpgradeRequest = UpgradeRequest(),
+    at now: ContinuousClock.Instant
+  ) -> [ServerAction] {
     precondition(connections[connection] == nil, "\(connection) opened twice")
     connections[connection] = ConnectionState(
       bucket: TokenBucket(
         capacity: configuration.burstSize, refillPerSecond: configuration.commandsPerSecond,
-        now: now))
+        now: now),
+      request: request)
     return []
   }
 
@@ -73,7 +81,13 @@ public struct SessionServer {
     if let refusal = admit(connection, at: now) { return refusal }
     let (ref, result) = ClientMessage.decode(text)
     switch result {
-    case .success(let message): return handle(message, ref: ref, from: connection)
+    case .success(let message):
+      if case .hello(_, _, let access) = message,
+        let refusal = refuseUnauthorized(access, ref: ref, on: connection, at: now)
+      {
+        return refusal
+      }
+      return handle(message, ref: ref, from: connection)
     case .failure(let error): return [reply(.error(ref: ref, error), to: connection)]
     }
   }
@@ -111,16 +125,14 @@ public struct SessionServer {
   private mutating func perform(
     _ message: ClientMessage, from connection: ConnectionID, effects: inout [ServerAction]
   ) throws(ProtocolError) -> Int? {
-    if case .hello(let token, _) = message {
+    if case .hello(let token, _, _) = message {
       try sayHello(token: token, on: connection, effects: &effects)
       return nil
     }
     guard let token = connections[connection]?.session else {
       throw ProtocolError(.notAllowed, "say hello first")
     }
-    if message.isWrite && configuration.isReadOnly {
-      throw ProtocolError(.notAllowed, "this server is read-only")
-    }
+    if message.isWrite, let list = message.list { try checkMayWrite(list, session: token) }
     switch message {
     case .hello:
       preconditionFailure("handled above")
@@ -144,18 +156,18 @@ public struct SessionServer {
       effects.append(screen(of: token, transition: .none, to: [connection]))
       return nil
     case .delete(let list, let rows):
-      return try commit(.delete(rows: rows), in: list, effects: &effects)
+      return try commit(.delete(rows: rows), in: list, by: token, effects: &effects)
     case .insert(let list, let section, let after, let row):
       return try commit(
-        .insert(section: section, after: after, row: row), in: list, effects: &effects)
+        .insert(section: section, after: after, row: row), in: list, by: token, effects: &effects)
     case .move(let list, let row, let section, let after):
       return try commit(
-        .move(row: row, toSection: section, after: after), in: list, effects: &effects)
+        .move(row: row, toSection: section, after: after), in: list, by: token, effects: &effects)
     case .update(let list, let row, let edit):
       return try commit(
-        .update(row: row, text: edit.text, detail: edit.detail), in: list, effects: &effects)
+        .update(row: row, text: edit.text, detail: edit.detail), in: list, by: token, effects: &effects)
     case .toggle(let list, let row, let isOn):
-      return try commit(.setSwitch(row: row, isOn: isOn), in: list, effects: &effects)
+      return try commit(.setSwitch(row: row, isOn: isOn), in: list, by: token, effects: &effects)
     }
   }
 }

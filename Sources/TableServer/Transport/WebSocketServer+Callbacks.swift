@@ -88,6 +88,13 @@ extension WebSocketServer {
     return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
+  /// The peer's IP address, or "" when lws cannot say.
+  static func peerAddress(_ wsi: OpaquePointer) -> String {
+    var buffer = [CChar](repeating: 0, count: 64)
+    guard lws_get_peer_simple(wsi, &buffer, buffer.count) != nil else { return "" }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
   func upgradeDecision(_ wsi: OpaquePointer) -> UpgradePolicy.Decision {
     upgradePolicy.decide(
       path: Self.header(wsi, WSI_TOKEN_GET_URI) ?? "",
@@ -165,6 +172,10 @@ extension WebSocketServer {
       queue: OutgoingQueue(
         maxFrames: configuration.maxQueuedFrames, maxBytes: configuration.maxQueuedBytes),
       assembler: MessageAssembler(limit: configuration.maxMessageSize))
+    connections[id]?.request = UpgradeRequest(
+      cookie: Self.header(wsi, WSI_TOKEN_HTTP_COOKIE),
+      authorization: Self.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
+      peerAddress: Self.peerAddress(wsi))
     delegate?.connectionDidOpen(id)
   }
 

@@ -15,7 +15,7 @@ enum Transcript {
         for connection in connections.sorted(by: { $0.rawValue < $1.rawValue }) {
           lines.append("\(connection) ← \(summary)")
         }
-      case .close(let connection, let reason):
+      case .close(let connection, let reason, _):
         lines.append("\(connection) ✕ \(reason)")
       }
     }
