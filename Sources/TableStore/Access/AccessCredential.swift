@@ -45,7 +45,7 @@ public enum AccessCredential {
   }
 
   /// A digest as lowercase hex: how the database stores it.
-  static func hex(_ bytes: [UInt8]) -> String {
+  public static func hex(_ bytes: [UInt8]) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count * 2)
