@@ -55,7 +55,8 @@ export const K = Object.freeze({
 export const CONTROL_SWITCH = "switch";
 
 // Commands, built here so that no other module spells a wire key.
-export const hello = (session) => ({ [K.type]: HELLO, [K.session]: session });
+export const hello = (session, access) =>
+  access ? { [K.type]: HELLO, [K.session]: session, access } : { [K.type]: HELLO, [K.session]: session };
 /// `scroll`: the first row visible on the screen being left, for the server to remember.
 export const tap = (list, row, scroll) =>
   ({ [K.type]: TAP, [K.list]: list, [K.row]: row, [K.scroll]: scroll });

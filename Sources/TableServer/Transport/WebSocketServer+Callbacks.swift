@@ -136,13 +136,11 @@ extension WebSocketServer {
     return written == response.count
   }
 
-  /// Headers for every static file: revalidate each time so that edits to the page show
-  /// up on reload (lws answers the `ETag` with 304), and no MIME sniffing.
+  /// Adds ``staticFileHeaders`` to a static file's response.
   static func addStaticFileHeaders(
     _ wsi: OpaquePointer, into arguments: UnsafeMutablePointer<lws_process_html_args>
   ) -> Bool {
-    let headers = [("cache-control:", "no-cache"), ("x-content-type-options:", "nosniff")]
-    for (name, value) in headers {
+    for (name, value) in staticFileHeaders {
       let start = UnsafeMutableRawPointer(arguments.pointee.p!).assumingMemoryBound(to: UInt8.self)
       var cursor: UnsafeMutablePointer<UInt8>? = start
       let end = start + Int(arguments.pointee.max_len)
