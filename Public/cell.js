@@ -1,9 +1,14 @@
 // One UITableViewCell: its layout for the row's style, accessory, control and, in
 // editing mode, the editing control and reorder handle.
 import { cellButton, el } from "./dom.js";
+import { ACCESSORY_TYPE as A, CELL_STYLE, EDITING_STYLE as E } from "./wire.js";
 
 export const ROW_HEIGHT = 44;
-const IMAGE_STYLES = new Set(["default", "subtitle", "value1"]);
+const IMAGE_STYLES = new Set([CELL_STYLE.default, CELL_STYLE.subtitle, CELL_STYLE.value1]);
+
+/// What the table keeps about each cell node, instead of expando properties on it:
+/// {key, row, sig, pos: [section, index], fx: transient classes}.
+export const cellState = new WeakMap();
 
 /// Fills `node` for `row` (null: a row not fetched yet). `state` carries what the row
 /// does not: {editing, selected, confirming, last, posinset, setsize}.
@@ -22,11 +27,11 @@ export function fillCell(node, row, state) {
   node.className = `cell s-${row.style}`;
   node.classList.toggle("selected", !!state.selected);
   node.classList.toggle("confirming", !!state.confirming);
-  const label = [row.text, row.detail, row.accessory === "checkmark" && "checked"].filter(Boolean);
+  const label = [row.text, row.detail, row.accessory === A.checkmark && "checked"].filter(Boolean);
   node.setAttribute("aria-label", label.join(", "));
 
-  if (state.editing && row.editing !== "none") {
-    const insert = row.editing === "insert";
+  if (state.editing && row.editing !== E.none) {
+    const insert = row.editing === E.insert;
     content.appendChild(cellButton(`edit-control ${insert ? "plus" : "minus"}`, `${insert ? "Insert" : "Delete"} ${row.text}`));
   }
   if (row.image && IMAGE_STYLES.has(row.style)) {
@@ -37,13 +42,13 @@ export function fillCell(node, row, state) {
   }
   const labels = content.appendChild(el("div", "labels"));
   labels.appendChild(el("span", "text", row.text));
-  if (row.detail != null && row.style !== "default") labels.appendChild(el("span", "detail", row.detail));
+  if (row.detail != null && row.style !== CELL_STYLE.default) labels.appendChild(el("span", "detail", row.detail));
 
   if (row.control && !state.editing) {
     const sw = content.appendChild(cellButton("switch", row.text));
     sw.setAttribute("role", "switch");
     sw.setAttribute("aria-checked", String(row.control.on));
-  } else if (!state.editing || row.accessory === "checkmark") {
+  } else if (!state.editing || row.accessory === A.checkmark) {
     const acc = accessoryFor(row.accessory, row.text);
     if (acc) content.appendChild(acc);
   }
@@ -56,12 +61,12 @@ export function fillCell(node, row, state) {
 }
 
 function accessoryFor(kind, text) {
-  if (kind === "none") return null;
+  if (kind === A.none) return null;
   const acc = el("span", "accessory");
-  if (kind === "detail" || kind === "detailDisclosure") {
+  if (kind === A.detail || kind === A.detailDisclosure) {
     acc.appendChild(cellButton("info", `More info about ${text}`, "i"));
   }
-  if (kind === "disclosure" || kind === "detailDisclosure") acc.appendChild(el("span", "chev"));
-  if (kind === "checkmark") acc.appendChild(el("span", "checkmark"));
+  if (kind === A.disclosure || kind === A.detailDisclosure) acc.appendChild(el("span", "chev"));
+  if (kind === A.checkmark) acc.appendChild(el("span", "checkmark"));
   return acc;
 }

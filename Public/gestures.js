@@ -1,6 +1,7 @@
 // Pointer gestures on a table: swipe-to-delete and drag-to-reorder, by touch or mouse.
 import { cellButton, el } from "./dom.js";
-import { ROW_HEIGHT as H } from "./cell.js";
+import { ROW_HEIGHT as H, cellState } from "./cell.js";
+import { EDITING_STYLE } from "./wire.js";
 
 const SWIPE_SLOP = 8;
 const SWIPE_OPEN = 80; // the Delete button's width
@@ -16,9 +17,10 @@ export function attachGestures(view) {
       view.suppressClick = true;
       return;
     }
-    if (!node?._row) return;
+    const row = node && cellState.get(node).row;
+    if (!row) return;
     if (e.target.closest(".reorder")) return reorder(view, node, e);
-    if (!view.screen.editing && view.screen.editable && node._row.editing === "delete") swipe(view, node, e);
+    if (!view.screen.editing && view.screen.editable && row.editing === EDITING_STYLE.delete) swipe(view, node, e);
   });
 }
 
@@ -62,7 +64,7 @@ function swipe(view, node, down) {
     if (-dx > width * 0.6) {
       content.style.transform = `translateX(${-width}px)`;
       view.openSwipe = null;
-      view.actions.remove([node._row.id]);
+      view.actions.remove([cellState.get(node).row.id]);
     } else if (-dx > SWIPE_OPEN / 2) {
       content.style.transform = `translateX(${-SWIPE_OPEN}px)`;
       view.openSwipe = { node };
@@ -79,7 +81,8 @@ function reorder(view, node, down) {
   down.preventDefault();
   const sc = view.scroller;
   const secs = view.screen.sections;
-  const [s, from] = node._pos;
+  const state = cellState.get(node);
+  const [s, from] = state.pos;
   // Where each section's rows start with the dragged row taken out: the slots it can take.
   const tops = secs.map((sec, k) => view.sectionEls.get(sec.id).rows.offsetTop - (k > s ? H : 0));
   const room = (k) => secs[k].rows.length - (k === s);
@@ -88,8 +91,8 @@ function reorder(view, node, down) {
   // Sections came or went, or the row did, while it was held: the drop is called off.
   const gone = () => view.screen.sections !== secs || secs.length !== tops.length || !node.isConnected;
   let y = down.clientY;
-  const drag = (view.drag = { id: node._key, s, from, ts: s, to: from, tops });
-  node._fx.add("dragging");
+  const drag = (view.drag = { id: state.key, s, from, ts: s, to: from, tops });
+  state.fx.add("dragging");
   node.classList.add("dragging");
   node.setPointerCapture(down.pointerId);
   const update = () => {
@@ -116,7 +119,7 @@ function reorder(view, node, down) {
     update();
   }, () => {
     cancelAnimationFrame(frame);
-    node._fx.delete("dragging");
+    state.fx.delete("dragging");
     node.classList.remove("dragging");
     view.suppressClick = true;
     const { ts, to } = drag;
@@ -128,7 +131,7 @@ function reorder(view, node, down) {
     }
     drag.dropped = true;
     view.render();
-    view.actions.move(node._row, secs[ts].id, after?.id ?? null);
+    view.actions.move(state.row, secs[ts].id, after?.id ?? null);
     setTimeout(() => {
       if (view.drag !== drag) return;
       view.drag = null;

@@ -100,7 +100,7 @@ function showScreen(msg) {
   reloading = false;
   const sc = model.screen;
   $(".loading").hidden = true;
-  if (view && previous?.list === sc.list && sc.transition === "none") {
+  if (view && previous?.list === sc.list && sc.transition === W.TRANSITION.none) {
     view.setScreen(sc);
   } else {
     const old = view;
@@ -108,13 +108,13 @@ function showScreen(msg) {
     transition($(".pages"), old?.page, view.page, sc.transition);
     view.setScreen(sc);
     const back = trail[sc.depth]?.list === sc.list ? trail[sc.depth] : null;
-    if (sc.transition === "pop" && (back || sc.selected || sc.scroll)) {
+    if (sc.transition === W.TRANSITION.pop && (back || sc.selected || sc.scroll)) {
       view.returnTo(sc.selected ?? back?.row, back ? back.scrollTop : sc.scroll);
     } else view.scroller.focus({ preventScroll: true });
   }
   trail.length = sc.depth + 1;
   if (trail[sc.depth]?.list !== sc.list) trail[sc.depth] = undefined;
-  nav.show(sc, sc.transition !== "none");
+  nav.show(sc, sc.transition !== W.TRANSITION.none);
   showToolbar();
   if (result.gap) requestReload();
 }
@@ -165,7 +165,7 @@ $(".tb-rename").onclick = () => {
 // is not fetched.
 $(".tb-add").onclick = () => {
   const sec = model.screen.sections.at(-1);
-  if (sec) actions.insertAt(sec.id, sec.rows.findLast((r) => r?.editing !== "insert")?.id ?? null);
+  if (sec) actions.insertAt(sec.id, sec.rows.findLast((r) => r?.editing !== W.EDITING_STYLE.insert)?.id ?? null);
 };
 
 function showStatus(status) {

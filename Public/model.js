@@ -8,13 +8,13 @@ export function rowFromWire(w) {
   const c = w[K.control];
   return {
     id: String(w[K.id]),
-    style: w[K.style] || "default",
+    style: w[K.style] || W.CELL_STYLE.default,
     text: w[K.text] ?? "",
     detail: w[K.detail] ?? null,
     image: w[K.image] ?? null,
-    accessory: w[K.accessory] || "none",
+    accessory: w[K.accessory] || W.ACCESSORY_TYPE.none,
     control: c && c[K.kind] === W.CONTROL_SWITCH ? { on: !!c[K.on] } : null,
-    editing: w[K.editing] || "none",
+    editing: w[K.editing] || W.EDITING_STYLE.none,
     movable: !!w[K.movable],
     selectable: w[K.selectable] !== false,
   };
@@ -30,7 +30,7 @@ export function sectionFromWire(w) {
 export function screenFromWire(msg) {
   const s = msg[K.screen];
   return {
-    transition: msg[K.transition] || "none",
+    transition: msg[K.transition] || W.TRANSITION.none,
     depth: msg[K.depth] ?? 0,
     stack: msg[K.stack] || [],
     scroll: msg[K.scroll] ?? null, // on a pop: the row to scroll to the top
@@ -40,10 +40,10 @@ export function screenFromWire(msg) {
     version: s[K.version],
     title: s[K.title] ?? "",
     back: s[K.back] ?? null,
-    style: s[K.style] || "plain",
+    style: s[K.style] || W.TABLE_STYLE.plain,
     editing: !!s[K.editing],
     editable: !!s[K.editable],
-    selection: s[K.selection] || "none",
+    selection: s[K.selection] || W.SELECTION.none,
     indexTitles: s[K.indexTitles] || null,
     header: s[K.header] ?? null,
     footer: s[K.footer] ?? null,
@@ -54,11 +54,8 @@ export function screenFromWire(msg) {
 const byIndexDesc = (a, b) => b[1] - a[1];
 const byPathAsc = (a, b) => a.at[0] - b.at[0] || a.at[1] - b.at[1];
 
-/// Applies one diff's ops to `sections` in place, by protocol-core's algorithm: every
-/// deleted and moved row leaves from its `from` position (highest first), then every
-/// inserted and moved row lands at its `to` position (lowest first), then updates.
-/// Sections leave after their rows and arrive before them, so old and new index paths
-/// both resolve. Returns the ids each kind of op touched, for the patcher to animate.
+/// Applies one diff's ops to `sections` in place, as docs/protocol.md says (sections leave
+/// after their rows and arrive before them). Returns the ids each kind of op touched.
 export function applyOps(sections, ops) {
   const changes = {
     removed: new Set(), inserted: new Set(), moved: new Set(), updated: new Set(),
@@ -145,10 +142,8 @@ export function locate(screen, rowId) {
 
 const PENDING_LIMIT = 500;
 
-/// The current screen plus the diffs that arrived before they could be applied.
-/// Diffs are never dropped unless the screen already contains them; a diff that
-/// leaves a hole in the versions is held and reported as a gap, so the caller can
-/// ask for the screen again.
+/// The screen plus diffs that came early. A diff is dropped when the screen has it, or
+/// as the oldest of more than PENDING_LIMIT; a hole in the versions is a gap: reload.
 export class Model {
   constructor() {
     this.screen = null;

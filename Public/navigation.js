@@ -1,6 +1,7 @@
 // UINavigationController's chrome: the bar (title, back button named after the
 // previous screen, Edit/Done) and the slide between pages on push and pop.
 import { afterMotion, reducedMotion } from "./dom.js";
+import { TRANSITION } from "./wire.js";
 
 export class NavigationBar {
   constructor(root, { onBack, onEdit }) {
@@ -34,12 +35,12 @@ export class NavigationBar {
 
 /// Puts `next` in place of `current`: from the right on push, from under it on pop.
 export function transition(container, current, next, kind) {
-  if (!current || kind === "none" || reducedMotion()) {
+  if (!current || kind === TRANSITION.none || reducedMotion()) {
     container.appendChild(next);
     current?.remove();
     return;
   }
-  const push = kind === "push";
+  const push = kind === TRANSITION.push;
   next.classList.add(push ? "right" : "under");
   if (push) container.appendChild(next);
   else container.insertBefore(next, current);

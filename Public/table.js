@@ -1,12 +1,15 @@
 // UITableView for one screen: sections and their headers in the flow, rows absolutely
 // placed inside each section and only the visible ones (plus a margin) in the DOM,
-// keyed by row id so that diffs move, insert and remove the same nodes.
+// keyed by row id so that diffs move, insert and remove the same nodes. Fetching rows
+// is fetcher.js's, the keyboard and focus keys.js's, pointer gestures gestures.js's.
 import { el, afterMotion } from "./dom.js";
-import { fillCell, ROW_HEIGHT } from "./cell.js";
+import { cellState, fillCell, ROW_HEIGHT } from "./cell.js";
 import { locate } from "./model.js";
 import { attachGestures } from "./gestures.js";
+import { RowFetcher } from "./fetcher.js";
+import { keyboard } from "./keys.js";
+import { EDITING_STYLE as E } from "./wire.js";
 
-const FETCH_PAGE = 100;
 const H = ROW_HEIGHT;
 
 export class TableView {
@@ -29,13 +32,14 @@ export class TableView {
     this.openSwipe = null; // {node}: at most one row swiped open
     this.drag = null; // {id, s, from, ts, to, tops, dropped}: a row being reordered by pointer
     this.suppressClick = false; // a gesture just ended: the click it makes is not a tap
-    this.inflight = new Map(); // "section~from" → {id, from, to}: fetches not answered yet
+    this.fetcher = new RowFetcher((id, from, count) => actions.fetch(id, from, count));
     this.screen = null;
     this.frame = 0;
     this.scroller.addEventListener("scroll", () => this.schedule(), { passive: true });
     this.scroller.addEventListener("click", (e) => this.click(e));
     new ResizeObserver(() => this.schedule()).observe(this.scroller);
     attachGestures(this);
+    Object.assign(this, keyboard);
   }
 
   setScreen(screen) {
@@ -43,7 +47,7 @@ export class TableView {
     this.screen = screen;
     this.page.className = `page ${screen.style}${screen.indexTitles ? " indexed" : ""}`;
     this.page.classList.toggle("editing", screen.editing);
-    this.inflight.clear();
+    this.fetcher.clear();
     if (!sameList || !screen.editing) this.endEditingState();
     for (const id of this.selected) if (!locate(screen, id)) this.selected.delete(id);
     this.tableHeader.textContent = screen.header ?? "";
@@ -160,9 +164,9 @@ export class TableView {
       const first = Math.max(0, Math.floor((lo - tops[s]) / H));
       const last = Math.min(sec.rows.length - 1, Math.floor((hi - tops[s]) / H));
       for (let i = first; i <= last; i++) want(s, i);
-      this.fetchMissing(sec, first, last);
+      this.fetcher.fetchMissing(sec, first, last);
     });
-    for (const keep of [this.drag?.id, document.activeElement?.closest?.(".cell")?._key]) {
+    for (const keep of [this.drag?.id, cellState.get(document.activeElement?.closest?.(".cell"))?.key]) {
       if (!keep || wanted.has(keep)) continue;
       const at = keep.startsWith("~") ? null : locate(sc, keep);
       if (at) want(...at);
@@ -183,46 +187,26 @@ export class TableView {
       if (!node) {
         node = el("div", "cell");
         node.tabIndex = -1;
-        node._key = key;
-        node._fx = new Set();
+        cellState.set(node, { key, fx: new Set() });
         this.cells.set(key, node);
       }
-      if (node._row !== row || node._sig !== sig) {
+      const cs = cellState.get(node);
+      if (cs.row !== row || cs.sig !== sig) {
         if (this.openSwipe?.node === node) this.openSwipe = null;
         fillCell(node, row, state);
-        for (const c of node._fx) node.classList.add(c);
-        node._row = row;
-        node._sig = sig;
+        for (const c of cs.fx) node.classList.add(c);
+        cs.row = row;
+        cs.sig = sig;
       }
-      node._pos = [s, i];
+      cs.pos = [s, i];
       if (this.drag?.id === key && !this.drag.dropped) continue;
       node.style.transform = `translateY(${this.rowY(s, i, key)}px)`;
       if (node.parentNode !== els[s].rows) els[s].rows.appendChild(node);
     }
   }
 
-  /// Asks for the unfetched rows among `first...last`, from the first one missing, unless
-  /// a fetch already covers them. The server may answer with fewer rows; the next render
-  /// asks for the rest.
-  fetchMissing(sec, first, last) {
-    for (let i = first; i <= last; i++) {
-      if (sec.rows[i]) continue;
-      const covering = [...this.inflight.values()].find((f) => f.id === sec.id && f.from <= i && i < f.to);
-      if (covering) {
-        i = covering.to - 1;
-        continue;
-      }
-      const count = Math.min(FETCH_PAGE, sec.rows.length - i);
-      this.inflight.set(`${sec.id}~${i}`, { id: sec.id, from: i, to: i + count });
-      this.actions.fetch(sec.id, i, count);
-      i += count - 1;
-    }
-  }
-
-  /// `sectionId` is undefined when the rows were stale: then every fetch is asked again.
   rowsArrived(sectionId, from) {
-    if (sectionId) this.inflight.delete(`${sectionId}~${from}`);
-    else this.inflight.clear();
+    this.fetcher.arrived(sectionId, from);
     this.schedule();
   }
 
@@ -236,7 +220,7 @@ export class TableView {
       if (this.confirming === id) this.confirming = null;
       const node = this.cells.get(id);
       if (!node) continue;
-      if (node.contains(document.activeElement)) refocus = node._pos;
+      if (node.contains(document.activeElement)) refocus = cellState.get(node).pos;
       this.cells.delete(id);
       node.classList.add("removing");
       afterMotion(() => node.remove());
@@ -253,9 +237,10 @@ export class TableView {
   effect(id, cls, ms) {
     const node = this.cells.get(id);
     if (!node) return;
-    node._fx.add(cls);
+    const fx = cellState.get(node).fx;
+    fx.add(cls);
     node.classList.add(cls);
-    setTimeout(() => (node._fx.delete(cls), node.classList.remove(cls)), ms);
+    setTimeout(() => (fx.delete(cls), node.classList.remove(cls)), ms);
   }
 
   /// The HIG's feedback on coming back: the row you came from highlights, then clears.
@@ -274,10 +259,10 @@ export class TableView {
     const node = e.target.closest(".cell");
     if (this.suppressClick) return void (this.suppressClick = false);
     if (this.openSwipe) {
-      if (node === this.openSwipe.node && e.target.closest(".swipe-actions")) this.actions.remove([node._row.id]);
+      if (node === this.openSwipe.node && e.target.closest(".swipe-actions")) this.actions.remove([cellState.get(node).row.id]);
       return this.closeSwipe();
     }
-    const row = node?._row;
+    const row = node && cellState.get(node).row;
     if (!row) return;
     const t = e.target;
     if (t.closest(".switch")) return this.toggle(node, row);
@@ -293,8 +278,8 @@ export class TableView {
   /// A tap on the row itself (or Enter): select, pick for deletion, or insert.
   activate(node, row, byKey) {
     if (this.screen.editing) {
-      if (row.editing === "insert") return this.actions.insertAt(this.sectionOf(row).id, this.rowBefore(row)?.id ?? null);
-      if (row.editing !== "delete") return;
+      if (row.editing === E.insert) return this.actions.insertAt(this.sectionOf(row).id, this.rowBefore(row)?.id ?? null);
+      if (row.editing !== E.delete) return;
       if (this.selected.has(row.id)) this.selected.delete(row.id);
       else this.selected.add(row.id);
       this.confirming = null;
@@ -329,79 +314,5 @@ export class TableView {
     const content = open.node.querySelector(".content");
     content.style.transform = "";
     afterMotion(() => open.node.querySelector(".swipe-actions")?.remove(), 250);
-  }
-
-  focusAt(s, i) {
-    const sections = this.screen.sections;
-    s = Math.max(0, Math.min(s, sections.length - 1));
-    if (!sections[s]) return;
-    i = Math.max(0, Math.min(i, sections[s].rows.length - 1));
-    const els = this.sectionEls.get(sections[s].id);
-    const y = els.rows.offsetTop + i * H;
-    const pad = this.screen.style === "plain" ? 28 : 0;
-    const sc = this.scroller;
-    if (y - pad < sc.scrollTop) sc.scrollTop = y - pad;
-    else if (y + H > sc.scrollTop + sc.clientHeight) sc.scrollTop = y + H - sc.clientHeight;
-    this.render();
-    const row = sections[s].rows[i];
-    this.cells.get(row ? row.id : `~${sections[s].id}~${i}`)?.focus({ preventScroll: true });
-  }
-
-  /// The next row in reading order, across sections; null past either end.
-  step(s, i, delta) {
-    const secs = this.screen.sections;
-    i += delta;
-    while (s >= 0 && s < secs.length && (i < 0 || i >= secs[s].rows.length)) {
-      s += delta;
-      if (s < 0 || s >= secs.length) return null;
-      i = delta > 0 ? 0 : secs[s].rows.length - 1;
-    }
-    return s >= 0 && s < secs.length ? [s, i] : null;
-  }
-
-  /// Arrows move, Enter and Space tap (Shift+Enter: the info button), Delete deletes and
-  /// Alt+arrows reorder in editing mode, F2 renames. Returns whether it handled the key.
-  key(e) {
-    const node = document.activeElement?.closest?.(".cell");
-    const pos = node && this.page.contains(node) ? node._pos : null;
-    const row = node?._row;
-    const editing = this.screen?.editing;
-    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-      const delta = e.key === "ArrowDown" ? 1 : -1;
-      if (e.altKey && editing && row?.movable) return this.moveBy(row, pos, delta), true;
-      const next = pos ? this.step(...pos, delta) : this.firstVisible();
-      if (next) this.focusAt(...next);
-      return true;
-    }
-    if (!row) return false;
-    if (e.key === "Enter" && e.shiftKey && node.querySelector(".info")) return this.actions.accessory(row), true;
-    if (e.key === "Enter" || e.key === " ") return this.activate(node, row, true), true;
-    if ((e.key === "Delete" || e.key === "Backspace") && editing && row.editing === "delete") {
-      this.actions.remove(this.selected.has(row.id) ? [...this.selected] : [row.id]);
-      return true;
-    }
-    if (e.key === "F2" && this.screen.editable) return this.actions.rename(row), true;
-    return false;
-  }
-
-  firstVisible() {
-    let best = null;
-    for (const node of this.cells.values())
-      if (node.getBoundingClientRect().top >= this.scroller.getBoundingClientRect().top - 1 &&
-          (!best || node._pos[0] < best[0] || (node._pos[0] === best[0] && node._pos[1] < best[1]))) best = node._pos;
-    return best ?? this.step(0, -1, 1);
-  }
-
-  /// Moves a row one place by keyboard, within its section or across to the next.
-  moveBy(row, [s, i], delta) {
-    const secs = this.screen.sections;
-    const to = this.step(s, i, delta);
-    if (!to) return;
-    let [ts, ti] = to;
-    if (ts !== s) ti = delta > 0 ? 0 : secs[ts].rows.length; // lands at the near end
-    const rows = secs[ts].rows.filter((r) => r?.id !== row.id);
-    const after = ti > 0 ? rows[ti - 1] : null;
-    if (ti > 0 && !after) return; // not fetched yet
-    this.actions.move(row, secs[ts].id, after?.id ?? null);
   }
 }

@@ -54,6 +54,15 @@ export const K = Object.freeze({
 // The one control kind
 export const CONTROL_SWITCH = "switch";
 
+// Enum values: TRANSITION.pop === "pop".
+const names = (...v) => Object.freeze(Object.fromEntries(v.map((n) => [n, n])));
+export const TRANSITION = names("none", "push", "pop");
+export const CELL_STYLE = names("default", "subtitle", "value1", "value2");
+export const ACCESSORY_TYPE = names("none", "disclosure", "detailDisclosure", "detail", "checkmark");
+export const EDITING_STYLE = names("none", "delete", "insert");
+export const TABLE_STYLE = names("plain", "grouped", "insetGrouped");
+export const SELECTION = names("none", "single", "multiple");
+
 // Commands, built here so that no other module spells a wire key.
 export const hello = (session, access) =>
   access ? { [K.type]: HELLO, [K.session]: session, access } : { [K.type]: HELLO, [K.session]: session };

@@ -144,9 +144,7 @@ def title(page):
 
 def visible_ids(page):
     """Row ids of the top screen in list order (those in the DOM)."""
-    return page.evaluate("""() => [...document.querySelectorAll('.page:last-child .cell[data-id]')]
-        .filter((n) => !n.classList.contains('removing'))
-        .sort((a, b) => a._pos[0] - b._pos[0] || a._pos[1] - b._pos[1]).map((n) => n.dataset.id)""")
+    return page.evaluate(f"() => ({SECTION_IDS})().flat()")
 
 
 def reveal(page, row_id):
@@ -174,8 +172,10 @@ def go_back(page, expected_title):
     page.wait_for_selector(".page:only-child .cell")
 
 
+# A row's index in its section is its aria-posinset (the page keeps it current).
 SECTION_IDS = """() => [...document.querySelectorAll('.page:last-child .section')].map((s) =>
-    [...s.querySelectorAll('.cell[data-id]:not(.removing)')].sort((a, b) => a._pos[1] - b._pos[1])
+    [...s.querySelectorAll('.cell[data-id]:not(.removing)')]
+    .sort((a, b) => a.getAttribute('aria-posinset') - b.getAttribute('aria-posinset'))
     .map((n) => n.dataset.id))"""
 
 

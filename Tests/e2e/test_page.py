@@ -3,7 +3,7 @@ live updates between two browsers, text safety, resuming, and a 100,000-row list
 import pytest
 
 from page_helpers import (  # noqa: F401 (fixtures)
-    Server, answered, cell, chromium, drag_handle, drill, go_back, open_app, reveal, swipe, title, visible_ids,
+    SECTION_IDS, Server, answered, cell, chromium, drag_handle, drill, go_back, open_app, reveal, swipe, title, visible_ids,
     wait_for_sections)
 
 MARKUP = "<b>bold</b><img src=x onerror=window.pwned=1>"
@@ -224,11 +224,11 @@ def test_drag_to_reorder(page):
     page.mouse.up()
     page.wait_for_function("""() => {
         const n = document.querySelector('.cell[data-id=drag1]');
-        return n && n._pos[1] === 2 && !n.classList.contains('dragging'); }""")
+        return n && n.getAttribute('aria-posinset') === '3' && !n.classList.contains('dragging'); }""")
     assert ids_in(page)[:4] == ["drag2", "drag3", "drag1", "drag4"]
     cell(page, "drag4").focus()  # and by keyboard
     page.keyboard.press("Alt+ArrowUp")
-    page.wait_for_function("document.querySelector('.cell[data-id=drag4]')._pos[1] === 2")
+    page.wait_for_function("document.querySelector('.cell[data-id=drag4]').getAttribute('aria-posinset') === '3'")
     assert ids_in(page)[:4] == ["drag2", "drag3", "drag4", "drag1"]
 
 
@@ -279,7 +279,7 @@ def test_dragging_to_the_edge_scrolls(page):
     page.mouse.move(x, bottom["y"] + bottom["height"] - 10, steps=10)
     page.wait_for_function("document.querySelector('.scroller').scrollTop > 300")
     page.mouse.up()
-    page.wait_for_function("document.querySelector('.cell[data-id=long1]')._pos[1] > 15")
+    page.wait_for_function("document.querySelector('.cell[data-id=long1]').getAttribute('aria-posinset') > 16")
 
 
 def test_edit_mode_insert_rename_and_delete(page):
@@ -342,9 +342,8 @@ def test_two_browsers_editing_one_list_converge(chromium, server, page):
         cell(page, "shared2").locator(".text", has_text="Changed elsewhere").wait_for()
         expected = ["shared2", "shared8", "shared3", "shared4", "shared5", "shared6", "shared7"]
         for p in (page, other):
-            p.wait_for_function("ids => JSON.stringify(ids) === JSON.stringify([...document.querySelectorAll("
-                                "'.page .cell[data-id]:not(.removing)')].sort((a, b) => a._pos[1] - b._pos[1])"
-                                ".map((n) => n.dataset.id))", arg=expected)
+            p.wait_for_function(f"ids => JSON.stringify(ids) === JSON.stringify(({SECTION_IDS})().flat())",
+                                arg=expected)
         texts = [p.locator(".page .cell .text").all_text_contents() for p in (page, other)]
         assert sorted(texts[0]) == sorted(texts[1])
     finally:

@@ -48,12 +48,20 @@ package final class ThreadChecker: Sendable {
   /// Checks that the calling thread is the owner; the first call binds an object that has
   /// none to the calling thread.
   package func check(_ function: StaticString = #function) {
+    claim(function, "but it belongs to")
+  }
+
+  /// Makes the calling thread the owner when there is none; stops the program when another
+  /// thread is. Returns whether this call took ownership.
+  @discardableResult
+  private func claim(_ function: StaticString, _ conflict: String) -> Bool {
     let current = Self.currentThread
-    let (exchanged, found) = owner.compareExchange(
+    let (claimed, found) = owner.compareExchange(
       expected: 0, desired: current, ordering: .acquiringAndReleasing)
     precondition(
-      exchanged || found == current,
-      "\(name).\(function) called on thread \(current), but it belongs to thread \(found)")
+      claimed || found == current,
+      "\(name).\(function) called on thread \(current), \(conflict) thread \(found)")
+    return claimed
   }
 
   /// Checks that the calling thread is not the owner: for calls that wait for it.
@@ -68,12 +76,7 @@ package final class ThreadChecker: Sendable {
   package func exclusively<T, E: Error>(
     _ function: StaticString = #function, _ body: () throws(E) -> T
   ) throws(E) -> T {
-    let current = Self.currentThread
-    let (entered, found) = owner.compareExchange(
-      expected: 0, desired: current, ordering: .acquiringAndReleasing)
-    precondition(
-      entered || found == current,
-      "\(name).\(function) called on thread \(current) while thread \(found) uses it")
+    let entered = claim(function, "while it is used by")
     defer { if entered { owner.store(0, ordering: .releasing) } }
     return try body()
   }

@@ -31,6 +31,8 @@ public struct SessionServer {
   var unsavedStacks: [SessionToken: NavigationStack] = [:]
   /// Failed `hello`s per peer address: a token bucket each (see SessionServer+Access).
   var failedHellos: [String: TokenBucket] = [:]
+  /// The versions of each list, for a data source that does not keep its own.
+  let listVersions = ListVersions()
 
   public init(
     dataSource: any TableDataSource, sessionStorage: any SessionStorage,
