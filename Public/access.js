@@ -1,16 +1,15 @@
-// Access (v1.1): the credential of an access link, who you are, "Access needed".
+// Access (v1.1): an access link's credential, who you are, and "Access needed".
 const KEY = "tableweb.access";
 export const UNAUTHORIZED_CLOSE = 4401;
 const $ = (s) => document.querySelector(s);
-
-function add(parent, tag, cls, text) {
+const add = (parent, tag, cls, text) => {
   const e = parent.appendChild(document.createElement(tag));
-  if (cls) e.className = cls;
-  if (text) e.textContent = text;
+  e.className = cls;
+  e.textContent = text;
   return e;
-}
+};
 
-/// Moves `#access=…` (a fragment never reaches a server) into localStorage.
+// A fragment never reaches a server: move it into localStorage, out of the address bar.
 export function takeCredentialFromLink() {
   const m = /^#access=([\w-]+)$/.exec(location.hash);
   if (!m) return;
@@ -27,10 +26,9 @@ export function showIdentity(user, role) {
   if (role) add($("#app"), "div", "whoami", user ? `${user} · ${role}` : role);
 }
 
-/// Replaces the page by how to get in; nothing reconnects.
 export function showAccessNeeded(message) {
   if ($(".access-needed")) return;
-  const s = add($("#app"), "section", "access-needed");
+  const s = add($("#app"), "section", "access-needed", "");
   s.setAttribute("role", "alert");
   add(s, "h2", "", "Access needed");
   add(s, "p", "", credential() ? "This browser's access link is no longer valid." : "This server needs an access link.");
