@@ -38,7 +38,7 @@ def server():
 
 
 def open_with_link(browser, server, credential):
-    cm = new_page(browser, f"{server.url}#access={credential}")
+    cm = new_page(browser, f"{server.url}#access={credential}", bypass_csp=False)
     page = cm.__enter__()
     page.wait_for_selector(".page .cell")
     page.close_context = lambda: cm.__exit__(None, None, None)
@@ -77,7 +77,7 @@ def test_editor_and_viewer_in_two_contexts(chromium, server):
 
 
 def test_no_credential_shows_access_needed_instead_of_reconnecting(chromium, server):
-    with new_page(chromium, server.url) as page:
+    with new_page(chromium, server.url, bypass_csp=False) as page:
         page.wait_for_selector(".access-needed")
         assert page.text_content(".access-needed h2") == "Access needed"
         assert "#access=" in page.text_content(".access-needed")
