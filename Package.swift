@@ -27,6 +27,10 @@ let package = Package(
     .systemLibrary(
       name: "CSQLite", pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]),
+    // The system's libcrypto: access credentials' random bytes, SHA-256, constant-time compare.
+    .systemLibrary(
+      name: "CCrypto", pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"])]),
 
     // Pure Swift: values, index paths, diffing, navigation, protocol messages. No C, no I/O.
     // `trunc` (Double.rounded) lives in libm: linked here, not left to Foundation.
@@ -36,7 +40,7 @@ let package = Package(
     .target(name: "Tableweb", dependencies: ["TableModel", "TableServer", "TableStore"]),
 
     // SQLite persistence and the data format (import/export).
-    .target(name: "TableStore", dependencies: ["TableModel", "CSQLite"]),
+    .target(name: "TableStore", dependencies: ["TableModel", "CSQLite", "CCrypto"]),
 
     // The demo app: the data `tableweb serve` starts with on a new database.
     .target(name: "TableDemo", dependencies: ["TableModel", "TableStore"]),

@@ -63,3 +63,37 @@ def test_bad_requests_are_refused_with_a_clear_status(server):
         raise AssertionError("expected 404")
     except urllib.error.HTTPError as error:
         assert error.code == 404
+
+
+def grant(db, role, name):
+    from conftest import TABLEWEB
+    import subprocess
+    result = subprocess.run([TABLEWEB, "access", "grant", "--role", role, "--name", name, "--db", db],
+                            capture_output=True, text=True, check=True, timeout=30)
+    return result.stdout.strip().splitlines()[-1]
+
+
+def test_with_access_required_a_request_needs_an_editors_bearer_credential(launch_server, app_db):
+    editor = grant(app_db, "editor", "Ann")
+    viewer = grant(app_db, "viewer", "Bob")
+    server = launch_server(db=app_db)
+    command = {"type": "update", "list": "Ltasks", "row": "Rmilk", "text": "Oat milk"}
+
+    def post_as(credential):
+        headers = {"authorization": f"Bearer {credential}"} if credential else {}
+        request = urllib.request.Request(f"{server.origin}/api/commands", data=json.dumps(command).encode(),
+                                         method="POST", headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=5) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    status, answer = post_as(None)
+    assert status == 401 and answer["code"] == "unauthorized"
+    status, answer = post_as("not-a-credential")
+    assert status == 401 and answer["code"] == "unauthorized"
+    status, answer = post_as(viewer)
+    assert status == 200 and answer["type"] == "error" and answer["code"] == "not_allowed"
+    status, answer = post_as(editor)
+    assert status == 200 and answer["type"] == "ack"

@@ -5,7 +5,8 @@ import re
 
 from page_helpers import PUBLIC
 
-LIMIT = 64 * 1024
+# 64 KiB until access links and the "Access needed" screen (access.js, about 2.3 KB).
+LIMIT = 68 * 1024
 
 
 def files():
@@ -14,7 +15,7 @@ def files():
             yield os.path.join(folder, name)
 
 
-def test_the_page_is_at_most_64_kib_uncompressed():
+def test_the_page_is_at_most_68_kib_uncompressed():
     total = sum(os.path.getsize(f) for f in files())
     assert total <= LIMIT, f"Public/ is {total} bytes"
 

@@ -13,6 +13,14 @@ extension SessionHost {
     guard request.method == "POST" else {
       return Self.json(405, .error(ref: nil, ProtocolError(.badMessage, "POST commands here")))
     }
+    let identity: AccessIdentity?
+    switch server?.authenticate(
+      UpgradeRequest(authorization: request.authorization, peerAddress: request.peerAddress))
+    {
+    case .success(let found)?: identity = found
+    case .failure(let error)?: return Self.json(401, .error(ref: nil, error))
+    case nil: return Self.json(503, .error(ref: nil, ProtocolError(.internal, "stopping")))
+    }
     let body: JSONValue
     do {
       body = try JSONValue(parsing: request.body)
@@ -20,22 +28,24 @@ extension SessionHost {
       return Self.json(400, .error(ref: nil, ProtocolError(error)))
     }
     guard case .array(let commands) = body else {
-      return HTTPResponse(status: 200, body: run(body, position: 0).serializedUTF8)
+      return HTTPResponse(status: 200, body: run(body, position: 0, as: identity).serializedUTF8)
     }
-    let answers = commands.enumerated().map { run($1, position: $0).jsonValue }
+    let answers = commands.enumerated().map { run($1, position: $0, as: identity).jsonValue }
     return HTTPResponse(status: 200, body: JSONValue.array(answers).serializedUTF8)
   }
 
   /// One command: decoded, applied, its diffs sent to viewers at once. Its answer
   /// carries its `ref`, or its position in the request when it has none.
-  private func run(_ command: JSONValue, position: Int) -> ServerMessage {
+  private func run(_ command: JSONValue, position: Int, as identity: AccessIdentity?)
+    -> ServerMessage
+  {
     let (given, decoded) = ClientMessage.decode(command)
     let ref = given ?? position
     switch decoded {
     case .failure(let error):
       return .error(ref: ref, error)
     case .success(let message):
-      guard let (answer, effects) = server?.handleWithoutSession(message, ref: ref) else {
+      guard let (answer, effects) = server?.handleWithoutSession(message, ref: ref, as: identity) else {
         return .error(ref: ref, ProtocolError(.internal, "the server is stopping"))
       }
       perform(effects)

@@ -35,7 +35,9 @@ public final class SessionHost: ConnectionDelegate {
 
   public func connectionDidOpen(_ connection: ConnectionID) {
     thread.check()
-    perform(server?.connectionOpened(connection, at: clock.now))
+    perform(
+      server?.connectionOpened(
+        connection, request: transport.upgradeRequest(of: connection), at: clock.now))
   }
 
   public func connection(_ connection: ConnectionID, didReceive text: String) {
@@ -68,6 +70,13 @@ public final class SessionHost: ConnectionDelegate {
     onStop?()
   }
 
+  /// Closes (4401) the connections whose access was revoked, or that hold none while the
+  /// authenticator now requires it. Run about once a second (see ``AccessWatch``).
+  public func recheckAccess() {
+    thread.check()
+    perform(server?.recheckAccess())
+  }
+
   /// Called on the service thread once the transport has stopped and the core is gone.
   public var onStop: (() -> Void)?
 
@@ -84,8 +93,8 @@ public final class SessionHost: ConnectionDelegate {
           resynchronizations += 1
           transport.replaceQueue(of: connection, with: server?.freshScreen(for: connection) ?? [])
         }
-      case .close(let connection, let reason):
-        transport.close(connection, reason: reason)
+      case .close(let connection, let reason, let code):
+        transport.close(connection, code: code, reason: reason)
       }
     }
   }
@@ -96,12 +105,14 @@ extension SessionHost {
   /// session core.
   public convenience init(
     store: Store, transport: any MessageTransport,
-    configuration: SessionServerConfiguration = SessionServerConfiguration()
+    configuration: SessionServerConfiguration = SessionServerConfiguration(),
+    authenticator: (any Authenticator)? = nil
   ) {
     let dataSource = StoreDataSource(store: store)
     self.init(
       server: SessionServer(
-        dataSource: dataSource, sessionStorage: dataSource, configuration: configuration),
+        dataSource: dataSource, sessionStorage: dataSource, configuration: configuration,
+        authenticator: authenticator ?? StoreAuthenticator(store: store)),
       transport: transport)
   }
 }

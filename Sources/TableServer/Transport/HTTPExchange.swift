@@ -6,12 +6,18 @@ public struct HTTPRequest: Sendable, Hashable {
   public var path: String
   /// The `Authorization` header, if any.
   public var authorization: String?
+  /// The client's address, as `UpgradeRequest` has it.
+  public var peerAddress: String
   public var body: [UInt8]
 
-  public init(method: String, path: String, authorization: String? = nil, body: [UInt8] = []) {
+  public init(
+    method: String, path: String, authorization: String? = nil, peerAddress: String = "",
+    body: [UInt8] = []
+  ) {
     self.method = method
     self.path = path
     self.authorization = authorization
+    self.peerAddress = peerAddress
     self.body = body
   }
 }

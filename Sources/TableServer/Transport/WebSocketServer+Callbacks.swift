@@ -99,6 +99,13 @@ extension WebSocketServer {
     return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
+  /// The peer's IP address, or "" when lws cannot say.
+  static func peerAddress(_ wsi: OpaquePointer) -> String {
+    var buffer = [CChar](repeating: 0, count: 64)
+    guard lws_get_peer_simple(wsi, &buffer, buffer.count) != nil else { return "" }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
   func upgradeDecision(_ wsi: OpaquePointer) -> UpgradePolicy.Decision {
     upgradePolicy.decide(
       path: Self.header(wsi, WSI_TOKEN_GET_URI) ?? "",
@@ -140,13 +147,11 @@ extension WebSocketServer {
     return written == response.count
   }
 
-  /// Headers for every static file: revalidate each time so that edits to the page show
-  /// up on reload (lws answers the `ETag` with 304), and no MIME sniffing.
+  /// Adds ``staticFileHeaders`` to a static file's response.
   static func addStaticFileHeaders(
     _ wsi: OpaquePointer, into arguments: UnsafeMutablePointer<lws_process_html_args>
   ) -> Bool {
-    let headers = [("cache-control:", "no-cache"), ("x-content-type-options:", "nosniff")]
-    for (name, value) in headers {
+    for (name, value) in staticFileHeaders {
       let start = UnsafeMutableRawPointer(arguments.pointee.p!).assumingMemoryBound(to: UInt8.self)
       var cursor: UnsafeMutablePointer<UInt8>? = start
       let end = start + Int(arguments.pointee.max_len)
@@ -176,6 +181,10 @@ extension WebSocketServer {
       queue: OutgoingQueue(
         maxFrames: configuration.maxQueuedFrames, maxBytes: configuration.maxQueuedBytes),
       assembler: MessageAssembler(limit: configuration.maxMessageSize))
+    connections[id]?.request = UpgradeRequest(
+      cookie: Self.header(wsi, WSI_TOKEN_HTTP_COOKIE),
+      authorization: Self.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
+      peerAddress: Self.peerAddress(wsi))
     delegate?.connectionDidOpen(id)
   }
 

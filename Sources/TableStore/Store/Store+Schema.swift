@@ -73,7 +73,27 @@ extension Store {
       stack TEXT NOT NULL,      -- JSON: the navigation levels, root first
       updated INTEGER NOT NULL  -- Unix time of the last save
     ) WITHOUT ROWID;
+    """,
+    // 2: access grants (a credential's SHA-256, never the credential) and who made
+    // each change.
     """
+    CREATE TABLE access_grant (
+      name TEXT PRIMARY KEY,
+      role TEXT NOT NULL,        -- viewer | editor
+      digest TEXT NOT NULL,      -- SHA-256 of the credential, hex
+      created INTEGER NOT NULL,  -- Unix time
+      last_used INTEGER          -- Unix time of the last hello with it
+    ) WITHOUT ROWID;
+
+    CREATE TABLE change_log (
+      id INTEGER PRIMARY KEY,
+      at INTEGER NOT NULL,       -- Unix time
+      list TEXT NOT NULL,
+      command TEXT NOT NULL,     -- insert, delete, move, update, toggle, select
+      user TEXT,                 -- the grant's name; NULL on an open server
+      role TEXT NOT NULL
+    );
+    """,
   ]
 
   /// Brings the schema up to date, one migration per transaction.
