@@ -38,11 +38,12 @@ swift-test: deps
 
 # The example apps and a package that uses TableModel alone: each depends on this package
 # by path, as an app would.
+# An incremental build of a package that depends on this one by path can miss source
+# files added here since its last build (SwiftPM reuses its build plan); a second build
+# plans anew. A clean clone builds once.
 examples: deps
-	swift build --package-path Examples/Files
-	swift build --package-path Examples/Monitor
-	swift build --package-path Examples/Hello
-	swift build --package-path Tests/Packages/ModelOnly
+	for p in Examples/Files Examples/Monitor Examples/Hello Tests/Packages/ModelOnly; do \
+	  swift build --package-path $$p || swift build --package-path $$p || exit 1; done
 	Tests/Packages/ModelOnly/.build/debug/ModelOnly | grep -q '"type":"diff"'
 
 e2e-test: deps pydeps release examples
