@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ServiceLifecycle
 import TableModel
 
@@ -38,6 +39,13 @@ public final class TablewebServer: Service, Sendable {
     public var isReadOnly: Bool
     /// How many rows of each section a screen carries before the client fetches more.
     public var screenRowLimit: Int
+    /// Serve `GET /metrics` (Prometheus text) on the same port.
+    public var servesMetrics = true
+    /// What `GET /healthz` checks: true when the server can read its data (the database
+    /// file, say). Called on the server's thread at each request, so keep it quick.
+    public var healthCheck: @Sendable () -> Bool = { true }
+    /// Where connections, refused commands, start and stop are logged.
+    public var logger = Logger(label: "tableweb")
 
     public init(
       host: String = "127.0.0.1", port: Int = 8080, pageDirectory: String? = nil,
@@ -59,6 +67,7 @@ public final class TablewebServer: Service, Sendable {
   private let transport: WebSocketServer
   /// Touched only on the service thread (SessionHost checks it on every call).
   private let sessions: ServiceThreadBound<SessionHost>
+  private let routes: ServiceThreadBound<OperatorRoutes>
 
   /// - Parameters:
   ///   - dataSource: your lists. Called only on the server's thread.
@@ -75,12 +84,19 @@ public final class TablewebServer: Service, Sendable {
         publicDirectory: configuration.pageDirectory,
         allowedOrigins: configuration.allowedOrigins,
         maxMessageSize: configuration.maxMessageSize,
-        permessageDeflate: configuration.permessageDeflate))
+        permessageDeflate: configuration.permessageDeflate,
+        dynamicPaths: OperatorRoutes.paths(servesMetrics: configuration.servesMetrics)))
+    let telemetry = ServerTelemetry(logger: configuration.logger)
+    routes = ServiceThreadBound(
+      OperatorRoutes(
+        telemetry: telemetry, healthCheck: configuration.healthCheck,
+        servesMetrics: configuration.servesMetrics))
     let core = SessionServer(
       dataSource: dataSource, sessionStorage: sessionStorage ?? MemorySessionStorage(),
       configuration: SessionServerConfiguration(
         isReadOnly: configuration.isReadOnly, screenRowLimit: configuration.screenRowLimit))
-    sessions = ServiceThreadBound(SessionHost(server: core, transport: transport))
+    sessions = ServiceThreadBound(
+      SessionHost(server: core, transport: transport, telemetry: telemetry))
     if let snapshots = dataSource as? SnapshotDataSource {
       snapshots.onChange { [weak self] list in self?.reloadList(list) }
     }
@@ -93,7 +109,7 @@ public final class TablewebServer: Service, Sendable {
   /// Opens the port and starts serving; returns at once. Throws when the port cannot be
   /// opened or the page folder does not exist.
   public func start() throws(TransportError) {
-    try transport.start(delegate: sessions.value)
+    try transport.start(delegate: sessions.value, responder: routes.value)
   }
 
   /// Starts (unless started) and serves until ``stop()``, a graceful shutdown of the

@@ -32,7 +32,10 @@ final class ContextResources {
   private var strings: [UnsafeMutablePointer<CChar>] = []
   let protocols: UnsafeMutablePointer<lws_protocols>
   let protocolCount = 3  // http, tableweb.v1, the terminator
+  /// The static-file mount at `/`, after one callback mount per dynamic path (lws picks
+  /// the longest matching mount point).
   let mount: UnsafeMutablePointer<lws_http_mount>
+  let mountCount: Int
   let mimeTypes: UnsafeMutablePointer<lws_protocol_vhost_options>
   let extensions: UnsafeMutablePointer<lws_extension>
   let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
@@ -65,7 +68,18 @@ final class ContextResources {
       (mimeTypes + index).initialize(to: option)
     }
 
-    mount = .allocate(capacity: 1)
+    let dynamicPaths = configuration.dynamicPaths
+    mountCount = dynamicPaths.count + (configuration.servesPage ? 1 : 0)
+    mount = .allocate(capacity: max(mountCount, 1))
+    for (index, path) in dynamicPaths.enumerated() {
+      var dynamic = lws_http_mount()
+      dynamic.mount_next = index + 1 < mountCount ? UnsafePointer(mount + index + 1) : nil
+      dynamic.mountpoint = UnsafePointer(Self.copy(path, into: &strings))
+      dynamic.mountpoint_len = UInt8(path.utf8.count)
+      dynamic.origin = UnsafePointer(Self.copy(Self.httpProtocolName, into: &strings))
+      dynamic.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+      (mount + index).initialize(to: dynamic)
+    }
     var mountValue = lws_http_mount()
     mountValue.mountpoint = UnsafePointer(Self.copy("/", into: &strings))
     mountValue.mountpoint_len = 1  // lws does not measure it
@@ -75,7 +89,7 @@ final class ContextResources {
     mountValue.protocol = UnsafePointer(Self.copy(Self.httpProtocolName, into: &strings))
     mountValue.extra_mimetypes = UnsafePointer(mimeTypes)
     mountValue.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
-    mount.initialize(to: mountValue)
+    if configuration.servesPage { (mount + dynamicPaths.count).initialize(to: mountValue) }
 
     extensions = .allocate(capacity: 2)
     extensions.initialize(repeating: lws_extension(), count: 2)
@@ -98,7 +112,7 @@ final class ContextResources {
     protocols.deallocate()
     mimeTypes.deinitialize(count: Self.extraMimeTypes.count)
     mimeTypes.deallocate()
-    mount.deinitialize(count: 1)
+    mount.deinitialize(count: mountCount)
     mount.deallocate()
     extensions.deinitialize(count: 2)
     extensions.deallocate()

@@ -14,4 +14,11 @@ public protocol MessageTransport: AnyObject {
   func close(_ connection: ConnectionID, reason: String)
   /// How many frames wait to be written to `connection`.
   func queuedFrameCount(of connection: ConnectionID) -> Int
+  /// The peer's address (IP, no port), for logs; nil when unknown.
+  func peerAddress(of connection: ConnectionID) -> String?
+}
+
+extension MessageTransport {
+  /// The peer's address, for logs; nil when the transport does not know it.
+  public func peerAddress(of connection: ConnectionID) -> String? { nil }
 }

@@ -23,6 +23,9 @@ func httpProtocolCallback(
     let upgrade = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
     guard upgrade.lowercased() == "websocket" else { return 0 }
     return server.confirmUpgrade(wsi)
+  case LWS_CALLBACK_HTTP:
+    // Only the dynamic paths' callback mounts reach here; files are served by lws.
+    return server.answerDynamicPath(wsi)
   case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
     // A WebSocket bound to this protocol asked for no known subprotocol.
     return 1
