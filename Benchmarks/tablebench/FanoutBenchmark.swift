@@ -135,6 +135,10 @@ struct FanoutBenchmark: ParsableCommand {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = ["serve", "--port", String(port), "--db", database]
+    // A new database is made with the demo app (TABLEWEB_DEMO: older servers ignore it).
+    process.environment = ProcessInfo.processInfo.environment.merging(["TABLEWEB_DEMO": "1"]) {
+      $1
+    }
     process.standardOutput = FileHandle.nullDevice
     try process.run()
     return process
