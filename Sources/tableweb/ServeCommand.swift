@@ -159,18 +159,15 @@ struct ServeCommand: AsyncParsableCommand {
         "host": "\(settings.host)", "port": "\(server.port)", "database": "\(settings.db)",
         "read_only": "\(settings.readOnly)", "version": "\(TablewebCommand.version)",
       ])
-    if let problem = SystemdNotifier.notify(
-      "READY=1", socketPath: ProcessInfo.processInfo.environment["NOTIFY_SOCKET"])
-    {
-      logger.warning("systemd was not told the server is ready", metadata: ["reason": "\(problem)"])
-    }
     let shownHost = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
     let announcement = """
       tableweb: open http://\(shownHost):\(server.port)/  (database \(settings.db)\(settings.readOnly ? ", read-only" : ""))
 
       """
     var group = ServiceGroupConfiguration(
-      services: [.init(service: Announced(server: server, announcement: announcement))],
+      services: [
+        .init(service: Announced(server: server, announcement: announcement, logger: logger))
+      ],
       logger: logger)
     // SIGTERM and SIGINT stop gracefully: connections get a close frame after what is
     // queued for them; a stop that takes longer than 10 s is cut short.
@@ -181,15 +178,22 @@ struct ServeCommand: AsyncParsableCommand {
     print("tableweb: stopped")
   }
 
-  /// Prints the URL once the service group traps the stop signals, then serves: whoever
+  /// Prints the URL and tells systemd once the service group traps the stop signals, then serves: whoever
   /// reads the URL may stop the server at once.
   private struct Announced: Service {
     let server: TablewebServer
     let announcement: String
+    let logger: Logger
 
     func run() async throws {
       // Unbuffered: scripts and tests wait for this line.
       FileHandle.standardOutput.write(Data(announcement.utf8))
+      // systemd (Type=notify) may stop the server as soon as it hears this.
+      if let problem = SystemdNotifier.notify(
+        "READY=1", socketPath: ProcessInfo.processInfo.environment["NOTIFY_SOCKET"])
+      {
+        logger.warning("systemd was not told the server is ready", metadata: ["reason": "\(problem)"])
+      }
       try await server.run()
     }
   }

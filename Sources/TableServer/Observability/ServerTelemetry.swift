@@ -25,6 +25,7 @@ public final class ServerTelemetry {
   private var openConnections: [ConnectionID: (address: String, since: ContinuousClock.Instant)] =
     [:]
   private let clock = ContinuousClock()
+  private var lastSessionCount = 0
 
   private struct CommandKey: Hashable {
     let type: String
@@ -67,7 +68,7 @@ public final class ServerTelemetry {
     _ connection: ConnectionID, session: String?, openCount: Int, sessionCount: Int
   ) {
     connections.record(openCount)
-    sessions.record(sessionCount)
+    self.sessionCount(sessionCount)
     guard let opened = openConnections.removeValue(forKey: connection) else { return }
     let seconds = Self.seconds(clock.now - opened.since)
     logger.info(
@@ -80,7 +81,7 @@ public final class ServerTelemetry {
   }
 
   /// A command was answered: `result` is `ack` or the error code.
-  func command(_ type: String, result: String, sessionCount: Int) {
+  func command(_ type: String, result: String) {
     let key = CommandKey(type: type, result: result)
     let counter: CoreMetrics.Counter
     if let known = commands[key] {
@@ -92,10 +93,16 @@ public final class ServerTelemetry {
       commands[key] = counter
     }
     counter.increment()
-    if type == "hello" { sessions.record(sessionCount) }
     if result != "ack" {
       logger.notice("command refused", metadata: ["type": "\(type)", "code": "\(result)"])
     }
+  }
+
+  /// How many sessions have an open connection (recorded when it changes).
+  func sessionCount(_ count: Int) {
+    guard count != lastSessionCount else { return }
+    lastSessionCount = count
+    sessions.record(count)
   }
 
   /// A change reached every viewer's queue `elapsed` after it was received.

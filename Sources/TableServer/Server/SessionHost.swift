@@ -36,9 +36,8 @@ public final class SessionHost: ConnectionDelegate {
     self.transport = transport
     self.telemetry = telemetry
     if let telemetry {
-      self.server?.onCommand = { [unowned self] type, result in
-        telemetry.command(type, result: result, sessionCount: self.server?.sessions.count ?? 0)
-      }
+      // Not reading `server` here: it is being changed while the command runs.
+      self.server?.onCommand = { type, result in telemetry.command(type, result: result) }
     }
   }
 
@@ -57,6 +56,7 @@ public final class SessionHost: ConnectionDelegate {
     thread.check()
     let received = clock.now
     perform(server?.receive(text, from: connection, at: received), since: received)
+    telemetry?.sessionCount(server?.sessions.count ?? 0)
   }
 
   public func connectionDidSendTooLarge(_ connection: ConnectionID) {
