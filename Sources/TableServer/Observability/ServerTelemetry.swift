@@ -14,6 +14,8 @@ import TableModel
 public final class ServerTelemetry {
   public let logger: Logger
   public let registry: PrometheusCollectorRegistry
+  /// False counts nothing (`serve --no-metrics`): only the log lines remain.
+  public let recordsMetrics: Bool
   private let factory: PrometheusMetricsFactory
   private let connections: CoreMetrics.Gauge
   private let sessions: CoreMetrics.Gauge
@@ -32,8 +34,9 @@ public final class ServerTelemetry {
     let result: String
   }
 
-  public init(logger: Logger = Logger(label: "tableweb")) {
+  public init(logger: Logger = Logger(label: "tableweb"), recordsMetrics: Bool = true) {
     self.logger = logger
+    self.recordsMetrics = recordsMetrics
     registry = PrometheusCollectorRegistry()
     var factory = PrometheusMetricsFactory(registry: registry)
     // A fan-out takes microseconds to tens of milliseconds.
@@ -58,7 +61,7 @@ public final class ServerTelemetry {
 
   func connectionOpened(_ connection: ConnectionID, address: String, openCount: Int) {
     openConnections[connection] = (address, clock.now)
-    connections.record(openCount)
+    if recordsMetrics { connections.record(openCount) }
     logger.info(
       "connection opened",
       metadata: ["connection": "\(connection.rawValue)", "address": "\(address)"])
@@ -67,7 +70,7 @@ public final class ServerTelemetry {
   func connectionClosed(
     _ connection: ConnectionID, session: String?, openCount: Int, sessionCount: Int
   ) {
-    connections.record(openCount)
+    if recordsMetrics { connections.record(openCount) }
     self.sessionCount(sessionCount)
     guard let opened = openConnections.removeValue(forKey: connection) else { return }
     let seconds = Self.seconds(clock.now - opened.since)
@@ -82,6 +85,10 @@ public final class ServerTelemetry {
 
   /// A command was answered: `result` is `ack` or the error code.
   func command(_ type: String, result: String) {
+    if result != "ack" {
+      logger.notice("command refused", metadata: ["type": "\(type)", "code": "\(result)"])
+    }
+    guard recordsMetrics else { return }
     let key = CommandKey(type: type, result: result)
     let counter: CoreMetrics.Counter
     if let known = commands[key] {
@@ -93,24 +100,23 @@ public final class ServerTelemetry {
       commands[key] = counter
     }
     counter.increment()
-    if result != "ack" {
-      logger.notice("command refused", metadata: ["type": "\(type)", "code": "\(result)"])
-    }
   }
 
   /// How many sessions have an open connection (recorded when it changes).
   func sessionCount(_ count: Int) {
-    guard count != lastSessionCount else { return }
+    guard recordsMetrics, count != lastSessionCount else { return }
     lastSessionCount = count
     sessions.record(count)
   }
 
   /// A change reached every viewer's queue `elapsed` after it was received.
   func fannedOut(in elapsed: Duration) {
+    guard recordsMetrics else { return }
     fanout.recordNanoseconds(Self.nanoseconds(elapsed))
   }
 
   func queueResynchronized() {
+    guard recordsMetrics else { return }
     resyncs.increment()
   }
 

@@ -39,7 +39,8 @@ public final class TablewebServer: Service, Sendable {
     public var isReadOnly: Bool
     /// How many rows of each section a screen carries before the client fetches more.
     public var screenRowLimit: Int
-    /// Serve `GET /metrics` (Prometheus text) on the same port.
+    /// Count and serve `GET /metrics` (Prometheus text) on the same port; false counts
+    /// nothing (the log lines remain).
     public var servesMetrics = true
     /// What `GET /healthz` checks: true when the server can read its data (the database
     /// file, say). Called on the server's thread at each request, so keep it quick.
@@ -86,7 +87,8 @@ public final class TablewebServer: Service, Sendable {
         maxMessageSize: configuration.maxMessageSize,
         permessageDeflate: configuration.permessageDeflate,
         dynamicPaths: OperatorRoutes.paths(servesMetrics: configuration.servesMetrics)))
-    let telemetry = ServerTelemetry(logger: configuration.logger)
+    let telemetry = ServerTelemetry(
+      logger: configuration.logger, recordsMetrics: configuration.servesMetrics)
     routes = ServiceThreadBound(
       OperatorRoutes(
         telemetry: telemetry, healthCheck: configuration.healthCheck,
