@@ -7,7 +7,7 @@ VENV := .venv
 PORT ?= 8080
 DB ?= tableweb.sqlite
 
-.PHONY: run test deps pydeps build release swift-test e2e-test bench screenshots format
+.PHONY: run test deps pydeps build release swift-test e2e-test bench screenshots format model-only
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -39,7 +39,7 @@ swift-test: deps
 e2e-test: deps pydeps release
 	$(VENV)/bin/python -m pytest -q Tests/e2e
 
-test: swift-test e2e-test
+test: swift-test model-only e2e-test
 
 bench: release
 	swift run -c release tablebench diff
@@ -51,3 +51,8 @@ screenshots: deps pydeps release
 
 format:
 	swift format --in-place --recursive Sources Tests Benchmarks
+
+# TableModel alone, in a package that does not import Foundation: it must link and run.
+model-only:
+	swift build --package-path Examples/ModelOnly --scratch-path .build-model-only
+	.build-model-only/debug/ModelOnly
