@@ -23,6 +23,11 @@ struct EnvironmentDefaults {
     return number
   }
 
+  func optionalInt(_ flag: Int?, _ name: String) throws -> Int? {
+    guard flag == nil, variables[name] != nil else { return flag }
+    return try int(nil, name, default: 0)
+  }
+
   /// A flag given is true; otherwise `1`, `true`, `yes`, `on` turn it on and `0`, `false`,
   /// `no`, `off` or nothing leave it off.
   func bool(_ flag: Bool, _ name: String) throws -> Bool {

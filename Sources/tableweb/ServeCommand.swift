@@ -18,7 +18,8 @@ struct ServeCommand: AsyncParsableCommand {
       Every option can also come from the environment: TABLEWEB_PORT, TABLEWEB_HOST, \
       TABLEWEB_DB, TABLEWEB_DEMO, TABLEWEB_PUBLIC, TABLEWEB_READ_ONLY, \
       TABLEWEB_ALLOWED_ORIGIN (comma-separated), TABLEWEB_MAX_FRAME, \
-      TABLEWEB_PERMESSAGE_DEFLATE, TABLEWEB_NO_METRICS, TABLEWEB_LOG_LEVEL, \
+      TABLEWEB_PERMESSAGE_DEFLATE, TABLEWEB_NO_METRICS, TABLEWEB_METRICS_PORT, \
+      TABLEWEB_METRICS_HOST, TABLEWEB_LOG_LEVEL, \
       TABLEWEB_LOG_FORMAT. A flag on the command line wins over its variable. \
       Yes/no variables take 1/0, true/false, yes/no or on/off.
 
@@ -69,8 +70,19 @@ struct ServeCommand: AsyncParsableCommand {
   )
   var permessageDeflate = false
 
-  @Flag(help: "Do not serve GET /metrics. [TABLEWEB_NO_METRICS]")
+  @Flag(help: "Do not count or serve GET /metrics. [TABLEWEB_NO_METRICS]")
   var noMetrics = false
+
+  @Option(
+    help:
+      "Serve GET /metrics on this port instead of the main one. [TABLEWEB_METRICS_PORT]")
+  var metricsPort: Int?
+
+  @Option(
+    help:
+      "The address of the metrics port (with --metrics-port). [TABLEWEB_METRICS_HOST, default: --host]"
+  )
+  var metricsHost: String?
 
   @Option(
     help:
@@ -95,6 +107,8 @@ struct ServeCommand: AsyncParsableCommand {
     var maxFrame: Int
     var permessageDeflate: Bool
     var servesMetrics: Bool
+    var metricsPort: Int?
+    var metricsHost: String?
     var logLevel: Logger.Level
     var jsonLogs: Bool
   }
@@ -120,6 +134,8 @@ struct ServeCommand: AsyncParsableCommand {
       maxFrame: try environment.int(maxFrame, "TABLEWEB_MAX_FRAME", default: 65536),
       permessageDeflate: try environment.bool(permessageDeflate, "TABLEWEB_PERMESSAGE_DEFLATE"),
       servesMetrics: !(try environment.bool(noMetrics, "TABLEWEB_NO_METRICS")),
+      metricsPort: try environment.optionalInt(metricsPort, "TABLEWEB_METRICS_PORT"),
+      metricsHost: environment.optionalString(metricsHost, "TABLEWEB_METRICS_HOST"),
       logLevel: level, jsonLogs: format == "json")
   }
 
@@ -133,6 +149,17 @@ struct ServeCommand: AsyncParsableCommand {
     }
     if let problem = ListenAddressCheck.problem(with: settings.host) {
       throw ValidationError(problem)
+    }
+    if let metricsPort = settings.metricsPort, !(0...65535).contains(metricsPort) {
+      throw ValidationError("--metrics-port (TABLEWEB_METRICS_PORT) must be 0…65535")
+    }
+    if let metricsHost = settings.metricsHost {
+      guard settings.metricsPort != nil else {
+        throw ValidationError("--metrics-host needs --metrics-port")
+      }
+      if let problem = ListenAddressCheck.problem(with: metricsHost) {
+        throw ValidationError(problem.replacingOccurrences(of: "--host", with: "--metrics-host"))
+      }
     }
   }
 
@@ -158,6 +185,7 @@ struct ServeCommand: AsyncParsableCommand {
       metadata: [
         "host": "\(settings.host)", "port": "\(server.port)", "database": "\(settings.db)",
         "read_only": "\(settings.readOnly)", "version": "\(TablewebCommand.version)",
+        "metrics_port": "\(settings.servesMetrics ? String(server.metricsPort) : "off")",
       ])
     let shownHost = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
     let announcement = """
@@ -233,6 +261,8 @@ struct ServeCommand: AsyncParsableCommand {
       allowedOrigins: settings.allowedOrigins, maxMessageSize: settings.maxFrame,
       permessageDeflate: settings.permessageDeflate, isReadOnly: settings.readOnly)
     configuration.servesMetrics = settings.servesMetrics
+    configuration.metricsPort = settings.metricsPort
+    configuration.metricsHost = settings.metricsHost
     configuration.logger = logger
     configuration.healthCheck = { Store.canRead(path: db) }
     return TablewebServer(

@@ -229,3 +229,18 @@ def test_the_database_can_be_backed_up_while_serving(launch_server, tmp_path):
         result = run_tableweb("export", "--db", str(tmp_path / name))
         assert result.returncode == 0, result.stderr
         assert json.loads(result.stdout)["sections"]
+
+
+def test_metrics_can_move_to_a_port_of_their_own(launch_server):
+    metrics_port = free_port()
+    server = launch_server("--metrics-port", str(metrics_port))
+    assert get(server, "/metrics")[0] == 404  # not on the main port any more
+    assert get(server, "/healthz") == (200, "ok\n")
+    with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5) as response:
+        names = {family.name for family in text_string_to_metric_families(response.read().decode())}
+    assert {"tableweb_connections", "tableweb_sessions", "tableweb_fanout_seconds"} <= names
+    try:
+        urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/", timeout=5)
+        raise AssertionError("the page was served on the metrics port")
+    except urllib.error.HTTPError as error:
+        assert error.code == 404

@@ -39,6 +39,12 @@ public final class TablewebServer: Service, Sendable {
     public var isReadOnly: Bool
     /// How many rows of each section a screen carries before the client fetches more.
     public var screenRowLimit: Int
+    /// Serve `GET /metrics` on this address and ``metricsPort`` instead of the main port
+    /// (nil: the main port). Only an IP address or `localhost`.
+    public var metricsHost: String?
+    /// Serve `GET /metrics` on this port instead of the main one (0 picks a free one;
+    /// read it back from ``TablewebServer/metricsPort``).
+    public var metricsPort: Int?
     /// Count and serve `GET /metrics` (Prometheus text) on the same port; false counts
     /// nothing (the log lines remain).
     public var servesMetrics = true
@@ -66,6 +72,9 @@ public final class TablewebServer: Service, Sendable {
 
   public let configuration: Configuration
   private let transport: WebSocketServer
+  /// The listener of `/metrics` alone, when it has a port of its own.
+  private let metricsTransport: WebSocketServer?
+  private let metricsListener: ServiceThreadBound<MetricsListener>?
   /// Touched only on the service thread (SessionHost checks it on every call).
   private let sessions: ServiceThreadBound<SessionHost>
   private let routes: ServiceThreadBound<OperatorRoutes>
@@ -86,7 +95,19 @@ public final class TablewebServer: Service, Sendable {
         allowedOrigins: configuration.allowedOrigins,
         maxMessageSize: configuration.maxMessageSize,
         permessageDeflate: configuration.permessageDeflate,
-        dynamicPaths: OperatorRoutes.paths(servesMetrics: configuration.servesMetrics)))
+        dynamicPaths: OperatorRoutes.paths(
+          servesMetrics: configuration.servesMetrics && configuration.metricsPort == nil)))
+    if configuration.servesMetrics, let metricsPort = configuration.metricsPort {
+      let metrics = WebSocketServer(
+        configuration: .init(
+          host: configuration.metricsHost ?? configuration.host, port: metricsPort,
+          dynamicPaths: [OperatorRoutes.metrics], servesPage: false))
+      metricsTransport = metrics
+      metricsListener = ServiceThreadBound(MetricsListener(transport: metrics))
+    } else {
+      metricsTransport = nil
+      metricsListener = nil
+    }
     let telemetry = ServerTelemetry(
       logger: configuration.logger, recordsMetrics: configuration.servesMetrics)
     routes = ServiceThreadBound(
@@ -108,10 +129,21 @@ public final class TablewebServer: Service, Sendable {
   /// started.
   public var port: Int { transport.port }
 
+  /// The port `/metrics` is served on: ``port`` unless it has one of its own.
+  public var metricsPort: Int { metricsTransport?.port ?? transport.port }
+
   /// Opens the port and starts serving; returns at once. Throws when the port cannot be
   /// opened or the page folder does not exist.
   public func start() throws(TransportError) {
-    try transport.start(delegate: sessions.value, responder: routes.value)
+    if let metricsTransport, let metricsListener {
+      try metricsTransport.start(delegate: metricsListener.value, responder: routes.value)
+    }
+    do {
+      try transport.start(delegate: sessions.value, responder: routes.value)
+    } catch {
+      if let metricsTransport { Self.stopAndWait(metricsTransport) }
+      throw error
+    }
   }
 
   /// Starts (unless started) and serves until ``stop()``, a graceful shutdown of the
@@ -128,12 +160,25 @@ public final class TablewebServer: Service, Sendable {
     } onCancel: { [transport] in
       transport.requestStop()
     }
+    await metricsTransport?.stop()
   }
 
   /// Stops gracefully and returns once every connection is closed. Not from the
   /// data source (it runs on the server's thread).
   public func stop() async {
     await transport.stop()
+    await metricsTransport?.stop()
+  }
+
+  /// Stops `server` and blocks until it has: for a start that failed halfway, which
+  /// cannot wait asynchronously.
+  private static func stopAndWait(_ server: WebSocketServer) {
+    let stopped = DispatchSemaphore(value: 0)
+    Task {
+      await server.stop()
+      stopped.signal()
+    }
+    stopped.wait()
   }
 
   // MARK: - Changes from the app
