@@ -33,16 +33,8 @@ extension WebSocketServer {
           &cursor, end) == 0
       else { return false }
       for (name, value) in [("cache-control:", "no-store"), ("x-content-type-options:", "nosniff")]
-      {
-        let failed = name.withCString { name in
-          value.withCString { value in
-            lws_add_http_header_by_name(
-              wsi, UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self),
-              UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), Int32(strlen(value)),
-              &cursor, end)
-          }
-        }
-        if failed != 0 { return false }
+      where !Self.addHeader(wsi, name, value, at: &cursor, end: end) {
+        return false
       }
       return lws_finalize_write_http_header(wsi, start, &cursor, end) == 0
     }
