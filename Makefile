@@ -7,7 +7,7 @@ VENV := .venv
 PORT ?= 8080
 DB ?= tableweb.sqlite
 
-.PHONY: run test deps pydeps build release swift-test e2e-test bench screenshots format model-only
+.PHONY: run test deps pydeps build release swift-test e2e-test examples bench screenshots format
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -36,10 +36,19 @@ run: release
 swift-test: deps
 	swift test
 
-e2e-test: deps pydeps release
+# The example apps and a package that uses TableModel alone: each depends on this package
+# by path, as an app would.
+examples: deps
+	swift build --package-path Examples/Files
+	swift build --package-path Examples/Monitor
+	swift build --package-path Examples/Hello
+	swift build --package-path Tests/Packages/ModelOnly
+	Tests/Packages/ModelOnly/.build/debug/ModelOnly | grep -q '"type":"diff"'
+
+e2e-test: deps pydeps release examples
 	$(VENV)/bin/python -m pytest -q Tests/e2e
 
-test: swift-test model-only e2e-test
+test: swift-test e2e-test
 
 bench: release
 	swift run -c release tablebench diff
@@ -51,8 +60,3 @@ screenshots: deps pydeps release
 
 format:
 	swift format --in-place --recursive Sources Tests Benchmarks
-
-# TableModel alone, in a package that does not import Foundation: it must link and run.
-model-only:
-	swift build --package-path Examples/ModelOnly --scratch-path .build-model-only
-	.build-model-only/debug/ModelOnly

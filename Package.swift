@@ -7,6 +7,9 @@ let package = Package(
   products: [
     .executable(name: "tableweb", targets: ["tableweb"]),
     .executable(name: "tablebench", targets: ["tablebench"]),
+    // Everything an app needs to serve its own data: the server, its configuration, the
+    // data-source protocols and the model types.
+    .library(name: "Tableweb", targets: ["Tableweb"]),
     .library(name: "TableModel", targets: ["TableModel"]),
     .library(name: "TableClient", targets: ["TableClient"]),
   ],
@@ -28,8 +31,11 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"])]),
 
     // Pure Swift: values, index paths, diffing, navigation, protocol messages. No C, no I/O.
-    // libm is named here: without Foundation nothing else links it (rint, floor, round…).
-    .target(name: "TableModel", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+    // `trunc` (Double.rounded) lives in libm: linked here, not left to Foundation.
+    .target(name: "TableModel", linkerSettings: [.linkedLibrary("m")]),
+
+    // The umbrella: `import Tableweb` is all an app writes.
+    .target(name: "Tableweb", dependencies: ["TableModel", "TableServer", "TableStore"]),
 
     // SQLite persistence and the data format (import/export).
     .target(name: "TableStore", dependencies: ["TableModel", "CSQLite"]),

@@ -21,18 +21,18 @@ final class OperatorRoutes: HTTPResponder {
     servesMetrics ? [health, metrics] : [health]
   }
 
-  func answer(path: String) -> HTTPAnswer {
+  func answer(path: String) -> HTTPResponse {
     switch path {
     case Self.health:
       return healthCheck()
-        ? HTTPAnswer(status: 200, text: "ok\n")
-        : HTTPAnswer(status: 503, text: "the database cannot be read\n")
+        ? HTTPResponse(status: 200, text: "ok\n")
+        : HTTPResponse(status: 503, text: "the database cannot be read\n")
     case Self.metrics where servesMetrics:
-      return HTTPAnswer(
+      return HTTPResponse(
         status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
         body: telemetry.prometheusText())
     default:
-      return HTTPAnswer(status: 404, text: "not found\n")
+      return HTTPResponse(status: 404, text: "not found\n")
     }
   }
 }

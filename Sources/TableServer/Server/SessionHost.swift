@@ -15,11 +15,11 @@ import TableStore
 public final class SessionHost: ConnectionDelegate {
   /// The core; nil once the transport has stopped, which releases the data source (and
   /// so closes the database).
-  public private(set) var server: SessionServer?
+  public internal(set) var server: SessionServer?
   /// Where frames go. Held strongly: the transport holds its delegate only until it has
   /// stopped, so the two do not keep each other alive.
   public let transport: any MessageTransport
-  private let thread = ThreadChecker("SessionHost")
+  let thread = ThreadChecker("SessionHost")
   private let clock = ContinuousClock()
   /// How many times a full queue was replaced by a fresh screen: a figure for logs.
   public private(set) var resynchronizations = 0
@@ -94,7 +94,7 @@ public final class SessionHost: ConnectionDelegate {
 
   /// Carries out `actions`; when they fan a change out (`since` is when it arrived), the
   /// time until every viewer's frames are queued is recorded.
-  private func perform(_ actions: [ServerAction]?, since start: ContinuousClock.Instant? = nil) {
+  func perform(_ actions: [ServerAction]?, since start: ContinuousClock.Instant? = nil) {
     guard let actions, !actions.isEmpty else { return }
     var resynchronized: Set<ConnectionID> = []
     var fannedOut = false

@@ -159,6 +159,16 @@ public struct SessionServer {
     case .reload:
       effects.append(screen(of: token, transition: .none, to: [connection]))
       return nil
+    case .delete, .insert, .move, .update, .toggle:
+      return try commitCommand(message, effects: &effects)
+    }
+  }
+
+  /// A command that changes data, which needs no session: commits it and queues the diffs.
+  private mutating func commitCommand(_ message: ClientMessage, effects: inout [ServerAction])
+    throws(ProtocolError) -> Int?
+  {
+    switch message {
     case .delete(let list, let rows):
       return try commit(.delete(rows: rows), in: list, effects: &effects)
     case .insert(let list, let section, let after, let row):
@@ -172,6 +182,27 @@ public struct SessionServer {
         .update(row: row, text: edit.text, detail: edit.detail), in: list, effects: &effects)
     case .toggle(let list, let row, let isOn):
       return try commit(.setSwitch(row: row, isOn: isOn), in: list, effects: &effects)
+    default:
+      throw ProtocolError(
+        .badMessage, "\(message.kind.rawValue) needs a session: send it over the WebSocket")
+    }
+  }
+
+  /// A command sent without a session (`POST /api/commands`): only commands that change
+  /// data, naming lists and rows by id. Returns the answer (`ack` or `error`, carrying
+  /// `ref`) and what viewers must be sent.
+  public mutating func handleWithoutSession(_ message: ClientMessage, ref: Int)
+    -> (answer: ServerMessage, effects: [ServerAction])
+  {
+    var effects: [ServerAction] = []
+    do throws(ProtocolError) {
+      if message.isWrite && configuration.isReadOnly {
+        throw ProtocolError(.notAllowed, "this server is read-only")
+      }
+      let version = try commitCommand(message, effects: &effects)
+      return (.ack(ref: ref, version: version), effects)
+    } catch {
+      return (.error(ref: ref, error), effects)
     }
   }
 }

@@ -32,8 +32,8 @@ final class ContextResources {
   private var strings: [UnsafeMutablePointer<CChar>] = []
   let protocols: UnsafeMutablePointer<lws_protocols>
   let protocolCount = 3  // http, tableweb.v1, the terminator
-  /// The static-file mount at `/`, after one callback mount per dynamic path (lws picks
-  /// the longest matching mount point).
+  /// The API mount and one callback mount per dynamic path (handed to the http
+  /// protocol's callback), then the static files (lws picks the longest mount point).
   let mount: UnsafeMutablePointer<lws_http_mount>
   let mountCount: Int
   let mimeTypes: UnsafeMutablePointer<lws_protocol_vhost_options>
@@ -68,15 +68,16 @@ final class ContextResources {
       (mimeTypes + index).initialize(to: option)
     }
 
-    let dynamicPaths = configuration.dynamicPaths
+    let dynamicPaths = [WebSocketServer.apiPathPrefix] + configuration.dynamicPaths
     mountCount = dynamicPaths.count + (configuration.servesPage ? 1 : 0)
-    mount = .allocate(capacity: max(mountCount, 1))
+    mount = .allocate(capacity: mountCount)
     for (index, path) in dynamicPaths.enumerated() {
       var dynamic = lws_http_mount()
       dynamic.mount_next = index + 1 < mountCount ? UnsafePointer(mount + index + 1) : nil
       dynamic.mountpoint = UnsafePointer(Self.copy(path, into: &strings))
       dynamic.mountpoint_len = UInt8(path.utf8.count)
       dynamic.origin = UnsafePointer(Self.copy(Self.httpProtocolName, into: &strings))
+      dynamic.protocol = dynamic.origin
       dynamic.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
       (mount + index).initialize(to: dynamic)
     }

@@ -23,12 +23,20 @@ func httpProtocolCallback(
     let upgrade = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
     guard upgrade.lowercased() == "websocket" else { return 0 }
     return server.confirmUpgrade(wsi)
-  case LWS_CALLBACK_HTTP:
-    // Only the dynamic paths' callback mounts reach here; files are served by lws.
-    return server.answerDynamicPath(wsi)
   case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
     // A WebSocket bound to this protocol asked for no known subprotocol.
     return 1
+  case LWS_CALLBACK_HTTP:
+    return server.httpRequestStarted(wsi)
+  case LWS_CALLBACK_HTTP_BODY:
+    return server.httpBodyReceived(wsi, UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length))
+  case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+    return server.httpBodyComplete(wsi)
+  case LWS_CALLBACK_HTTP_WRITEABLE:
+    return server.httpWriteable(wsi)
+  case LWS_CALLBACK_CLOSED_HTTP:
+    server.httpClosed(wsi)
+    return lws_callback_http_dummy(wsi, reason, user, input, length)
   case LWS_CALLBACK_ADD_HEADERS:
     guard let input else { return 0 }
     let arguments = input.assumingMemoryBound(to: lws_process_html_args.self)

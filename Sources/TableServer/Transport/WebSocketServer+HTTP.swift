@@ -1,48 +1,110 @@
 import CWebsockets
+import TableModel
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
+/// Requests to the server's own paths (``apiPathPrefix``, answered by the delegate, and
+/// ``Configuration/dynamicPaths``, answered by the ``HTTPResponder``): read whole, written
+/// back in one piece on the next writeable callback.
 extension WebSocketServer {
-  /// Writes the responder's answer to a GET of a dynamic path, then ends the transaction.
-  /// Returns what the lws callback returns (non-zero closes the connection).
-  func answerDynamicPath(_ wsi: OpaquePointer) -> Int32 {
-    precondition(isOnServiceThread, "lws callbacks run on the service thread")
-    let uri = Self.header(wsi, WSI_TOKEN_GET_URI) ?? ""
-    let path = String(uri.prefix { $0 != "?" })
-    let answer: HTTPAnswer
-    if let responder, configuration.dynamicPaths.contains(path) {
-      answer = responder.answer(path: path)
-    } else {
-      answer = HTTPAnswer(status: 404, text: "not found\n")
+  /// Paths under this prefix are the delegate's (``ConnectionDelegate/respond(to:)``);
+  /// everything else under `/` is a static file.
+  public static let apiPathPrefix = "/api"
+
+  /// One request being read or answered, by its lws connection.
+  final class HTTPExchange {
+    var request: HTTPRequest
+    var response: HTTPResponse?
+    var isTooLarge = false
+
+    init(request: HTTPRequest) {
+      self.request = request
     }
-    return write(answer, to: wsi) ? (lws_http_transaction_completed(wsi) != 0 ? -1 : 0) : -1
   }
 
-  private func write(_ answer: HTTPAnswer, to wsi: OpaquePointer) -> Bool {
+  /// The largest request body read, in bytes: an array of commands, each at most the
+  /// WebSocket message limit.
+  var maxRequestBody: Int { configuration.maxMessageSize * 16 }
+
+  /// `LWS_CALLBACK_HTTP` on the API mount. Returns what the callback returns.
+  func httpRequestStarted(_ wsi: OpaquePointer) -> Int32 {
+    let isPost = Self.header(wsi, WSI_TOKEN_POST_URI) != nil
+    let path = Self.header(wsi, isPost ? WSI_TOKEN_POST_URI : WSI_TOKEN_GET_URI) ?? ""
+    let exchange = HTTPExchange(
+      request: HTTPRequest(
+        method: isPost ? "POST" : "GET", path: String(path.prefix { $0 != "?" }),
+        authorization: Self.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION)))
+    httpExchanges[wsi] = exchange
+    // A POST's body follows (HTTP_BODY, then HTTP_BODY_COMPLETION); others are answered now.
+    return isPost ? 0 : answer(wsi, exchange)
+  }
+
+  func httpBodyReceived(_ wsi: OpaquePointer, _ chunk: UnsafeRawBufferPointer) -> Int32 {
+    guard let exchange = httpExchanges[wsi] else { return -1 }
+    if exchange.request.body.count + chunk.count > maxRequestBody {
+      exchange.isTooLarge = true
+      exchange.request.body = []
+    } else if !exchange.isTooLarge {
+      exchange.request.body.append(contentsOf: chunk)
+    }
+    return 0
+  }
+
+  func httpBodyComplete(_ wsi: OpaquePointer) -> Int32 {
+    guard let exchange = httpExchanges[wsi] else { return -1 }
+    return answer(wsi, exchange)
+  }
+
+  /// Writes the status line and headers now, and the body when lws says it may.
+  private func answer(_ wsi: OpaquePointer, _ exchange: HTTPExchange) -> Int32 {
+    let dynamic =
+      configuration.dynamicPaths.contains(exchange.request.path)
+      ? responder?.answer(path: exchange.request.path) : nil
+    let response: HTTPResponse
+    if let dynamic {
+      response = dynamic
+    } else {
+      response =
+      exchange.isTooLarge
+      ? HTTPResponse(
+        status: 413, contentType: "text/plain; charset=utf-8",
+        body: Array("the request is larger than \(maxRequestBody) bytes\n".utf8))
+      : delegate?.respond(to: exchange.request)
+        ?? HTTPResponse(
+          status: 404, contentType: "text/plain; charset=utf-8",
+          body: Array("no such path: \(exchange.request.path)\n".utf8))
+    }
+    exchange.response = response
     let pre = Int(tableweb_lws_pre)
-    var headers = [UInt8](repeating: 0, count: pre + 1024)
-    let headersWritten = headers.withUnsafeMutableBufferPointer { buffer -> Bool in
+    var buffer = [UInt8](repeating: 0, count: pre + 1024)
+    let failed = buffer.withUnsafeMutableBufferPointer { buffer -> Bool in
       let start = buffer.baseAddress! + pre
       var cursor: UnsafeMutablePointer<UInt8>? = start
       let end = buffer.baseAddress! + buffer.count
-      guard
+      let failed = response.contentType.withCString { type in
         lws_add_http_common_headers(
-          wsi, UInt32(answer.status), answer.contentType, lws_filepos_t(answer.body.count),
-          &cursor, end) == 0
-      else { return false }
-      for (name, value) in [("cache-control:", "no-store"), ("x-content-type-options:", "nosniff")]
-      where !Self.addHeader(wsi, name, value, at: &cursor, end: end) {
-        return false
+          wsi, UInt32(response.status), type, lws_filepos_t(response.body.count), &cursor, end)
       }
-      return lws_finalize_write_http_header(wsi, start, &cursor, end) == 0
+      return failed != 0 || lws_finalize_write_http_header(wsi, start, &cursor, end) != 0
     }
-    guard headersWritten else { return false }
-    var body = [UInt8](repeating: 0, count: pre) + answer.body
-    let written = body.withUnsafeMutableBufferPointer {
-      lws_write(wsi, $0.baseAddress! + pre, answer.body.count, LWS_WRITE_HTTP_FINAL)
+    if failed { return -1 }
+    lws_callback_on_writable(wsi)
+    return 0
+  }
+
+  /// `LWS_CALLBACK_HTTP_WRITEABLE`: the body of the answer, then the next request (or
+  /// the close) on this connection.
+  func httpWriteable(_ wsi: OpaquePointer) -> Int32 {
+    guard let response = httpExchanges[wsi]?.response else { return 0 }
+    httpExchanges[wsi] = nil
+    let pre = Int(tableweb_lws_pre)
+    var buffer = [UInt8](repeating: 0, count: pre) + response.body
+    let written = buffer.withUnsafeMutableBufferPointer {
+      lws_write(wsi, $0.baseAddress! + pre, response.body.count, LWS_WRITE_HTTP_FINAL)
     }
-    return written == answer.body.count
+    guard written == response.body.count else { return -1 }
+    return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+  }
+
+  func httpClosed(_ wsi: OpaquePointer) {
+    httpExchanges[wsi] = nil
   }
 }

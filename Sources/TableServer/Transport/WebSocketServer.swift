@@ -47,6 +47,8 @@ public final class WebSocketServer: @unchecked Sendable {
   /// Answers ``Configuration/dynamicPaths``; kept until the server has stopped.
   var responder: (any HTTPResponder)?
   var connections: [ConnectionID: WebSocketConnection] = [:]
+  /// HTTP requests to the API paths being read or answered, by lws connection.
+  var httpExchanges: [OpaquePointer: HTTPExchange] = [:]
   var nextConnectionNumber: UInt64 = 1
   private var stopDeadline: ContinuousClock.Instant?
   /// The folder the embedded page was written to, removed when the server stops.
