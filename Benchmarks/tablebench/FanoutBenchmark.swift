@@ -135,6 +135,11 @@ struct FanoutBenchmark: ParsableCommand {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = ["serve", "--port", String(port), "--db", database]
+    // A new database is made with the demo app (TABLEWEB_DEMO: older servers ignore it);
+    // a line per connection would bury the figures, so warnings only unless asked.
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      ["TABLEWEB_DEMO": "1", "TABLEWEB_LOG_LEVEL": "warning"]
+    ) { current, _ in current }
     process.standardOutput = FileHandle.nullDevice
     try process.run()
     return process

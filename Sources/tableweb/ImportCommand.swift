@@ -18,8 +18,11 @@ struct ImportCommand: AsyncParsableCommand {
   var db = "tableweb.sqlite"
 
   func run() async throws {
-    guard let data = FileManager.default.contents(atPath: file) else {
-      throw CommandFailure("cannot read \(file)")
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: file))
+    } catch {
+      throw CommandFailure("cannot read \(file): \(Self.reason(error))")
     }
     // Check the file before opening (and perhaps creating) the database. Its UTF-8 is
     // checked once, as it is parsed.
@@ -36,5 +39,19 @@ struct ImportCommand: AsyncParsableCommand {
       throw CommandFailure("\(db): \(error)")
     }
     print("Imported \(checked.root.totalRows) rows from \(file) into \(db).")
+  }
+
+  /// Why a file could not be read, as the system says it (`No such file or directory`).
+  static func reason(_ error: any Error) -> String {
+    let nsError = error as NSError
+    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+      underlying.domain == NSPOSIXErrorDomain
+    {
+      return String(cString: strerror(Int32(underlying.code)))
+    }
+    if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError {
+      return "No such file or directory"
+    }
+    return nsError.localizedDescription
   }
 }

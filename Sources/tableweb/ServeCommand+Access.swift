@@ -7,8 +7,10 @@ import TableStore
 extension ServeCommand {
   /// A server anyone on the network can reach must require access, unless `--open`
   /// says that is meant: with no grant in the database, only loopback is served.
-  func checkAccessIsRequired(_ store: Store) throws {
-    guard !open, !Self.isLoopback(host) else { return }
+  func checkAccessIsRequired(_ store: Store, settings: Settings) throws {
+    let host = settings.host
+    let db = settings.db
+    guard !settings.open, !Self.isLoopback(host) else { return }
     let grants: Int
     do {
       grants = try store.accessGrants().count

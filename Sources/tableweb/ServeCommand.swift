@@ -13,78 +13,223 @@ import TableStore
 
 struct ServeCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "serve", abstract: "Serve the page and the live tables on one port.")
+    commandName: "serve", abstract: "Serve the page and the live tables on one port.",
+    discussion: """
+      Every option can also come from the environment: TABLEWEB_PORT, TABLEWEB_HOST, \
+      TABLEWEB_DB, TABLEWEB_DEMO, TABLEWEB_PUBLIC, TABLEWEB_READ_ONLY, \
+      TABLEWEB_ALLOWED_ORIGIN (comma-separated), TABLEWEB_MAX_FRAME, \
+      TABLEWEB_PERMESSAGE_DEFLATE, TABLEWEB_NO_METRICS, TABLEWEB_METRICS_PORT, \
+      TABLEWEB_METRICS_HOST, TABLEWEB_LOG_LEVEL, \
+      TABLEWEB_LOG_FORMAT. A flag on the command line wins over its variable. \
+      Yes/no variables take 1/0, true/false, yes/no or on/off.
 
-  @Option(help: "The port to listen on (0 picks a free one).")
-  var port = 8080
+      GET /healthz answers 200 "ok" while the database can be read, 503 otherwise; \
+      GET /metrics answers the Prometheus text format. Under systemd (Type=notify) the \
+      server sends READY=1 once it listens. See docs/deploying.md.
+      """)
 
-  @Option(help: "The address to listen on.")
-  var host = "127.0.0.1"
+  @Option(help: "The port to listen on (0 picks a free one). [TABLEWEB_PORT, default 8080]")
+  var port: Int?
 
-  @Option(help: "The SQLite database (created with the demo app when missing).")
-  var db = "tableweb.sqlite"
+  @Option(help: "The address to listen on. [TABLEWEB_HOST, default 127.0.0.1]")
+  var host: String?
 
-  @Option(help: "A folder to serve as the page instead of the built-in one (for working on it).")
+  @Option(
+    help: """
+      The SQLite database. Only the default one is created (with the demo app) when \
+      missing; any other path must exist, unless --demo. [TABLEWEB_DB, default \
+      tableweb.sqlite]
+      """)
+  var db: String?
+
+  @Flag(help: "Create the database with the demo app when it is missing. [TABLEWEB_DEMO]")
+  var demo = false
+
+  @Option(
+    help:
+      "A folder to serve as the page instead of the built-in one (for working on it). [TABLEWEB_PUBLIC]"
+  )
   var `public`: String?
 
-  @Flag(help: "Refuse every command that changes data.")
+  @Flag(help: "Refuse every command that changes data. [TABLEWEB_READ_ONLY]")
   var readOnly = false
 
   @Option(
-    help: "An origin (scheme://host:port) allowed to connect besides the server's own; repeatable.")
+    help: """
+      An origin (scheme://host:port) allowed to connect besides the server's own; \
+      repeatable. [TABLEWEB_ALLOWED_ORIGIN, comma-separated]
+      """)
   var allowedOrigin: [String] = []
 
-  @Option(help: "The largest message a client may send, in bytes.")
-  var maxFrame = 65536
+  @Option(help: "The largest message a client may send, in bytes. [TABLEWEB_MAX_FRAME, default 65536]")
+  var maxFrame: Int?
 
-  @Flag(help: "Offer permessage-deflate (costs about 300 KiB of zlib state per connection).")
+  @Flag(
+    help:
+      "Offer permessage-deflate (costs about 300 KiB of zlib state per connection). [TABLEWEB_PERMESSAGE_DEFLATE]"
+  )
   var permessageDeflate = false
 
   @Flag(
     help:
-      "Serve a non-loopback --host with no access grants anyway: anyone who reaches it may read and change everything."
+      "Serve a non-loopback --host with no access grants anyway: anyone who reaches it may read and change everything. [TABLEWEB_OPEN]"
   )
   var open = false
 
+  @Flag(help: "Do not count or serve GET /metrics. [TABLEWEB_NO_METRICS]")
+  var noMetrics = false
+
+  @Option(
+    help:
+      "Serve GET /metrics on this port instead of the main one. [TABLEWEB_METRICS_PORT]")
+  var metricsPort: Int?
+
+  @Option(
+    help:
+      "The address of the metrics port (with --metrics-port). [TABLEWEB_METRICS_HOST, default: --host]"
+  )
+  var metricsHost: String?
+
+  @Option(
+    help:
+      "trace, debug, info, notice, warning, error or critical. [TABLEWEB_LOG_LEVEL, default info]"
+  )
+  var logLevel: String?
+
+  @Option(help: "text or json (one JSON object a line). [TABLEWEB_LOG_FORMAT, default text]")
+  var logFormat: String?
+
+  static let defaultDatabase = "tableweb.sqlite"
+
+  /// The settings, flags first, then the environment, then the defaults.
+  struct Settings {
+    var port: Int
+    var host: String
+    var db: String
+    var demo: Bool
+    var publicDirectory: String?
+    var readOnly: Bool
+    var allowedOrigins: [String]
+    var maxFrame: Int
+    var permessageDeflate: Bool
+    var open: Bool
+    var servesMetrics: Bool
+    var metricsPort: Int?
+    var metricsHost: String?
+    var logLevel: Logger.Level
+    var jsonLogs: Bool
+  }
+
+  func settings(_ environment: EnvironmentDefaults = EnvironmentDefaults()) throws -> Settings {
+    let levelName = environment.string(logLevel, "TABLEWEB_LOG_LEVEL", default: "info")
+    guard let level = Logger.Level(rawValue: levelName.lowercased()) else {
+      throw ValidationError(
+        "log level \(levelName) is not one of trace, debug, info, notice, warning, error, critical")
+    }
+    let format = environment.string(logFormat, "TABLEWEB_LOG_FORMAT", default: "text")
+    guard format == "text" || format == "json" else {
+      throw ValidationError("log format \(format) is not text or json")
+    }
+    return Settings(
+      port: try environment.int(port, "TABLEWEB_PORT", default: 8080),
+      host: environment.string(host, "TABLEWEB_HOST", default: "127.0.0.1"),
+      db: environment.string(db, "TABLEWEB_DB", default: Self.defaultDatabase),
+      demo: try environment.bool(demo, "TABLEWEB_DEMO"),
+      publicDirectory: environment.optionalString(self.public, "TABLEWEB_PUBLIC"),
+      readOnly: try environment.bool(readOnly, "TABLEWEB_READ_ONLY"),
+      allowedOrigins: environment.list(allowedOrigin, "TABLEWEB_ALLOWED_ORIGIN"),
+      maxFrame: try environment.int(maxFrame, "TABLEWEB_MAX_FRAME", default: 65536),
+      permessageDeflate: try environment.bool(permessageDeflate, "TABLEWEB_PERMESSAGE_DEFLATE"),
+      open: try environment.bool(open, "TABLEWEB_OPEN"),
+      servesMetrics: !(try environment.bool(noMetrics, "TABLEWEB_NO_METRICS")),
+      metricsPort: try environment.optionalInt(metricsPort, "TABLEWEB_METRICS_PORT"),
+      metricsHost: environment.optionalString(metricsHost, "TABLEWEB_METRICS_HOST"),
+      logLevel: level, jsonLogs: format == "json")
+  }
+
   func validate() throws {
-    guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
-    guard maxFrame >= 256 else { throw ValidationError("--max-frame must be at least 256") }
-    if let problem = ListenAddressCheck.problem(with: host) { throw ValidationError(problem) }
+    let settings = try settings()
+    guard (0...65535).contains(settings.port) else {
+      throw ValidationError("--port (TABLEWEB_PORT) must be 0…65535, not \(settings.port)")
+    }
+    guard settings.maxFrame >= 256 else {
+      throw ValidationError("--max-frame (TABLEWEB_MAX_FRAME) must be at least 256")
+    }
+    if let problem = ListenAddressCheck.problem(with: settings.host) {
+      throw ValidationError(problem)
+    }
+    if let metricsPort = settings.metricsPort, !(0...65535).contains(metricsPort) {
+      throw ValidationError("--metrics-port (TABLEWEB_METRICS_PORT) must be 0…65535")
+    }
+    if let metricsHost = settings.metricsHost {
+      guard settings.metricsPort != nil else {
+        throw ValidationError("--metrics-host needs --metrics-port")
+      }
+      if let problem = ListenAddressCheck.problem(with: metricsHost) {
+        throw ValidationError(problem.replacingOccurrences(of: "--host", with: "--metrics-host"))
+      }
+    }
   }
 
   func run() async throws {
-    let server = try makeServer()
+    let settings = try settings()
+    LoggingSystem.bootstrap { label in
+      var handler: any LogHandler =
+        settings.jsonLogs
+        ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+      handler.logLevel = settings.logLevel
+      return handler
+    }
+    let logger = Logger(label: "tableweb")
+    let server = try makeServer(settings, logger: logger)
     Self.raiseOpenFileLimit()
     do {
       try server.start()
     } catch {
       throw CommandFailure("\(error)")
     }
-    let shownHost = host.contains(":") ? "[\(host)]" : host
+    logger.info(
+      "listening",
+      metadata: [
+        "host": "\(settings.host)", "port": "\(server.port)", "database": "\(settings.db)",
+        "read_only": "\(settings.readOnly)", "version": "\(TablewebCommand.version)",
+        "metrics_port": "\(settings.servesMetrics ? String(server.metricsPort) : "off")",
+      ])
+    let shownHost = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
     let announcement = """
-      tableweb: open http://\(shownHost):\(server.port)/  (database \(db)\(readOnly ? ", read-only" : ""))
+      tableweb: open http://\(shownHost):\(server.port)/  (database \(settings.db)\(settings.readOnly ? ", read-only" : ""))
 
       """
     var group = ServiceGroupConfiguration(
-      services: [.init(service: Announced(server: server, announcement: announcement))],
-      logger: Logger(label: "tableweb"))
+      services: [
+        .init(service: Announced(server: server, announcement: announcement, logger: logger))
+      ],
+      logger: logger)
     // SIGTERM and SIGINT stop gracefully: connections get a close frame after what is
     // queued for them; a stop that takes longer than 10 s is cut short.
     group.gracefulShutdownSignals = [.sigterm, .sigint]
     group.maximumGracefulShutdownDuration = .seconds(10)
     try await ServiceGroup(configuration: group).run()
+    logger.info("stopped")
     print("tableweb: stopped")
   }
 
-  /// Prints the URL once the service group traps the stop signals, then serves: whoever
+  /// Prints the URL and tells systemd once the service group traps the stop signals, then serves: whoever
   /// reads the URL may stop the server at once.
   private struct Announced: Service {
     let server: TablewebServer
     let announcement: String
+    let logger: Logger
 
     func run() async throws {
       // Unbuffered: scripts and tests wait for this line.
       FileHandle.standardOutput.write(Data(announcement.utf8))
+      // systemd (Type=notify) may stop the server as soon as it hears this.
+      if let problem = SystemdNotifier.notify(
+        "READY=1", socketPath: ProcessInfo.processInfo.environment["NOTIFY_SOCKET"])
+      {
+        logger.warning("systemd was not told the server is ready", metadata: ["reason": "\(problem)"])
+      }
       try await server.run()
     }
   }
@@ -93,30 +238,45 @@ struct ServeCommand: AsyncParsableCommand {
   static let sessionLifetime = 30 * 24 * 60 * 60
 
   /// The store's lists and sessions behind the server.
-  private func makeServer() throws -> TablewebServer {
+  private func makeServer(_ settings: Settings, logger: Logger) throws -> TablewebServer {
+    let db = settings.db
+    if !FileManager.default.fileExists(atPath: db) {
+      guard settings.demo || (db == Self.defaultDatabase && !settings.readOnly) else {
+        throw CommandFailure(
+          "the database \(db) does not exist (pass --demo to create it with the demo app, or make it with `tableweb import FILE.json --db \(db)`)"
+        )
+      }
+    }
     let store: Store
     do {
-      store = readOnly ? try Store(path: db, readOnly: true) : try Store.openOrCreateDemo(path: db)
+      store =
+        settings.readOnly
+        ? try Store(path: db, readOnly: true) : try Store.openOrCreateDemo(path: db)
     } catch {
       throw CommandFailure("cannot open the database \(db): \(error)")
     }
-    if !readOnly {
+    if !settings.readOnly {
       // Every first visit stores a session; forget those nobody has moved in for a while.
       do {
         try store.deleteSessions(olderThan: Self.sessionLifetime)
       } catch {
-        FileHandle.standardError.write(
-          Data("tableweb: old sessions could not be forgotten: \(error)\n".utf8))
+        logger.warning("old sessions could not be forgotten", metadata: ["error": "\(error)"])
       }
     }
-    try checkAccessIsRequired(store)
+    try checkAccessIsRequired(store, settings: settings)
     let dataSource = StoreDataSource(store: store)
+    var configuration = TablewebServer.Configuration(
+      host: settings.host, port: settings.port, pageDirectory: settings.publicDirectory,
+      allowedOrigins: settings.allowedOrigins, maxMessageSize: settings.maxFrame,
+      permessageDeflate: settings.permessageDeflate, isReadOnly: settings.readOnly)
+    configuration.servesMetrics = settings.servesMetrics
+    configuration.metricsPort = settings.metricsPort
+    configuration.metricsHost = settings.metricsHost
+    configuration.logger = logger
+    configuration.healthCheck = { Store.canRead(path: db) }
     return TablewebServer(
       dataSource: dataSource, sessionStorage: dataSource,
-      authenticator: StoreAuthenticator(store: store),
-      configuration: .init(
-        host: host, port: port, pageDirectory: self.public, allowedOrigins: allowedOrigin,
-        maxMessageSize: maxFrame, permessageDeflate: permessageDeflate, isReadOnly: readOnly))
+      authenticator: StoreAuthenticator(store: store), configuration: configuration)
   }
 
   /// Each connection is a file descriptor: allow as many as the system lets this process

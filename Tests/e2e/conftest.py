@@ -25,7 +25,7 @@ class TablewebServer:
     def __init__(self, args, public, db):
         self.db = db
         command = [TABLEWEB, "serve", "--host", "127.0.0.1", "--port", "0", "--db", db,
-                   "--public", public, *args]
+                   "--demo", "--public", public, *args]
         # stderr joins stdout, which a thread drains: a server that logs a lot never blocks.
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True)

@@ -7,7 +7,7 @@ from conftest import TABLEWEB
 
 def run_serve(*flags, tmp_path):
     return subprocess.run(
-        [TABLEWEB, "serve", "--port", "0", "--db", str(tmp_path / "t.sqlite"), *flags],
+        [TABLEWEB, "serve", "--port", "0", "--db", str(tmp_path / "t.sqlite"), "--demo", *flags],
         capture_output=True, text=True, timeout=10)
 
 
@@ -49,7 +49,7 @@ def test_a_binary_copied_anywhere_serves_the_built_in_page(tmp_path):
     copy = tmp_path / "bin" / "tableweb"
     copy.parent.mkdir()
     shutil.copy(TABLEWEB, copy)
-    process = subprocess.Popen([str(copy), "serve", "--port", "0", "--db", str(tmp_path / "t.sqlite")],
+    process = subprocess.Popen([str(copy), "serve", "--port", "0", "--db", str(tmp_path / "t.sqlite"), "--demo"],
                                stdout=subprocess.PIPE, text=True, cwd=tmp_path)
     try:
         line = process.stdout.readline()

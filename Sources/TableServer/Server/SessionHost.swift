@@ -28,21 +28,37 @@ public final class SessionHost: ConnectionDelegate {
   ///   - server: the session core.
   ///   - transport: the transport this host will be the delegate of (a
   ///     ``WebSocketServer`` not started yet: start it with this host as its delegate).
-  public init(server: SessionServer, transport: any MessageTransport) {
+  ///   - telemetry: where connections, commands and fan-outs are logged and counted.
+  public init(
+    server: SessionServer, transport: any MessageTransport, telemetry: ServerTelemetry? = nil
+  ) {
     self.server = server
     self.transport = transport
+    self.telemetry = telemetry
+    if let telemetry {
+      // Not reading `server` here: it is being changed while the command runs.
+      self.server?.onCommand = { type, result in telemetry.command(type, result: result) }
+    }
   }
+
+  /// Logs and metrics; nil keeps neither.
+  public let telemetry: ServerTelemetry?
 
   public func connectionDidOpen(_ connection: ConnectionID) {
     thread.check()
     perform(
       server?.connectionOpened(
         connection, request: transport.upgradeRequest(of: connection), at: clock.now))
+    telemetry?.connectionOpened(
+      connection, address: transport.peerAddress(of: connection) ?? "-",
+      openCount: server?.connectionCount ?? 0)
   }
 
   public func connection(_ connection: ConnectionID, didReceive text: String) {
     thread.check()
-    perform(server?.receive(text, from: connection, at: clock.now))
+    let received = clock.now
+    perform(server?.receive(text, from: connection, at: received), since: received)
+    telemetry?.sessionCount(server?.sessions.count ?? 0)
   }
 
   public func connectionDidSendTooLarge(_ connection: ConnectionID) {
@@ -52,14 +68,19 @@ public final class SessionHost: ConnectionDelegate {
 
   public func connectionDidClose(_ connection: ConnectionID) {
     thread.check()
+    let session = server?.connections[connection]?.session
     perform(server?.connectionClosed(connection))
+    telemetry?.connectionClosed(
+      connection, session: session?.rawValue, openCount: server?.connectionCount ?? 0,
+      sessionCount: server?.sessions.count ?? 0)
   }
 
   /// The app changed `list`: every viewer gets one diff (see
   /// ``SessionServer/listChanged(_:edits:)``).
   public func listChanged(_ list: String, edits: [RowEdit]?) {
     thread.check()
-    perform(server?.listChanged(list, edits: edits))
+    let changed = clock.now
+    perform(server?.listChanged(list, edits: edits), since: changed)
   }
 
   /// Every connection is closed and nothing more will come: let the core go, and with it
@@ -80,17 +101,25 @@ public final class SessionHost: ConnectionDelegate {
   /// Called on the service thread once the transport has stopped and the core is gone.
   public var onStop: (() -> Void)?
 
-  func perform(_ actions: [ServerAction]?) {
+  /// Carries out `actions`; when they fan a change out (`since` is when it arrived), the
+  /// time until every viewer's frames are queued is recorded.
+  func perform(_ actions: [ServerAction]?, since start: ContinuousClock.Instant? = nil) {
     guard let actions, !actions.isEmpty else { return }
     var resynchronized: Set<ConnectionID> = []
+    var fannedOut = false
+    defer {
+      if fannedOut, let start, let telemetry { telemetry.fannedOut(in: clock.now - start) }
+    }
     for action in actions {
       switch action {
       case .send(let frame, let connections, let kind):
+        if kind == .diff { fannedOut = true }
         for connection in connections {
           if kind != .reply && resynchronized.contains(connection) { continue }
           if transport.send(frame, to: connection) { continue }
           resynchronized.insert(connection)
           resynchronizations += 1
+          telemetry?.queueResynchronized()
           transport.replaceQueue(of: connection, with: server?.freshScreen(for: connection) ?? [])
         }
       case .close(let connection, let reason, let code):

@@ -33,6 +33,9 @@ public struct SessionServer {
   var failedHellos: [String: TokenBucket] = [:]
   /// The versions of each list, for a data source that does not keep its own.
   let listVersions = ListVersions()
+  /// Told of every command answered: its wire type (`unknown` when it could not be read)
+  /// and `ack` or the error code. For metrics and logs; never given row text or ids.
+  public var onCommand: ((_ type: String, _ result: String) -> Void)?
 
   public init(
     dataSource: any TableDataSource, sessionStorage: any SessionStorage,
@@ -80,17 +83,23 @@ public struct SessionServer {
   public mutating func receive(
     _ text: String, from connection: ConnectionID, at now: ContinuousClock.Instant
   ) -> [ServerAction] {
-    if let refusal = admit(connection, at: now) { return refusal }
+    if let refusal = admit(connection, at: now) {
+      onCommand?("unknown", ErrorCode.rateLimited.rawValue)
+      return refusal
+    }
     let (ref, result) = ClientMessage.decode(text)
     switch result {
     case .success(let message):
       if case .hello(_, _, let access) = message,
         let refusal = refuseUnauthorized(access, ref: ref, on: connection, at: now)
       {
+        onCommand?("hello", "unauthorized")
         return refusal
       }
       return handle(message, ref: ref, from: connection)
-    case .failure(let error): return [reply(.error(ref: ref, error), to: connection)]
+    case .failure(let error):
+      onCommand?("unknown", error.code.rawValue)
+      return [reply(.error(ref: ref, error), to: connection)]
     }
   }
 
@@ -100,7 +109,11 @@ public struct SessionServer {
   )
     -> [ServerAction]
   {
-    if let refusal = admit(connection, at: now) { return refusal }
+    if let refusal = admit(connection, at: now) {
+      onCommand?("unknown", ErrorCode.rateLimited.rawValue)
+      return refusal
+    }
+    onCommand?("unknown", ErrorCode.tooLarge.rawValue)
     return [
       reply(
         .error(ref: nil, ProtocolError(.tooLarge, "the message is larger than the server's limit")),
@@ -118,8 +131,10 @@ public struct SessionServer {
     do {
       let version = try perform(message, from: connection, effects: &effects)
       if let ref { effects.append(reply(.ack(ref: ref, version: version), to: connection)) }
+      onCommand?(message.kind.rawValue, "ack")
     } catch {
       effects.append(reply(.error(ref: ref, error), to: connection))
+      onCommand?(message.kind.rawValue, error.code.rawValue)
     }
     return effects
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ServiceLifecycle
 import Synchronization
 import TableModel
@@ -39,6 +40,20 @@ public final class TablewebServer: Service, Sendable {
     public var isReadOnly: Bool
     /// How many rows of each section a screen carries before the client fetches more.
     public var screenRowLimit: Int
+    /// Serve `GET /metrics` on this address and ``metricsPort`` instead of the main port
+    /// (nil: the main port). Only an IP address or `localhost`.
+    public var metricsHost: String?
+    /// Serve `GET /metrics` on this port instead of the main one (0 picks a free one;
+    /// read it back from ``TablewebServer/metricsPort``).
+    public var metricsPort: Int?
+    /// Count and serve `GET /metrics` (Prometheus text) on the same port; false counts
+    /// nothing (the log lines remain).
+    public var servesMetrics = true
+    /// What `GET /healthz` checks: true when the server can read its data (the database
+    /// file, say). Called on the server's thread at each request, so keep it quick.
+    public var healthCheck: @Sendable () -> Bool = { true }
+    /// Where connections, refused commands, start and stop are logged.
+    public var logger = Logger(label: "tableweb")
 
     public init(
       host: String = "127.0.0.1", port: Int = 8080, pageDirectory: String? = nil,
@@ -58,11 +73,15 @@ public final class TablewebServer: Service, Sendable {
 
   public let configuration: Configuration
   private let transport: WebSocketServer
+  /// The listener of `/metrics` alone, when it has a port of its own.
+  private let metricsTransport: WebSocketServer?
+  private let metricsListener: ServiceThreadBound<MetricsListener>?
   /// Touched only on the service thread (SessionHost checks it on every call).
   private let sessions: ServiceThreadBound<SessionHost>
   /// Rechecks access every second while serving, when there is an authenticator.
   private let accessWatch: Mutex<AccessWatch?> = Mutex(nil)
   private let hasAuthenticator: Bool
+  private let routes: ServiceThreadBound<OperatorRoutes>
 
   /// - Parameters:
   ///   - dataSource: your lists. Called only on the server's thread.
@@ -83,13 +102,33 @@ public final class TablewebServer: Service, Sendable {
         publicDirectory: configuration.pageDirectory,
         allowedOrigins: configuration.allowedOrigins,
         maxMessageSize: configuration.maxMessageSize,
-        permessageDeflate: configuration.permessageDeflate))
+        permessageDeflate: configuration.permessageDeflate,
+        dynamicPaths: OperatorRoutes.paths(
+          servesMetrics: configuration.servesMetrics && configuration.metricsPort == nil)))
+    if configuration.servesMetrics, let metricsPort = configuration.metricsPort {
+      let metrics = WebSocketServer(
+        configuration: .init(
+          host: configuration.metricsHost ?? configuration.host, port: metricsPort,
+          dynamicPaths: [OperatorRoutes.metrics], servesPage: false))
+      metricsTransport = metrics
+      metricsListener = ServiceThreadBound(MetricsListener(transport: metrics))
+    } else {
+      metricsTransport = nil
+      metricsListener = nil
+    }
+    let telemetry = ServerTelemetry(
+      logger: configuration.logger, recordsMetrics: configuration.servesMetrics)
+    routes = ServiceThreadBound(
+      OperatorRoutes(
+        telemetry: telemetry, healthCheck: configuration.healthCheck,
+        servesMetrics: configuration.servesMetrics))
     let core = SessionServer(
       dataSource: dataSource, sessionStorage: sessionStorage ?? MemorySessionStorage(),
       configuration: SessionServerConfiguration(
         isReadOnly: configuration.isReadOnly, screenRowLimit: configuration.screenRowLimit),
       authenticator: authenticator)
-    sessions = ServiceThreadBound(SessionHost(server: core, transport: transport))
+    sessions = ServiceThreadBound(
+      SessionHost(server: core, transport: transport, telemetry: telemetry))
     if let snapshots = dataSource as? SnapshotDataSource {
       snapshots.onChange { [weak self] list in self?.reloadList(list) }
     }
@@ -99,10 +138,21 @@ public final class TablewebServer: Service, Sendable {
   /// started.
   public var port: Int { transport.port }
 
+  /// The port `/metrics` is served on: ``port`` unless it has one of its own.
+  public var metricsPort: Int { metricsTransport?.port ?? transport.port }
+
   /// Opens the port and starts serving; returns at once. Throws when the port cannot be
   /// opened or the page folder does not exist.
   public func start() throws(TransportError) {
-    try transport.start(delegate: sessions.value)
+    if let metricsTransport, let metricsListener {
+      try metricsTransport.start(delegate: metricsListener.value, responder: routes.value)
+    }
+    do {
+      try transport.start(delegate: sessions.value, responder: routes.value)
+    } catch {
+      if let metricsTransport { Self.stopAndWait(metricsTransport) }
+      throw error
+    }
     if hasAuthenticator {
       let watch = AccessWatch(server: transport, host: sessions.value)
       accessWatch.withLock { $0 = watch }
@@ -124,6 +174,7 @@ public final class TablewebServer: Service, Sendable {
     } onCancel: { [transport] in
       transport.requestStop()
     }
+    await metricsTransport?.stop()
   }
 
   /// Stops gracefully and returns once every connection is closed. Not from the
@@ -131,6 +182,18 @@ public final class TablewebServer: Service, Sendable {
   public func stop() async {
     await transport.stop()
     accessWatch.withLock { $0?.cancel() }
+    await metricsTransport?.stop()
+  }
+
+  /// Stops `server` and blocks until it has: for a start that failed halfway, which
+  /// cannot wait asynchronously.
+  private static func stopAndWait(_ server: WebSocketServer) {
+    let stopped = DispatchSemaphore(value: 0)
+    Task {
+      await server.stop()
+      stopped.signal()
+    }
+    stopped.wait()
   }
 
   // MARK: - Changes from the app

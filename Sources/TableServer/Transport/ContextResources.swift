@@ -32,8 +32,10 @@ final class ContextResources {
   private var strings: [UnsafeMutablePointer<CChar>] = []
   let protocols: UnsafeMutablePointer<lws_protocols>
   let protocolCount = 3  // http, tableweb.v1, the terminator
-  /// The API mount (handed to the http protocol's callback), then the static files.
+  /// The API mount and one callback mount per dynamic path (handed to the http
+  /// protocol's callback), then the static files (lws picks the longest mount point).
   let mount: UnsafeMutablePointer<lws_http_mount>
+  let mountCount: Int
   let mimeTypes: UnsafeMutablePointer<lws_protocol_vhost_options>
   let extensions: UnsafeMutablePointer<lws_extension>
   let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
@@ -66,15 +68,19 @@ final class ContextResources {
       (mimeTypes + index).initialize(to: option)
     }
 
-    mount = .allocate(capacity: 2)
-    var api = lws_http_mount()
-    api.mountpoint = UnsafePointer(Self.copy(WebSocketServer.apiPathPrefix, into: &strings))
-    api.mountpoint_len = UInt8(WebSocketServer.apiPathPrefix.utf8.count)
-    api.origin = UnsafePointer(Self.copy(Self.httpProtocolName, into: &strings))
-    api.protocol = api.origin
-    api.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
-    api.mount_next = UnsafePointer(mount + 1)
-    mount.initialize(to: api)
+    let dynamicPaths = [WebSocketServer.apiPathPrefix] + configuration.dynamicPaths
+    mountCount = dynamicPaths.count + (configuration.servesPage ? 1 : 0)
+    mount = .allocate(capacity: mountCount)
+    for (index, path) in dynamicPaths.enumerated() {
+      var dynamic = lws_http_mount()
+      dynamic.mount_next = index + 1 < mountCount ? UnsafePointer(mount + index + 1) : nil
+      dynamic.mountpoint = UnsafePointer(Self.copy(path, into: &strings))
+      dynamic.mountpoint_len = UInt8(path.utf8.count)
+      dynamic.origin = UnsafePointer(Self.copy(Self.httpProtocolName, into: &strings))
+      dynamic.protocol = dynamic.origin
+      dynamic.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+      (mount + index).initialize(to: dynamic)
+    }
     var mountValue = lws_http_mount()
     mountValue.mountpoint = UnsafePointer(Self.copy("/", into: &strings))
     mountValue.mountpoint_len = 1  // lws does not measure it
@@ -84,7 +90,7 @@ final class ContextResources {
     mountValue.protocol = UnsafePointer(Self.copy(Self.httpProtocolName, into: &strings))
     mountValue.extra_mimetypes = UnsafePointer(mimeTypes)
     mountValue.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
-    (mount + 1).initialize(to: mountValue)
+    if configuration.servesPage { (mount + dynamicPaths.count).initialize(to: mountValue) }
 
     extensions = .allocate(capacity: 2)
     extensions.initialize(repeating: lws_extension(), count: 2)
@@ -107,7 +113,7 @@ final class ContextResources {
     protocols.deallocate()
     mimeTypes.deinitialize(count: Self.extraMimeTypes.count)
     mimeTypes.deallocate()
-    mount.deinitialize(count: 2)
+    mount.deinitialize(count: mountCount)
     mount.deallocate()
     extensions.deinitialize(count: 2)
     extensions.deallocate()

@@ -18,6 +18,8 @@ public protocol MessageTransport: AnyObject {
   func close(_ connection: ConnectionID, code: Int, reason: String)
   /// The connection's upgrade request, for the authenticator.
   func upgradeRequest(of connection: ConnectionID) -> UpgradeRequest
+  /// The peer's address (IP, no port), for logs; nil when unknown.
+  func peerAddress(of connection: ConnectionID) -> String?
 }
 
 extension MessageTransport {
@@ -26,4 +28,7 @@ extension MessageTransport {
   }
 
   public func upgradeRequest(of connection: ConnectionID) -> UpgradeRequest { UpgradeRequest() }
+
+  /// The peer's address, for logs; nil when the transport does not know it.
+  public func peerAddress(of connection: ConnectionID) -> String? { nil }
 }

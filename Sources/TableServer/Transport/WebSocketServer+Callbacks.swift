@@ -155,20 +155,29 @@ extension WebSocketServer {
       let start = UnsafeMutableRawPointer(arguments.pointee.p!).assumingMemoryBound(to: UInt8.self)
       var cursor: UnsafeMutablePointer<UInt8>? = start
       let end = start + Int(arguments.pointee.max_len)
-      let failed = name.withCString { name in
-        value.withCString { value in
-          lws_add_http_header_by_name(
-            wsi, UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self),
-            UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), Int32(strlen(value)),
-            &cursor, end)
-        }
-      }
-      if failed != 0 { return false }
+      guard addHeader(wsi, name, value, at: &cursor, end: end) else { return false }
       let written = cursor! - start
       arguments.pointee.p += written
       arguments.pointee.max_len -= Int32(written)
     }
     return true
+  }
+
+  /// Writes `name: value` (name with its colon) at `cursor`, moving it on; false when it
+  /// does not fit before `end`.
+  static func addHeader(
+    _ wsi: OpaquePointer, _ name: String, _ value: String,
+    at cursor: inout UnsafeMutablePointer<UInt8>?, end: UnsafeMutablePointer<UInt8>
+  ) -> Bool {
+    let failed = name.withCString { name in
+      value.withCString { value in
+        lws_add_http_header_by_name(
+          wsi, UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self),
+          UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), Int32(strlen(value)),
+          &cursor, end)
+      }
+    }
+    return failed == 0
   }
 
   func connectionEstablished(_ wsi: OpaquePointer, user: UnsafeMutableRawPointer) {

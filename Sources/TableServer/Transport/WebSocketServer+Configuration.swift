@@ -24,14 +24,21 @@ extension WebSocketServer {
     public var hangUpAfterIdleSeconds: Int
     /// Whether to offer permessage-deflate to clients that ask for it.
     public var permessageDeflate: Bool
+    /// Exact paths answered by the ``HTTPResponder`` given to ``WebSocketServer/start(delegate:responder:)``
+    /// instead of the static files (`/healthz`, `/metrics`).
+    public var dynamicPaths: [String]
+    /// Whether the static page is served at all (false for a metrics-only listener).
+    public var servesPage: Bool
 
     public init(
       host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String? = nil,
       allowedOrigins: [String] = [], maxMessageSize: Int = 64 * 1024,
       maxQueuedFrames: Int = 512, maxQueuedBytes: Int = 8 * 1024 * 1024,
       pingAfterIdleSeconds: Int = 30, hangUpAfterIdleSeconds: Int = 75,
-      permessageDeflate: Bool = false
+      permessageDeflate: Bool = false, dynamicPaths: [String] = [], servesPage: Bool = true
     ) {
+      self.dynamicPaths = dynamicPaths
+      self.servesPage = servesPage
       self.host = host
       self.port = port
       self.publicDirectory = publicDirectory

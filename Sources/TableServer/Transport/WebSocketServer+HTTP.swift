@@ -1,8 +1,9 @@
 import CWebsockets
 import TableModel
 
-/// Requests to the server's own paths (``apiPathPrefix``): read whole, answered by the
-/// delegate, written back in one piece on the next writeable callback.
+/// Requests to the server's own paths (``apiPathPrefix``, answered by the delegate, and
+/// ``Configuration/dynamicPaths``, answered by the ``HTTPResponder``): read whole, written
+/// back in one piece on the next writeable callback.
 extension WebSocketServer {
   /// Paths under this prefix are the delegate's (``ConnectionDelegate/respond(to:)``);
   /// everything else under `/` is a static file.
@@ -55,7 +56,14 @@ extension WebSocketServer {
 
   /// Writes the status line and headers now, and the body when lws says it may.
   private func answer(_ wsi: OpaquePointer, _ exchange: HTTPExchange) -> Int32 {
-    let response =
+    let dynamic =
+      configuration.dynamicPaths.contains(exchange.request.path)
+      ? responder?.answer(path: exchange.request.path) : nil
+    let response: HTTPResponse
+    if let dynamic {
+      response = dynamic
+    } else {
+      response =
       exchange.isTooLarge
       ? HTTPResponse(
         status: 413, contentType: "text/plain; charset=utf-8",
@@ -64,6 +72,7 @@ extension WebSocketServer {
         ?? HTTPResponse(
           status: 404, contentType: "text/plain; charset=utf-8",
           body: Array("no such path: \(exchange.request.path)\n".utf8))
+    }
     exchange.response = response
     let pre = Int(tableweb_lws_pre)
     var buffer = [UInt8](repeating: 0, count: pre + 1024)

@@ -2,6 +2,15 @@ import CWebsockets
 
 extension WebSocketServer: MessageTransport {
   /// - Important: Must be called on the service thread.
+  public func peerAddress(of connection: ConnectionID) -> String? {
+    precondition(isOnServiceThread, "peerAddress(of:) called off the service thread")
+    guard let open = openConnection(connection) else { return nil }
+    var name = [CChar](repeating: 0, count: 64)
+    guard lws_get_peer_simple(open.wsi, &name, name.count) != nil else { return nil }
+    return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// - Important: Must be called on the service thread.
   @discardableResult
   public func send(_ frame: OutgoingFrame, to connection: ConnectionID) -> Bool {
     precondition(isOnServiceThread, "send(_:to: \(connection)) called off the service thread")

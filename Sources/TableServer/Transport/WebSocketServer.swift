@@ -44,6 +44,8 @@ public final class WebSocketServer: @unchecked Sendable {
   // Service-thread state (internal for the callbacks in WebSocketServer+Callbacks.swift).
   private var resources: ContextResources?
   var delegate: (any ConnectionDelegate)?
+  /// Answers ``Configuration/dynamicPaths``; kept until the server has stopped.
+  var responder: (any HTTPResponder)?
   var connections: [ConnectionID: WebSocketConnection] = [:]
   /// HTTP requests to the API paths being read or answered, by lws connection.
   var httpExchanges: [OpaquePointer: HTTPExchange] = [:]
@@ -79,10 +81,14 @@ public final class WebSocketServer: @unchecked Sendable {
   /// the port cannot be opened. `delegate` is kept until the server has stopped.
   ///
   /// Call once, from any thread but the service thread.
-  public func start(delegate: any ConnectionDelegate) throws(TransportError) {
+  public func start(
+    delegate: any ConnectionDelegate, responder: (any HTTPResponder)? = nil
+  ) throws(TransportError) {
     precondition(shared.withLock { $0.lifecycle == .idle }, "WebSocketServer.start called twice")
     let folder: String
-    if let publicDirectory = configuration.publicDirectory {
+    if !configuration.servesPage {
+      folder = "/nonexistent"
+    } else if let publicDirectory = configuration.publicDirectory {
       var isDirectory: ObjCBool = false
       folder = URL(fileURLWithPath: publicDirectory).standardizedFileURL.path
       guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
@@ -101,13 +107,14 @@ public final class WebSocketServer: @unchecked Sendable {
     let resources = ContextResources(configuration: configuration, publicDirectory: folder)
     self.resources = resources
     self.delegate = delegate
-    lws_set_log_level(tableweb_lws_log_errors, nil)
+    self.responder = responder
+    LibwebsocketsLog.routeToLogger()
 
     var info = lws_context_creation_info()
     info.port = Int32(configuration.port)
     info.iface = resources.interface
     info.protocols = UnsafePointer(resources.protocols)
-    info.mounts = UnsafePointer(resources.mount)
+    info.mounts = resources.mountCount > 0 ? UnsafePointer(resources.mount) : nil
     info.extensions = UnsafePointer(resources.extensions)
     info.retry_and_idle_policy = UnsafePointer(resources.retryPolicy)
     info.options = tableweb_lws_option_validate_utf8
@@ -121,6 +128,7 @@ public final class WebSocketServer: @unchecked Sendable {
     guard let context = lws_create_context(&info) else {
       self.resources = nil
       self.delegate = nil
+      self.responder = nil
       removeEmbeddedPage()
       throw .cannotListen(host: configuration.host, port: configuration.port)
     }
@@ -197,6 +205,7 @@ public final class WebSocketServer: @unchecked Sendable {
     connections.removeAll()
     delegate?.transportDidStop()
     delegate = nil
+    responder = nil
     resources = nil
     removeEmbeddedPage()
     serviceThread.unbind()

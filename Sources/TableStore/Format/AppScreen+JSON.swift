@@ -59,21 +59,29 @@ extension AppScreen {
 
   /// Parses and checks the text of a data file.
   public init(jsonText: String) throws(StoreError) {
-    try self.init(parsing: { () throws(JSONSyntaxError) in try JSONValue(parsing: jsonText) })
+    try self.init(
+      parsing: { () throws(JSONSyntaxError) in try JSONValue(parsing: jsonText) },
+      locating: { $0.described(in: jsonText.utf8) })
   }
 
   /// Parses and checks a data file's bytes, which must be UTF-8 (checked once, as they are
   /// parsed).
   public init(jsonBytes: some Collection<UInt8>) throws(StoreError) {
-    try self.init(parsing: { () throws(JSONSyntaxError) in try JSONValue(parsing: jsonBytes) })
+    try self.init(
+      parsing: { () throws(JSONSyntaxError) in try JSONValue(parsing: jsonBytes) },
+      locating: { $0.described(in: jsonBytes) })
   }
 
-  private init(parsing parse: () throws(JSONSyntaxError) -> JSONValue) throws(StoreError) {
+  /// `locating` describes a syntax error with its line and column.
+  private init(
+    parsing parse: () throws(JSONSyntaxError) -> JSONValue,
+    locating: (JSONSyntaxError) -> String
+  ) throws(StoreError) {
     let value: JSONValue
     do {
       value = try parse()
     } catch {
-      throw .invalidData(path: "", message: "not JSON: \(error)")
+      throw .invalidData(path: "", message: "not JSON: \(locating(error))")
     }
     try self.init(json: value)
   }

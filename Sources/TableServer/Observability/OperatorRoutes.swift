@@ -1,0 +1,38 @@
+/// What a load balancer and a Prometheus scraper ask for: `GET /healthz` (`200 ok` when
+/// the data can be read, `503` otherwise) and `GET /metrics` (Prometheus text). Neither
+/// is ever behind access credentials, and neither carries row text or ids.
+///
+/// - Important: Called on the service thread.
+final class OperatorRoutes: HTTPResponder {
+  static let health = "/healthz"
+  static let metrics = "/metrics"
+
+  let telemetry: ServerTelemetry
+  let healthCheck: @Sendable () -> Bool
+  let servesMetrics: Bool
+
+  init(telemetry: ServerTelemetry, healthCheck: @escaping @Sendable () -> Bool, servesMetrics: Bool) {
+    self.telemetry = telemetry
+    self.healthCheck = healthCheck
+    self.servesMetrics = servesMetrics
+  }
+
+  static func paths(servesMetrics: Bool) -> [String] {
+    servesMetrics ? [health, metrics] : [health]
+  }
+
+  func answer(path: String) -> HTTPResponse {
+    switch path {
+    case Self.health:
+      return healthCheck()
+        ? HTTPResponse(status: 200, text: "ok\n")
+        : HTTPResponse(status: 503, text: "the database cannot be read\n")
+    case Self.metrics where servesMetrics:
+      return HTTPResponse(
+        status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
+        body: telemetry.prometheusText())
+    default:
+      return HTTPResponse(status: 404, text: "not found\n")
+    }
+  }
+}

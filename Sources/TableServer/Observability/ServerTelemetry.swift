@@ -1,0 +1,131 @@
+import CoreMetrics
+import Logging
+import Prometheus
+import TableModel
+
+/// What an operator sees of a running server: its log lines (swift-log) and its figures
+/// (swift-metrics, kept in a Prometheus registry of its own and served at `/metrics`).
+///
+/// Labels and log lines never carry row text, row ids or full session tokens: only
+/// command types, error codes, addresses and an 8-character session prefix.
+///
+/// - Important: Confined to the service thread (``SessionHost`` calls it there), except
+///   ``prometheusText()``, which the registry makes safe from any thread.
+public final class ServerTelemetry {
+  public let logger: Logger
+  public let registry: PrometheusCollectorRegistry
+  /// False counts nothing (`serve --no-metrics`): only the log lines remain.
+  public let recordsMetrics: Bool
+  private let factory: PrometheusMetricsFactory
+  private let connections: CoreMetrics.Gauge
+  private let sessions: CoreMetrics.Gauge
+  private let fanout: CoreMetrics.Timer
+  private let resyncs: CoreMetrics.Counter
+  /// `tableweb_commands_total{type,result}`, made on first use of each pair.
+  private var commands: [CommandKey: CoreMetrics.Counter] = [:]
+  /// When each open connection opened, and from where, for its closing line.
+  private var openConnections: [ConnectionID: (address: String, since: ContinuousClock.Instant)] =
+    [:]
+  private let clock = ContinuousClock()
+  private var lastSessionCount = 0
+
+  private struct CommandKey: Hashable {
+    let type: String
+    let result: String
+  }
+
+  public init(logger: Logger = Logger(label: "tableweb"), recordsMetrics: Bool = true) {
+    self.logger = logger
+    self.recordsMetrics = recordsMetrics
+    registry = PrometheusCollectorRegistry()
+    var factory = PrometheusMetricsFactory(registry: registry)
+    // A fan-out takes microseconds to tens of milliseconds.
+    factory.durationHistogramBuckets["tableweb_fanout_seconds"] = [
+      .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
+      .milliseconds(2.5), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+      .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1),
+    ]
+    self.factory = factory
+    connections = CoreMetrics.Gauge(label: "tableweb_connections", factory: factory)
+    sessions = CoreMetrics.Gauge(label: "tableweb_sessions", factory: factory)
+    fanout = CoreMetrics.Timer(label: "tableweb_fanout_seconds", factory: factory)
+    resyncs = CoreMetrics.Counter(label: "tableweb_queue_resyncs_total", factory: factory)
+    connections.record(0)
+    sessions.record(0)
+  }
+
+  /// The registry in the Prometheus text format. Any thread.
+  public func prometheusText() -> [UInt8] {
+    registry.emitToBuffer()
+  }
+
+  func connectionOpened(_ connection: ConnectionID, address: String, openCount: Int) {
+    openConnections[connection] = (address, clock.now)
+    if recordsMetrics { connections.record(openCount) }
+    logger.info(
+      "connection opened",
+      metadata: ["connection": "\(connection.rawValue)", "address": "\(address)"])
+  }
+
+  func connectionClosed(
+    _ connection: ConnectionID, session: String?, openCount: Int, sessionCount: Int
+  ) {
+    if recordsMetrics { connections.record(openCount) }
+    self.sessionCount(sessionCount)
+    guard let opened = openConnections.removeValue(forKey: connection) else { return }
+    let seconds = Self.seconds(clock.now - opened.since)
+    logger.info(
+      "connection closed",
+      metadata: [
+        "connection": "\(connection.rawValue)", "address": "\(opened.address)",
+        "session": "\(session.map { String($0.prefix(8)) } ?? "-")",
+        "duration_s": "\(Double(Int(seconds * 1000)) / 1000)",
+      ])
+  }
+
+  /// A command was answered: `result` is `ack` or the error code.
+  func command(_ type: String, result: String) {
+    if result != "ack" {
+      logger.notice("command refused", metadata: ["type": "\(type)", "code": "\(result)"])
+    }
+    guard recordsMetrics else { return }
+    let key = CommandKey(type: type, result: result)
+    let counter: CoreMetrics.Counter
+    if let known = commands[key] {
+      counter = known
+    } else {
+      counter = CoreMetrics.Counter(
+        label: "tableweb_commands_total", dimensions: [("type", type), ("result", result)],
+        factory: factory)
+      commands[key] = counter
+    }
+    counter.increment()
+  }
+
+  /// How many sessions have an open connection (recorded when it changes).
+  func sessionCount(_ count: Int) {
+    guard recordsMetrics, count != lastSessionCount else { return }
+    lastSessionCount = count
+    sessions.record(count)
+  }
+
+  /// A change reached every viewer's queue `elapsed` after it was received.
+  func fannedOut(in elapsed: Duration) {
+    guard recordsMetrics else { return }
+    fanout.recordNanoseconds(Self.nanoseconds(elapsed))
+  }
+
+  func queueResynchronized() {
+    guard recordsMetrics else { return }
+    resyncs.increment()
+  }
+
+  private static func nanoseconds(_ duration: Duration) -> Int64 {
+    let (seconds, attoseconds) = duration.components
+    return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+  }
+
+  private static func seconds(_ duration: Duration) -> Double {
+    Double(nanoseconds(duration)) / 1e9
+  }
+}
