@@ -14,6 +14,8 @@ extension WebSocketClient {
     }
     lws_context_destroy(context)
     wsi = nil
+    // Before anyone is told this thread is done: its id may be given to a new thread.
+    serviceThread.unbind()
     condition.lock()
     shared.context = nil
     shared.isFinished = true

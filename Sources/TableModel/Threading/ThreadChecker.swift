@@ -35,7 +35,8 @@ package final class ThreadChecker: Sendable {
     owner.store(Self.currentThread, ordering: .releasing)
   }
 
-  /// Leaves the object without an owner (a service thread, as it ends).
+  /// Leaves the object without an owner (a service thread, as it ends: the system may
+  /// give its id to the next thread it starts).
   package func unbind() {
     owner.store(0, ordering: .releasing)
   }
