@@ -192,7 +192,7 @@ def test_headless_client_with_access(granted):
 
 def test_serve_refuses_a_non_loopback_host_with_no_grants(tmp_path):
     result = subprocess.run(
-        [TABLEWEB, "serve", "--host", "0.0.0.0", "--port", "0", "--db", str(tmp_path / "t.sqlite")],
+        [TABLEWEB, "serve", "--host", "0.0.0.0", "--port", "0", "--db", str(tmp_path / "t.sqlite"), "--demo"],
         capture_output=True, text=True, timeout=20)
     assert result.returncode == 1
     assert "has no access grants" in result.stderr and "--open" in result.stderr
