@@ -8,6 +8,8 @@ import { locate } from "./model.js";
 import { attachGestures } from "./gestures.js";
 import { RowFetcher } from "./fetcher.js";
 import { keyboard } from "./keys.js";
+import { drawnHeights, rowOffsets, scrollFor } from "./scale.js";
+import { Scrubber } from "./scrubber.js";
 import { EDITING_STYLE as E } from "./wire.js";
 
 const H = ROW_HEIGHT;
@@ -25,6 +27,9 @@ export class TableView {
     this.tableHeader = this.table.appendChild(el("div", "table-header"));
     this.tableFooter = this.table.appendChild(el("div", "table-footer"));
     this.strip = null;
+    this.scrubber = new Scrubber(this);
+    this.offsets = []; // section → px its rows are drawn above their place (scale.js)
+    this.heights = []; // section → [real, drawn] height of its rows area
     this.cells = new Map(); // row id, or "~section~index" for a row not fetched yet → node
     this.sectionEls = new Map(); // section id → {root, header, rows, footer}
     this.selected = new Set(); // rows picked in editing mode for "Delete (n)"
@@ -57,6 +62,21 @@ export class TableView {
     this.buildSections();
     this.buildIndex();
     this.render();
+  }
+
+  /// Scrolls so that row `i` of section `s` is at the viewport's top less `pad`, or with
+  /// `bottom` its end at the viewport's bottom; real offsets, however long the list.
+  scrollToRow(s, i, pad = 0, bottom = false) {
+    const els = this.sectionEls.get(this.screen.sections[s].id);
+    const view = this.scroller.clientHeight;
+    const [real, drawn] = this.heights[s] ?? [Infinity, Infinity];
+    const y = bottom ? (i + 1) * H - view : i * H - pad;
+    this.scroller.scrollTop = scrollFor(els.rows.offsetTop, drawn, real, y, view);
+  }
+
+  /// Where row `i` of section `s` is drawn in the scroller now.
+  rowTop(s, i) {
+    return this.sectionEls.get(this.screen.sections[s].id).rows.offsetTop + i * H - (this.offsets[s] ?? 0);
   }
 
   setEditing(on) {
@@ -122,7 +142,8 @@ export class TableView {
   /// The n-th index title jumps to the n-th section (protocol: `indexTitles`).
   scrollToIndexTitle(k) {
     const sec = this.screen.sections[Math.min(k, this.screen.sections.length - 1)];
-    if (sec) this.scroller.scrollTop = this.sectionEls.get(sec.id).root.offsetTop;
+    if (!sec) return;
+    this.scroller.scrollTop = this.sectionEls.get(sec.id).root.offsetTop;
     this.render();
   }
 
@@ -147,14 +168,20 @@ export class TableView {
     const sections = sc.sections;
     const els = sections.map((sec) => this.sectionEls.get(sec.id));
     const d = this.drag;
+    const view = this.scroller.clientHeight || 800;
+    const real = sections.map((sec, s) => (sec.rows.length + (d ? (s === d.ts) - (s === d.s) : 0)) * H);
+    const drawn = drawnHeights(real, view);
+    this.heights = real.map((r, s) => [r, drawn[s]]);
     sections.forEach((sec, s) => {
-      els[s].rows.style.height = `${(sec.rows.length + (d ? (s === d.ts) - (s === d.s) : 0)) * H}px`;
+      els[s].rows.style.height = `${drawn[s]}px`;
       els[s].rows.classList.toggle("lifted", d?.s === s);
     });
-    const tops = els.map((e) => e.rows.offsetTop);
-    const view = this.scroller.clientHeight || 800;
-    const lo = this.scroller.scrollTop - view / 2;
-    const hi = this.scroller.scrollTop + view * 1.5;
+    const p = this.scroller.scrollTop;
+    const o = (this.offsets = rowOffsets(els.map((e) => e.rows.offsetTop), drawn, real, p, view));
+    const tops = els.map((e, s) => e.rows.offsetTop - o[s]);
+    const max = this.scroller.scrollHeight - this.scroller.clientHeight; // read before any write
+    const lo = p - view / 2;
+    const hi = p + view * 1.5;
     const wanted = new Map();
     const want = (s, i) => {
       const row = sections[s].rows[i];
@@ -166,7 +193,8 @@ export class TableView {
       for (let i = first; i <= last; i++) want(s, i);
       this.fetcher.fetchMissing(sec, first, last);
     });
-    for (const keep of [this.drag?.id, cellState.get(document.activeElement?.closest?.(".cell"))?.key]) {
+    const focused = cellState.get(document.activeElement?.closest?.(".cell"));
+    for (const keep of [this.drag?.id, focused?.key]) {
       if (!keep || wanted.has(keep)) continue;
       const at = keep.startsWith("~") ? null : locate(sc, keep);
       if (at) want(...at);
@@ -200,9 +228,14 @@ export class TableView {
       }
       cs.pos = [s, i];
       if (this.drag?.id === key && !this.drag.dropped) continue;
-      node.style.transform = `translateY(${this.rowY(s, i, key)}px)`;
+      node.style.transform = `translateY(${this.rowY(s, i, key) - o[s]}px)`;
       if (node.parentNode !== els[s].rows) els[s].rows.appendChild(node);
     }
+    if (focused?.key.startsWith("~") && !wanted.has(focused.key)) {
+      const row = sections[focused.pos[0]]?.rows[focused.pos[1]]; // a focused placeholder's row came
+      if (row) this.cells.get(row.id)?.focus({ preventScroll: true });
+    }
+    this.scrubber.update(tops, p, max, view);
   }
 
   rowsArrived(sectionId, from) {
@@ -247,7 +280,7 @@ export class TableView {
   /// `scroll` is where the level was left: a scrollTop, or the id of the first row.
   returnTo(rowId, scroll) {
     const at = typeof scroll === "string" && locate(this.screen, scroll);
-    if (at) this.scroller.scrollTop = this.sectionEls.get(this.screen.sections[at[0]].id).rows.offsetTop + at[1] * H;
+    if (at) this.render(), this.scrollToRow(...at);
     else if (typeof scroll === "number") this.scroller.scrollTop = scroll;
     this.render();
     this.effect(rowId, "returning", 500);

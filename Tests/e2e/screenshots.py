@@ -72,7 +72,32 @@ def main():
                     page.wait_for_timeout(400)
                     shoot(page, f"tasks-editing-{scheme}")
                     page.locator(".nav-edit").click()
+            long_list(browser)
             browser.close()
+    finally:
+        server.close()
+
+
+LONG = {"title": "Log", "style": "plain", "sections": [{"id": "log", "rows": [
+    {"id": f"e{i}", "text": f"Entry {i + 1:,}", "detail": f"{i % 60:02d}:00", "style": "value1"}
+    for i in range(50_000)]}]}
+
+
+def long_list(browser):
+    """A long list without an index, its scrubber held halfway down."""
+    server = Server(LONG)
+    try:
+        for scheme in ("light", "dark"):
+            with new_page(browser, server.url, color_scheme=scheme, **PHONE) as page:
+                settle(page)
+                thumb = page.locator(".scrubber .thumb").bounding_box()
+                x = thumb["x"] + thumb["width"] / 2
+                page.mouse.move(x, thumb["y"] + 5)
+                page.mouse.down()
+                page.mouse.move(x, thumb["y"] + 300, steps=5)
+                page.wait_for_timeout(300)
+                shoot(page, f"long-scrubber-{scheme}")
+                page.mouse.up()
     finally:
         server.close()
 
