@@ -3,7 +3,7 @@ prints frames drawn, frames dropped (a 60 Hz frame that came late counts each 16
 missed) and frame-time median, 95th percentile and worst, for three scripted scrolls:
 a fling (40 px a frame, 1:1 — wheel or touch speed), a drag of the scrubber from top to
 bottom in 10 s (every frame a new stretch of rows, fetched from the server), and a jump
-back. Run by `make bench` or by hand: .venv/bin/python Benchmarks/pageframes.py"""
+back. Run by `make bench` or by hand: .venv/bin/python Benchmarks/pageframes.py [rows]"""
 import json
 import os
 import statistics
@@ -19,7 +19,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from conftest import TABLEWEB, TablewebServer  # noqa: E402
 from page_helpers import CHROMIUM, PUBLIC  # noqa: E402
 
-N = 1_000_000
+N = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000  # another size, to compare
 FRAME = 1000 / 60
 
 # Runs in the page: moves the scroller by `step(k)` each animation frame for `frames`
@@ -75,8 +75,8 @@ def main():
                 report("jump between ends, 2 s", page.evaluate(SCROLL, ["jump", 120]))
                 page.evaluate("() => { const s = document.querySelector('.page:last-child .scroller');"
                               " s.scrollTop = s.scrollHeight; }")
-                page.wait_for_selector(".cell[data-id='r999999'] .text")
-                print("row 999,999 drawn at the end of the list: yes")
+                page.wait_for_selector(f".cell[data-id='r{N - 1}'] .text")
+                print(f"row {N - 1:,} drawn at the end of the list: yes")
                 browser.close()
         finally:
             server.stop()

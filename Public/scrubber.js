@@ -2,7 +2,6 @@
 // those that have one): dragging it anywhere reaches any row of a list of millions,
 // which a native scroll thumb a few pixels tall cannot, and it says which row it is at.
 import { el } from "./dom.js";
-import { ROW_HEIGHT as H } from "./cell.js";
 
 const LONG = 20;
 const THUMB = 44; // px: .thumb's height; the track is the scroller less 4 px each end // viewports: a list this long gets a scrubber
@@ -53,8 +52,8 @@ export class Scrubber {
   update(tops, p, max, view) {
     const v = this.view;
     const secs = v.screen.sections;
-    const total = secs.reduce((n, sec) => n + sec.rows.length, 0);
-    this.root.hidden = !!v.strip || total * H < LONG * view;
+    const total = v.heights.reduce((n, [real]) => n + real, 0);
+    this.root.hidden = !!v.strip || total < LONG * view;
     v.page.classList.toggle("scrubbed", !this.root.hidden);
     if (this.root.hidden) return;
     const f = Math.min(1, p / Math.max(1, max));
@@ -62,7 +61,7 @@ export class Scrubber {
     let s = 0;
     while (s + 1 < secs.length && tops[s + 1] <= p) s++;
     const n = secs[s].rows.length;
-    const i = Math.max(0, Math.min(n - 1, Math.floor((p - tops[s]) / H)));
+    const i = Math.min(n - 1, v.rowHeights[s].indexAt(p - tops[s]));
     const text = `Row ${(i + 1).toLocaleString()} of ${n.toLocaleString()}`;
     this.bubble.textContent = secs[s].header ? `${secs[s].header}: ${text}` : text;
     this.root.setAttribute("aria-valuenow", String(Math.round(f * 100)));

@@ -1,6 +1,7 @@
 """Regenerates docs/screenshots/*.png, the README's pictures of the page: the demo app
 served by the real server (make release first), in an iPhone-sized Chromium, light and
 dark. Run by `make screenshots`."""
+import contextlib
 import os
 import sys
 
@@ -83,8 +84,24 @@ LONG = {"title": "Log", "style": "plain", "sections": [{"id": "log", "rows": [
     for i in range(50_000)]}]}
 
 
+NOTE = ("Rows grow to their text when \"lines\" is 0, as a UITableViewCell with numberOfLines = 0 "
+        "does; \"lines\": 2 stops at two lines and an ellipsis, however long the text.")
+SIZES = {"title": "Notes", "style": "insetGrouped", "sections": [{"id": "n", "rows": [
+    {"id": "a", "text": "One line"},
+    {"id": "b", "text": NOTE, "lines": 0},
+    {"id": "c", "text": "Subtitle", "detail": "56 px, as on iOS", "style": "subtitle"},
+    {"id": "d", "text": NOTE, "lines": 2, "accessory": "disclosure"},
+    {"id": "e", "text": "address", "detail": "1 Infinite Loop\nCupertino, CA 95014\nUnited States",
+     "style": "value2", "lines": 0}]}]}
+
+
 def long_list(browser):
-    """A long list without an index, its scrubber held halfway down."""
+    """A long list without an index, its scrubber held halfway down; self-sizing rows."""
+    with contextlib.closing(Server(SIZES)) as server:
+        for scheme in ("light", "dark"):
+            with new_page(browser, server.url, color_scheme=scheme, **PHONE) as page:
+                settle(page)
+                shoot(page, f"sizing-{scheme}")
     server = Server(LONG)
     try:
         for scheme in ("light", "dark"):

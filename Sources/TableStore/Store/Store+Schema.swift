@@ -73,7 +73,11 @@ extension Store {
       stack TEXT NOT NULL,      -- JSON: the navigation levels, root first
       updated INTEGER NOT NULL  -- Unix time of the last save
     ) WITHOUT ROWID;
+    """,
+    // 2: data format v1.1's `lines` of a row (the most lines its text may take; 0: any).
     """
+    ALTER TABLE row ADD COLUMN lines INTEGER NOT NULL DEFAULT 1;
+    """,
   ]
 
   /// Brings the schema up to date, one migration per transaction.
