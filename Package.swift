@@ -13,6 +13,8 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
     .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
   ],
   targets: [
     // C libraries, imported only by the files that own their calls.
@@ -33,7 +35,17 @@ let package = Package(
     .target(name: "TableDemo", dependencies: ["TableModel", "TableStore"]),
 
     // libwebsockets server, sessions and live diffs.
-    .target(name: "TableServer", dependencies: ["TableModel", "TableStore", "CWebsockets"]),
+    .target(
+      name: "TableServer",
+      dependencies: [
+        "TableModel", "TableStore", "CWebsockets",
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ],
+      plugins: ["EmbedPage"]),
+
+    // The page (Public/) built into TableServer, so it is found wherever the server runs.
+    .plugin(name: "EmbedPage", capability: .buildTool(), dependencies: ["PageEmbedder"]),
+    .executableTarget(name: "PageEmbedder", path: "Sources/PageEmbedder"),
 
     // A WebSocket client of the protocol and the headless client (`tableweb client`).
     .target(name: "TableClient", dependencies: ["TableModel", "CWebsockets"]),
@@ -44,6 +56,8 @@ let package = Package(
       dependencies: [
         "TableServer", "TableStore", "TableDemo", "TableClient", "TableModel",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
       ]),
 
     .executableTarget(

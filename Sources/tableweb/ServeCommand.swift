@@ -2,14 +2,14 @@ import ArgumentParser
 import Foundation
 import TableDemo
 import TableServer
+import Logging
+import ServiceLifecycle
 import TableStore
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// The write end of the pipe the signal handler writes to.
-nonisolated(unsafe) private var signalPipe: Int32 = -1
 
 struct ServeCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -24,7 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(help: "The SQLite database (created with the demo app when missing).")
   var db = "tableweb.sqlite"
 
-  @Option(help: "The folder served as the page (default: the package's Public folder).")
+  @Option(help: "A folder to serve as the page instead of the built-in one (for working on it).")
   var `public`: String?
 
   @Flag(help: "Refuse every command that changes data.")
@@ -47,38 +47,47 @@ struct ServeCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let configuration = WebSocketServer.Configuration(
-      host: host, port: port, publicDirectory: self.public ?? Self.defaultPublicDirectory(),
-      allowedOrigins: allowedOrigin, maxMessageSize: maxFrame,
-      permessageDeflate: permessageDeflate)
-    let server = WebSocketServer(configuration: configuration)
-    let delegate = try makeConnectionDelegate(transport: server)
+    let server = try makeServer()
     Self.raiseOpenFileLimit()
     do {
-      try server.start(delegate: delegate)
+      try server.start()
     } catch {
       throw CommandFailure("\(error)")
     }
-    // Before the URL is out: whoever reads it may stop the server at once.
-    Self.stopOnSignals(server)
     let shownHost = host.contains(":") ? "[\(host)]" : host
-    // Unbuffered: scripts and tests wait for this line.
-    FileHandle.standardOutput.write(
-      Data(
-        """
-        tableweb: open http://\(shownHost):\(server.port)/  (database \(db)\(readOnly ? ", read-only" : ""))
+    let announcement = """
+      tableweb: open http://\(shownHost):\(server.port)/  (database \(db)\(readOnly ? ", read-only" : ""))
 
-        """.utf8))
-
-    await server.waitUntilStopped()
+      """
+    var group = ServiceGroupConfiguration(
+      services: [.init(service: Announced(server: server, announcement: announcement))],
+      logger: Logger(label: "tableweb"))
+    // SIGTERM and SIGINT stop gracefully: connections get a close frame after what is
+    // queued for them; a stop that takes longer than 10 s is cut short.
+    group.gracefulShutdownSignals = [.sigterm, .sigint]
+    group.maximumGracefulShutdownDuration = .seconds(10)
+    try await ServiceGroup(configuration: group).run()
     print("tableweb: stopped")
+  }
+
+  /// Prints the URL once the service group traps the stop signals, then serves: whoever
+  /// reads the URL may stop the server at once.
+  private struct Announced: Service {
+    let server: TablewebServer
+    let announcement: String
+
+    func run() async throws {
+      // Unbuffered: scripts and tests wait for this line.
+      FileHandle.standardOutput.write(Data(announcement.utf8))
+      try await server.run()
+    }
   }
 
   /// How long a session's navigation stack is kept after it last changed: 30 days.
   static let sessionLifetime = 30 * 24 * 60 * 60
 
-  /// The one place where the sessions layer is wired to the transport.
-  private func makeConnectionDelegate(transport: WebSocketServer) throws -> any ConnectionDelegate {
+  /// The store's lists and sessions behind the server.
+  private func makeServer() throws -> TablewebServer {
     let store: Store
     do {
       store = readOnly ? try Store(path: db, readOnly: true) : try Store.openOrCreateDemo(path: db)
@@ -94,37 +103,12 @@ struct ServeCommand: AsyncParsableCommand {
           Data("tableweb: old sessions could not be forgotten: \(error)\n".utf8))
       }
     }
-    return SessionHost(
-      store: store, transport: transport,
-      configuration: SessionServerConfiguration(isReadOnly: readOnly))
-  }
-
-  /// SIGINT and SIGTERM stop the server gracefully; a second one exits at once.
-  ///
-  /// The handler only writes a byte to a pipe (all a signal handler may safely do); a
-  /// thread reading the pipe asks the server to stop.
-  private static func stopOnSignals(_ server: WebSocketServer) {
-    var descriptors: [Int32] = [0, 0]
-    guard pipe(&descriptors) == 0 else { return }
-    signalPipe = descriptors[1]
-    for signalNumber in [SIGINT, SIGTERM] {
-      var action = sigaction()
-      action.__sigaction_handler.sa_handler = { _ in
-        var byte: UInt8 = 1
-        _ = write(signalPipe, &byte, 1)
-      }
-      sigaction(signalNumber, &action, nil)
-    }
-    let reader = descriptors[0]
-    let thread = Thread {
-      var byte: UInt8 = 0
-      guard read(reader, &byte, 1) == 1 else { return }
-      server.requestStop()
-      guard read(reader, &byte, 1) == 1 else { return }
-      FileHandle.standardError.write(Data("tableweb: stopping now\n".utf8))
-      Glibc.exit(1)
-    }
-    thread.start()
+    let dataSource = StoreDataSource(store: store)
+    return TablewebServer(
+      dataSource: dataSource, sessionStorage: dataSource,
+      configuration: .init(
+        host: host, port: port, pageDirectory: self.public, allowedOrigins: allowedOrigin,
+        maxMessageSize: maxFrame, permessageDeflate: permessageDeflate, isReadOnly: readOnly))
   }
 
   /// Each connection is a file descriptor: allow as many as the system lets this process
@@ -136,25 +120,5 @@ struct ServeCommand: AsyncParsableCommand {
     guard limit.rlim_cur < wanted else { return }
     limit.rlim_cur = wanted
     _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-  }
-
-  /// The `Public` folder of the package this executable was built from (found by walking
-  /// up from the executable to a folder holding `Package.swift`), else `./Public`.
-  static func defaultPublicDirectory() -> String {
-    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    do {
-      folder = URL(
-        fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-    } catch {
-      // No /proc (not Linux): the path the program was started by is the best guess.
-    }
-    while folder.path != "/" {
-      folder.deleteLastPathComponent()
-      if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path)
-      {
-        return folder.appendingPathComponent("Public").path
-      }
-    }
-    return "Public"
   }
 }

@@ -37,3 +37,32 @@ def test_a_file_that_is_not_a_database_is_named_without_usage_noise(tmp_path):
     assert "cannot open the database" in result.stderr
     assert "file is not a database" in result.stderr
     assert "Usage" not in result.stderr
+
+
+def test_a_binary_copied_anywhere_serves_the_built_in_page(tmp_path):
+    import os
+    import shutil
+    import signal
+    import urllib.request
+    from conftest import ROOT
+
+    copy = tmp_path / "bin" / "tableweb"
+    copy.parent.mkdir()
+    shutil.copy(TABLEWEB, copy)
+    process = subprocess.Popen([str(copy), "serve", "--port", "0", "--db", str(tmp_path / "t.sqlite")],
+                               stdout=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        line = process.stdout.readline()
+        url = line.split("open ")[1].split()[0]
+        with urllib.request.urlopen(url) as response:
+            page = response.read()
+        with urllib.request.urlopen(url + "table.js") as response:
+            script = response.read()
+        with open(os.path.join(ROOT, "Public", "index.html"), "rb") as f:
+            assert page == f.read()
+        with open(os.path.join(ROOT, "Public", "table.js"), "rb") as f:
+            assert script == f.read()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=10) == 0
+    assert "tableweb: stopped" in process.stdout.read()

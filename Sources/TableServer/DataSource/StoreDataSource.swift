@@ -13,6 +13,9 @@ public final class StoreDataSource: TableDataSource, SessionStorage {
     self.store = store
   }
 
+  /// The store counts each list's versions in the file.
+  public var keepsVersions: Bool { true }
+
   public func rootList() throws(ProtocolError) -> String {
     try shown { () throws(StoreError) in try store.rootList() }
   }

@@ -3,35 +3,90 @@ import TableModel
 /// The data behind tableweb's screens, in the spirit of `UITableViewDataSource` plus the
 /// part of `UITableViewDelegate` that decides what selecting a row does.
 ///
-/// UIKit asks row by row; the server asks for a list's whole ``TableSnapshot`` (the number
-/// of sections and rows, the cell for each row, header and footer titles, the section
-/// index titles) because it keeps the snapshot of every list someone is looking at and
-/// diffs it on change. Which rows can be edited or moved (`canEditRowAt`, `canMoveRowAt`)
-/// is each row's `editingStyle` and `isMovable`; the server checks them, and the list's
-/// `isEditable`, before it calls ``commit(_:in:)``.
+/// A *list* is what one screen shows (UIKit: one table view's data), named by an id you
+/// choose. For each list the server asks for a ``TableSnapshot``: its title and style,
+/// its sections (`numberOfSections`, `titleForHeaderInSection`, …) and each row's cell
+/// (`cellForRowAt`: ``Row`` with its ``CellStyle``, ``AccessoryType``, switch, editing
+/// style). The server keeps the snapshot of every list someone is looking at and diffs it
+/// when you say the list changed (``TablewebServer/reloadList(_:)``).
 ///
-/// Errors are what the client is told (`not_found`, `not_allowed`, `internal`); a failing
-/// database is `internal`.
+/// Long lists are asked for in windows: ``rows(of:section:range:)`` gives the rows a
+/// client scrolls to. Its default cuts them from ``snapshot(of:)``; a data source over a
+/// large store answers it directly, and a later server asks only for what is on screen.
 ///
-/// - Important: Called only on the libwebsockets service thread, one call at a time.
-///   Implementations need not be `Sendable` (the SQLite store is not).
+/// Which rows can be edited or moved (`canEditRowAt`, `canMoveRowAt`) is each row's
+/// `editingStyle` and `isMovable`; the server checks them, and the list's `isEditable`,
+/// before it calls ``commit(_:in:)`` (`commit editingStyle`, `moveRowAt`, a switch, a pick
+/// in a selection list).
+///
+/// Errors are what the client is told (`not_found`, `not_allowed`, `internal`).
+///
+/// - Important: Called only on the server's service thread, one call at a time:
+///   implementations need not be thread-safe. To change the data from another thread,
+///   change your model, then tell the ``TablewebServer``.
 public protocol TableDataSource: AnyObject {
   /// The list every new session starts on.
   func rootList() throws(ProtocolError) -> String
 
+  /// Whether `list` exists. The default reads its snapshot.
   func listExists(_ list: String) throws(ProtocolError) -> Bool
 
-  /// Everything a screen of `list` shows, at its current version.
+  /// Everything a screen of `list` shows, now.
+  ///
+  /// Unless ``keepsVersions`` is true, the snapshot's `version` is ignored: the server
+  /// counts the changes you announce.
   func snapshot(of list: String) throws(ProtocolError) -> TableSnapshot
 
+  /// The rows `range` of section `section` of `list` (UIKit asks only for visible cells).
+  /// The default cuts them from ``snapshot(of:)``.
+  func rows(of list: String, section: Int, range: Range<Int>) throws(ProtocolError) -> [Row]
+
   /// The list that selecting `row` pushes (the segue's destination), or nil when the row
-  /// leads nowhere.
+  /// leads nowhere (the default).
   func destination(ofRow row: String, in list: String) throws(ProtocolError) -> String?
 
   /// Applies one edit as a whole (`commit editingStyle`, `moveRowAt`, a switch, a pick in a
   /// selection list) and says what changed. A refused edit changes nothing and throws the
-  /// error the client is told.
+  /// error the client is told. The default refuses every edit (`not_allowed`): a read-only
+  /// data source need not implement it.
   func commit(_ edit: TableEdit, in list: String) throws(ProtocolError) -> TableChange
+
+  /// Whether snapshots carry each list's own version and ``commit(_:in:)`` reports the
+  /// versions it made (a database that counts its changes, as the SQLite store does).
+  /// False by default: the server numbers versions itself.
+  var keepsVersions: Bool { get }
+}
+
+extension TableDataSource {
+  public func listExists(_ list: String) throws(ProtocolError) -> Bool {
+    do {
+      _ = try snapshot(of: list)
+      return true
+    } catch where error.code == .notFound {
+      return false
+    }
+  }
+
+  public func rows(of list: String, section: Int, range: Range<Int>) throws(ProtocolError)
+    -> [Row]
+  {
+    let sections = try snapshot(of: list).sections
+    guard sections.indices.contains(section) else {
+      throw ProtocolError(.notFound, "no section \(section) in list \(list)")
+    }
+    let rows = sections[section].rows
+    return Array(rows[range.clamped(to: rows.indices)])
+  }
+
+  public func destination(ofRow row: String, in list: String) throws(ProtocolError) -> String? {
+    nil
+  }
+
+  public func commit(_ edit: TableEdit, in list: String) throws(ProtocolError) -> TableChange {
+    throw ProtocolError(.notAllowed, "list \(list) cannot be edited")
+  }
+
+  public var keepsVersions: Bool { false }
 }
 
 /// Where sessions' navigation stacks are kept between connections and across restarts.

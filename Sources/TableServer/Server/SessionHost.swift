@@ -53,6 +53,13 @@ public final class SessionHost: ConnectionDelegate {
     perform(server?.connectionClosed(connection))
   }
 
+  /// The app changed `list`: every viewer gets one diff (see
+  /// ``SessionServer/listChanged(_:edits:)``).
+  public func listChanged(_ list: String, edits: [RowEdit]?) {
+    thread.check()
+    perform(server?.listChanged(list, edits: edits))
+  }
+
   /// Every connection is closed and nothing more will come: let the core go, and with it
   /// the data source. (Sessions are already saved: every change was written when made.)
   public func transportDidStop() {

@@ -19,6 +19,14 @@ extension SessionServer {
   /// One diff per changed list, encoded once, to every connection whose session shows
   /// that list on top; then every session that stood on a removed list is popped.
   mutating func publish(_ change: TableChange, effects: inout [ServerAction]) {
+    var change = change
+    if !dataSource.keepsVersions {
+      // The server counts: each changed list goes up by one.
+      for index in change.lists.indices {
+        change.lists[index].version = listVersions.bump(change.lists[index].list)
+      }
+      for list in change.removedLists { listVersions.forget(list) }
+    }
     for listChange in change.lists {
       guard let old = snapshots[listChange.list] else { continue }  // nobody is looking
       let viewers = viewers(of: listChange.list)
@@ -48,6 +56,28 @@ extension SessionServer {
     if !change.removedLists.isEmpty {
       popSessions(standingOn: Set(change.removedLists), effects: &effects)
     }
+  }
+
+  /// The app changed `list` (its data source answers differently now): every viewer gets
+  /// one diff, from the cached snapshot to the new one. With `edits` (the rows inserted,
+  /// deleted, moved or changed, by id) the cached snapshot is changed without reading the
+  /// list again; without them the list is read again and diffed, and a reload that changed
+  /// nothing sends nothing. A list that no longer exists pops its viewers.
+  public mutating func listChanged(_ list: String, edits: [RowEdit]?) -> [ServerAction] {
+    var effects: [ServerAction] = []
+    guard listStillExists(list) else {
+      publish(TableChange(removedLists: [list]), effects: &effects)
+      return effects
+    }
+    if edits == nil, let cached = snapshots[list] {
+      guard let fresh = freshSnapshot(of: list), fresh != cached else { return [] }
+      if dataSource.keepsVersions, fresh.version == cached.version { return [] }
+    }
+    let version = dataSource.keepsVersions ? (freshSnapshot(of: list)?.version ?? 0) : 0
+    publish(
+      TableChange(lists: [TableChange.ListChange(list: list, version: version, edits: edits)]),
+      effects: &effects)
+    return effects
   }
 
   /// `old` with the change applied, or nil when the change does not follow it directly.

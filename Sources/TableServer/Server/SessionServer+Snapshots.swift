@@ -7,7 +7,15 @@ extension SessionServer {
   func currentSnapshot(of list: String) throws(ProtocolError) -> TableSnapshot {
     if let cached = snapshots[list] { return cached }
     guard try dataSource.listExists(list) else { throw ProtocolError(.notFound, "no list \(list)") }
-    return try dataSource.snapshot(of: list)
+    return try readSnapshot(of: list)
+  }
+
+  /// The data source's snapshot of `list`, numbered by the server when the data source
+  /// does not keep versions.
+  func readSnapshot(of list: String) throws(ProtocolError) -> TableSnapshot {
+    var snapshot = try dataSource.snapshot(of: list)
+    if !dataSource.keepsVersions { snapshot.version = listVersions.current(of: list) }
+    return snapshot
   }
 
   /// Whether `list` exists; when the data source cannot tell, it is taken to exist, so
@@ -24,7 +32,7 @@ extension SessionServer {
   /// The list's snapshot read now, or nil (and a report) when the data source fails.
   func freshSnapshot(of list: String) -> TableSnapshot? {
     do {
-      return try dataSource.snapshot(of: list)
+      return try readSnapshot(of: list)
     } catch {
       ServerDiagnostics.report("list \(list) could not be read (\(error))")
       return nil

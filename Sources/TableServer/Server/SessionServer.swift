@@ -27,6 +27,8 @@ public struct SessionServer {
   /// Stacks the storage could not keep (a read-only database): held here instead, so
   /// that such a session still resumes after a reconnect, if not after a restart.
   var unsavedStacks: [SessionToken: NavigationStack] = [:]
+  /// The versions of each list, for a data source that does not keep its own.
+  let listVersions = ListVersions()
 
   public init(
     dataSource: any TableDataSource, sessionStorage: any SessionStorage,

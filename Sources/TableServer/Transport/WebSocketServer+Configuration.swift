@@ -6,8 +6,9 @@ extension WebSocketServer {
     /// The port to listen on; 0 lets the system pick one (read it back from
     /// ``WebSocketServer/port``).
     public var port: Int
-    /// The folder served as static files at `/`.
-    public var publicDirectory: String
+    /// The folder served as static files at `/`; nil serves the page built into the
+    /// library (this package's `Public/`).
+    public var publicDirectory: String?
     /// Origins (`scheme://host[:port]`) allowed besides the server's own.
     public var allowedOrigins: [String]
     /// The largest client message accepted, in bytes, after reassembling fragments.
@@ -25,7 +26,7 @@ extension WebSocketServer {
     public var permessageDeflate: Bool
 
     public init(
-      host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String,
+      host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String? = nil,
       allowedOrigins: [String] = [], maxMessageSize: Int = 64 * 1024,
       maxQueuedFrames: Int = 512, maxQueuedBytes: Int = 8 * 1024 * 1024,
       pingAfterIdleSeconds: Int = 30, hangUpAfterIdleSeconds: Int = 75,

@@ -11,7 +11,7 @@ import Synchronization
 /// methods must be called there too; other threads hand work over with ``perform(_:)``.
 ///
 /// ```swift
-/// let server = WebSocketServer(configuration: .init(port: 0, publicDirectory: "Public"))
+/// let server = WebSocketServer(configuration: .init(port: 0))
 /// try server.start(delegate: sessions)
 /// print(server.port)
 /// await server.stop()
@@ -47,6 +47,8 @@ public final class WebSocketServer: @unchecked Sendable {
   var connections: [ConnectionID: WebSocketConnection] = [:]
   var nextConnectionNumber: UInt64 = 1
   private var stopDeadline: ContinuousClock.Instant?
+  /// The folder the embedded page was written to, removed when the server stops.
+  private var embeddedPageFolder: URL?
   let upgradePolicy: UpgradePolicy
 
   public init(configuration: Configuration) {
@@ -77,11 +79,22 @@ public final class WebSocketServer: @unchecked Sendable {
   /// Call once, from any thread but the service thread.
   public func start(delegate: any ConnectionDelegate) throws(TransportError) {
     precondition(shared.withLock { $0.lifecycle == .idle }, "WebSocketServer.start called twice")
-    var isDirectory: ObjCBool = false
-    let folder = URL(fileURLWithPath: configuration.publicDirectory).standardizedFileURL.path
-    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else { throw .publicDirectoryMissing(folder) }
+    let folder: String
+    if let publicDirectory = configuration.publicDirectory {
+      var isDirectory: ObjCBool = false
+      folder = URL(fileURLWithPath: publicDirectory).standardizedFileURL.path
+      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
+        isDirectory.boolValue
+      else { throw .publicDirectoryMissing(folder) }
+    } else {
+      do {
+        let written = try EmbeddedPage.writeToTemporaryFolder()
+        embeddedPageFolder = written
+        folder = written.path
+      } catch {
+        throw .cannotWritePage("\(error.localizedDescription)")
+      }
+    }
 
     let resources = ContextResources(configuration: configuration, publicDirectory: folder)
     self.resources = resources
@@ -106,6 +119,7 @@ public final class WebSocketServer: @unchecked Sendable {
     guard let context = lws_create_context(&info) else {
       self.resources = nil
       self.delegate = nil
+      removeEmbeddedPage()
       throw .cannotListen(host: configuration.host, port: configuration.port)
     }
     let vhost = lws_get_vhost_by_name(context, "default")
@@ -182,6 +196,7 @@ public final class WebSocketServer: @unchecked Sendable {
     delegate?.transportDidStop()
     delegate = nil
     resources = nil
+    removeEmbeddedPage()
     serviceThread.unbind()
     let stopWaiters = shared.withLock { state in
       state.lifecycle = .stopped
@@ -189,6 +204,16 @@ public final class WebSocketServer: @unchecked Sendable {
       return state.stopWaiters
     }
     for waiter in stopWaiters { waiter.resume() }
+  }
+
+  private func removeEmbeddedPage() {
+    guard let folder = embeddedPageFolder else { return }
+    embeddedPageFolder = nil
+    do {
+      try FileManager.default.removeItem(at: folder)
+    } catch {
+      ServerDiagnostics.report("the page's temporary folder was left behind: \(error)")
+    }
   }
 
   /// - Important: Must be called on the service thread (from an lws callback).

@@ -1,0 +1,145 @@
+import Foundation
+import ServiceLifecycle
+import TableModel
+
+/// tableweb as a library: your ``TableDataSource`` served live to browsers (the page is
+/// built in) and to any client of the protocol, on one port.
+///
+/// ```swift
+/// let server = TablewebServer(dataSource: MyLists(), configuration: .init(port: 8080))
+/// try await server.run()  // until the task is cancelled or stop() is called
+/// ```
+///
+/// When your data changes, say so from any thread or task; every viewer of the list gets
+/// one diff, exactly as for a browser's edit:
+/// - ``reloadList(_:)`` (`reloadData`): the list is read again and diffed;
+/// - ``performBatchUpdates(in:_:)``: the rows you inserted, deleted, moved or reloaded,
+///   by id, without reading the list again;
+/// - ``SnapshotDataSource/apply(_:)``: a whole new snapshot of a list, diffed for you.
+///
+/// A `Service` of swift-service-lifecycle: run it in a `ServiceGroup` for graceful
+/// shutdown on SIGTERM.
+public final class TablewebServer: Service, Sendable {
+  /// What can be set about a server. Every field has a default.
+  public struct Configuration: Sendable {
+    /// An IP address of this machine, or `localhost`.
+    public var host: String
+    /// 0 lets the system pick a free port: read it back from ``TablewebServer/port``.
+    public var port: Int
+    /// A folder to serve as the page instead of the built-in one (for working on it).
+    public var pageDirectory: String?
+    /// Origins (`scheme://host[:port]`) allowed to connect besides the server's own.
+    public var allowedOrigins: [String]
+    /// The largest message a client may send, in bytes.
+    public var maxMessageSize: Int
+    /// Offer permessage-deflate (costs about 300 KiB of zlib state per connection).
+    public var permessageDeflate: Bool
+    /// Refuse every command that changes data, and show every list as not editable.
+    public var isReadOnly: Bool
+    /// How many rows of each section a screen carries before the client fetches more.
+    public var screenRowLimit: Int
+
+    public init(
+      host: String = "127.0.0.1", port: Int = 8080, pageDirectory: String? = nil,
+      allowedOrigins: [String] = [], maxMessageSize: Int = 64 * 1024,
+      permessageDeflate: Bool = false, isReadOnly: Bool = false, screenRowLimit: Int = 300
+    ) {
+      self.host = host
+      self.port = port
+      self.pageDirectory = pageDirectory
+      self.allowedOrigins = allowedOrigins
+      self.maxMessageSize = maxMessageSize
+      self.permessageDeflate = permessageDeflate
+      self.isReadOnly = isReadOnly
+      self.screenRowLimit = screenRowLimit
+    }
+  }
+
+  public let configuration: Configuration
+  private let transport: WebSocketServer
+  /// Touched only on the service thread (SessionHost checks it on every call).
+  private let sessions: ServiceThreadBound<SessionHost>
+
+  /// - Parameters:
+  ///   - dataSource: your lists. Called only on the server's thread.
+  ///   - sessionStorage: where sessions' navigation stacks are kept; by default in memory
+  ///     (they survive a reconnect, not a restart).
+  public init(
+    dataSource: some TableDataSource, sessionStorage: (any SessionStorage)? = nil,
+    configuration: Configuration = Configuration()
+  ) {
+    self.configuration = configuration
+    transport = WebSocketServer(
+      configuration: .init(
+        host: configuration.host, port: configuration.port,
+        publicDirectory: configuration.pageDirectory,
+        allowedOrigins: configuration.allowedOrigins,
+        maxMessageSize: configuration.maxMessageSize,
+        permessageDeflate: configuration.permessageDeflate))
+    let core = SessionServer(
+      dataSource: dataSource, sessionStorage: sessionStorage ?? MemorySessionStorage(),
+      configuration: SessionServerConfiguration(
+        isReadOnly: configuration.isReadOnly, screenRowLimit: configuration.screenRowLimit))
+    sessions = ServiceThreadBound(SessionHost(server: core, transport: transport))
+    if let snapshots = dataSource as? SnapshotDataSource {
+      snapshots.onChange { [weak self] list in self?.reloadList(list) }
+    }
+  }
+
+  /// The port the server listens on (the one the system picked for port 0); 0 before it
+  /// started.
+  public var port: Int { transport.port }
+
+  /// Opens the port and starts serving; returns at once. Throws when the port cannot be
+  /// opened or the page folder does not exist.
+  public func start() throws(TransportError) {
+    try transport.start(delegate: sessions.value)
+  }
+
+  /// Starts (unless started) and serves until ``stop()``, a graceful shutdown of the
+  /// service group, or the task's cancellation; then closes every connection (1001)
+  /// after what is queued for it, and returns.
+  public func run() async throws {
+    if transport.port == 0 { try start() }
+    await withTaskCancellationHandler {
+      await withGracefulShutdownHandler {
+        await transport.waitUntilStopped()
+      } onGracefulShutdown: { [transport] in
+        transport.requestStop()
+      }
+    } onCancel: { [transport] in
+      transport.requestStop()
+    }
+  }
+
+  /// Stops gracefully and returns once every connection is closed. Not from the
+  /// data source (it runs on the server's thread).
+  public func stop() async {
+    await transport.stop()
+  }
+
+  // MARK: - Changes from the app
+
+  /// The app's data for `list` changed (`reloadData`): the list is read again, and every
+  /// viewer gets the difference as one diff. Any thread; returns at once.
+  public func reloadList(_ list: String) {
+    let sessions = sessions
+    transport.perform { sessions.value.listChanged(list, edits: nil) }
+  }
+
+  /// The app inserted, deleted, moved or reloaded rows of `list`, by id
+  /// (`performBatchUpdates` with `insertRows`, `deleteRows`, `moveRow`, `reloadRows`):
+  /// every viewer gets one diff, made without reading the list again. Edits that do not
+  /// fit what viewers have make the server read the list instead. Any thread.
+  public func performBatchUpdates(in list: String, _ edits: [RowEdit]) {
+    let sessions = sessions
+    transport.perform { sessions.value.listChanged(list, edits: edits) }
+  }
+}
+
+/// A value that may be handed to another thread only to be used on the service thread,
+/// where its own checks run.
+struct ServiceThreadBound<Value: AnyObject>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}
