@@ -18,13 +18,16 @@ const H = ROW_HEIGHT;
 export class TableView {
   /// `actions` carries out what the user did: tap, accessory, toggle, remove(ids),
   /// insertAt(sectionId, afterId), move(row, sectionId, afterId), rename(row),
-  /// fetch(sectionId, from, count), selectionChanged().
+  /// fetch(sectionId, from, count), selectionChanged(), titleExpanded(on, style).
   constructor(actions) {
     this.actions = actions;
     this.page = el("div", "page");
     this.scroller = this.page.appendChild(el("div", "scroller"));
     this.scroller.tabIndex = 0;
     this.table = this.scroller.appendChild(el("div", "table"));
+    this.largeTitle = this.table.appendChild(el("div", "large-title")); // the bar's h1 names it
+    this.largeTitle.setAttribute("aria-hidden", "true");
+    this.expanded = null; // whether the large title shows (root screens, scrolled to the top)
     this.tableHeader = this.table.appendChild(el("div", "table-header"));
     this.tableFooter = this.table.appendChild(el("div", "table-footer"));
     this.strip = null;
@@ -62,6 +65,9 @@ export class TableView {
     this.screen = screen;
     this.page.className = `page ${screen.style}${screen.indexTitles ? " indexed" : ""}`;
     this.page.classList.toggle("editing", screen.editing);
+    this.largeTitle.textContent = screen.title;
+    this.largeTitle.hidden = screen.back != null; // large titles on root screens, as in Settings
+    this.expanded = null;
     this.fetcher.clear();
     this.sized = false;
     if (!sameList || !screen.editing) this.endEditingState();
@@ -272,6 +278,8 @@ export class TableView {
       if (row) this.cells.get(row.id)?.focus({ preventScroll: true });
     }
     this.scrubber.update(tops, p, max, view);
+    const expanded = !this.largeTitle.hidden && p < this.largeTitle.offsetHeight - 4; // collapses into the bar
+    if (expanded !== this.expanded) this.actions.titleExpanded((this.expanded = expanded), sc.style);
     let anchor = null;
     for (const [key, [s, i, row]] of wanted) {
       const top = tops[s] + hs[s].top(i);
