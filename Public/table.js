@@ -121,6 +121,10 @@ export class TableView {
         const root = el("div", "section");
         els = { root, header: root.appendChild(el("div", "sh")), rows: root.appendChild(el("div", "rows")),
           footer: root.appendChild(el("div", "sf")) };
+        // The cells' parent: moved as one (by the compositor) while a long section's
+        // offset changes, so that scrolling it repaints only rows coming into view.
+        els.layer = els.rows.appendChild(el("div", "layer"));
+        els.layer.setAttribute("role", "none");
         els.rows.setAttribute("role", "list");
         this.sectionEls.set(sec.id, els);
       }
@@ -133,7 +137,7 @@ export class TableView {
       if (seen.has(id)) continue;
       els.root.remove();
       this.sectionEls.delete(id);
-      for (const [key, node] of this.cells) if (node.parentNode === els.rows) this.cells.delete(key);
+      for (const [key, node] of this.cells) if (node.parentNode === els.layer) this.cells.delete(key);
     }
   }
 
@@ -206,6 +210,7 @@ export class TableView {
     sections.forEach((sec, s) => {
       els[s].rows.style.height = `${drawn[s]}px`;
       els[s].rows.classList.toggle("lifted", d?.s === s);
+      els[s].rows.classList.toggle("scaled", drawn[s] < real[s]);
     });
     let p = this.scroller.scrollTop;
     const a = this.keepAnchor && this.anchor;
@@ -217,6 +222,8 @@ export class TableView {
     }
     const o = (this.offsets = rowOffsets(els.map((e) => e.rows.offsetTop), drawn, real, p, view));
     const tops = els.map((e, s) => e.rows.offsetTop - o[s]);
+    const base = o.map((x) => Math.round(x / 100_000) * 100_000); // cells move only when this steps
+    els.forEach((e, s) => (e.layer.style.transform = base[s] === o[s] ? "" : `translateY(${base[s] - o[s]}px)`));
     const max = this.scroller.scrollHeight - this.scroller.clientHeight; // read before any write
     const lo = p - view / 2;
     const hi = p + view * 1.5;
@@ -270,8 +277,8 @@ export class TableView {
       if (row && row.lines !== 1 && cs.width !== this.width) grown.push([node, row, s, i]);
       cs.pos = [s, i];
       if (this.drag?.id === key && !this.drag.dropped) continue;
-      node.style.transform = `translateY(${this.rowY(s, i, key) - o[s]}px)`;
-      if (node.parentNode !== els[s].rows) els[s].rows.appendChild(node);
+      node.style.transform = `translateY(${this.rowY(s, i, key) - base[s]}px)`;
+      if (node.parentNode !== els[s].layer) els[s].layer.appendChild(node);
     }
     if (focused?.key.startsWith("~") && !wanted.has(focused.key)) {
       const row = sections[focused.pos[0]]?.rows[focused.pos[1]]; // a focused placeholder's row came
