@@ -4,20 +4,17 @@ missed) and frame-time median, 95th percentile and worst, for three scripted scr
 a fling (40 px a frame, 1:1 — wheel or touch speed), a drag of the scrubber from top to
 bottom in 10 s (every frame a new stretch of rows, fetched from the server), and a jump
 back. Run by `make bench` or by hand: .venv/bin/python Benchmarks/pageframes.py [rows]"""
-import json
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "e2e"))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from conftest import TABLEWEB, TablewebServer  # noqa: E402
-from page_helpers import CHROMIUM, PUBLIC  # noqa: E402
+from conftest import TABLEWEB  # noqa: E402
+from page_helpers import CHROMIUM, Server, numbered_list  # noqa: E402
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000  # another size, to compare
 FRAME = 1000 / 60
@@ -55,31 +52,24 @@ def report(name, intervals):
 def main():
     if not os.path.exists(TABLEWEB):
         sys.exit(f"{TABLEWEB} is not built (make release)")
-    with tempfile.TemporaryDirectory(prefix="tableweb-frames-") as folder:
-        data, db = os.path.join(folder, "long.json"), os.path.join(folder, "long.sqlite")
-        with open(data, "w") as f:
-            f.write('{"title": "Million", "style": "plain", "sections": [{"id": "all", "rows": [')
-            f.write(",".join(json.dumps({"id": f"r{i}", "text": f"Row {i}", "detail": str(i)}) for i in range(N)))
-            f.write("]}]}")
-        subprocess.run([TABLEWEB, "import", data, "--db", db], check=True, capture_output=True)
-        server = TablewebServer([], PUBLIC, db)
-        try:
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-                page = browser.new_page(viewport={"width": 390, "height": 844})
-                page.goto(server.url)
-                page.wait_for_selector(".cell[data-id]")
-                print(f"Scrolling {N:,} rows in headless Chromium, 390x844, 60 Hz frames")
-                report("fling, 40 px/frame, 10 s", page.evaluate(SCROLL, ["fling", 600]))
-                report("scrubber, top to end, 10 s", page.evaluate(SCROLL, ["scrub", 600]))
-                report("jump between ends, 2 s", page.evaluate(SCROLL, ["jump", 120]))
-                page.evaluate("() => { const s = document.querySelector('.page:last-child .scroller');"
-                              " s.scrollTop = s.scrollHeight; }")
-                page.wait_for_selector(f".cell[data-id='r{N - 1}'] .text")
-                print(f"row {N - 1:,} drawn at the end of the list: yes")
-                browser.close()
-        finally:
-            server.stop()
+    server = Server(numbered_list(N))
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.goto(server.url)
+            page.wait_for_selector(".cell[data-id]")
+            print(f"Scrolling {N:,} rows in headless Chromium, 390x844, 60 Hz frames")
+            report("fling, 40 px/frame, 10 s", page.evaluate(SCROLL, ["fling", 600]))
+            report("scrubber, top to end, 10 s", page.evaluate(SCROLL, ["scrub", 600]))
+            report("jump between ends, 2 s", page.evaluate(SCROLL, ["jump", 120]))
+            page.evaluate("() => { const s = document.querySelector('.page:last-child .scroller');"
+                          " s.scrollTop = s.scrollHeight; }")
+            page.wait_for_selector(f".cell[data-id='r{N - 1}'] .text")
+            print(f"row {N - 1:,} drawn at the end of the list: yes")
+            browser.close()
+    finally:
+        server.close()
 
 
 if __name__ == "__main__":

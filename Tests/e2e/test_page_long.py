@@ -1,41 +1,11 @@
 """A list of 1,000,000 rows, taller than Chromium lays out (33,554,432 px): every row is
 reached, by the scrubber, by keyboard and by scrolling, and drawn 44 px apart."""
-import json
-import os
-import subprocess
-import tempfile
-
-import pytest
-
-from page_helpers import PUBLIC, TABLEWEB, TablewebServer, chromium, open_app  # noqa: F401 (fixtures)
+from page_helpers import app_page, chromium, numbered_list, serving  # noqa: F401 (fixtures)
 
 N = 1_000_000
 CAP = 33_554_432
 
-
-@pytest.fixture(scope="module")
-def server():
-    """One import of a generated million-row data file for the module (it takes ~9 s)."""
-    if not os.path.exists(TABLEWEB):
-        pytest.skip(f"{TABLEWEB} is not built (make release)")
-    with tempfile.TemporaryDirectory(prefix="tableweb-long-") as folder:
-        data, db = os.path.join(folder, "long.json"), os.path.join(folder, "long.sqlite")
-        with open(data, "w") as f:
-            f.write('{"title": "Million", "style": "plain", "sections": [{"id": "all", "rows": [')
-            f.write(",".join(json.dumps({"id": f"r{i}", "text": f"Row {i}"}) for i in range(N)))
-            f.write("]}]}")
-        subprocess.run([TABLEWEB, "import", data, "--db", db], check=True, timeout=300, capture_output=True)
-        s = TablewebServer([], PUBLIC, db)
-        yield s
-        s.stop()
-
-
-@pytest.fixture
-def page(chromium, server):
-    p = open_app(chromium, server)
-    yield p
-    assert p.errors == []
-    p.close_context()
+server = serving(lambda: numbered_list(N))  # one import for the module: it takes ~9 s
 
 
 ROWS = """() => [...document.querySelectorAll('.page:last-child .cell[data-id]')].map((n) => {

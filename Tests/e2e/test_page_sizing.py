@@ -1,9 +1,7 @@
 """Self-sizing rows (data format v1.1 `lines`) in Chromium: a row of many lines shows its
 whole text and pushes the next row down, subtitle rows are iOS's 56 px, `lines: n`
 clamps, and scrolling up through rows measured only as they come into view never jumps."""
-import pytest
-
-from page_helpers import Server, cell, chromium, open_app  # noqa: F401 (fixtures)
+from page_helpers import app_page, cell, chromium, serving  # noqa: F401 (fixtures)
 
 LONG = ("A row whose text is far longer than one line: it wraps instead of ending in an "
         "ellipsis, as a UITableViewCell with numberOfLines = 0 does. ") * 4
@@ -19,19 +17,7 @@ APP = {"title": "Sizes", "style": "plain", "sections": [
         {"id": f"m{i}", "text": f"{i}: " + "word " * (5 + (i * 37) % 60), "lines": 0} for i in range(300)]}]}
 
 
-@pytest.fixture(scope="module")
-def server():
-    s = Server(APP)
-    yield s
-    s.close()
-
-
-@pytest.fixture
-def page(chromium, server):
-    p = open_app(chromium, server)
-    yield p
-    assert p.errors == []
-    p.close_context()
+server = serving(APP)
 
 
 def box(page, row_id):

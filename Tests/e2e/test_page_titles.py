@@ -1,8 +1,6 @@
 """Large titles in Chromium: a root screen shows its title large above the list, with the
 bar's small title hidden; scrolling collapses it into the bar; pushed screens have none."""
-import pytest
-
-from page_helpers import Server, chromium, drill, go_back, open_app  # noqa: F401 (fixtures)
+from page_helpers import app_page, chromium, drill, go_back, serving  # noqa: F401 (fixtures)
 
 APP = {"title": "Mailboxes", "style": "insetGrouped", "sections": [{"id": "s", "rows": [
     {"id": "inbox", "text": "Inbox", "children": {"title": "Inbox", "sections": [{"id": "i", "rows": [
@@ -10,19 +8,7 @@ APP = {"title": "Mailboxes", "style": "insetGrouped", "sections": [{"id": "s", "
     *({"id": f"r{i}", "text": f"Folder {i}"} for i in range(40))]}]}
 
 
-@pytest.fixture(scope="module")
-def server():
-    s = Server(APP)
-    yield s
-    s.close()
-
-
-@pytest.fixture
-def page(chromium, server):
-    p = open_app(chromium, server)
-    yield p
-    assert p.errors == []
-    p.close_context()
+server = serving(APP)
 
 
 def small_title_opacity(page):
