@@ -155,7 +155,7 @@ def open_app(browser, server, **options):
     """A new browser context (so a new session) on the app, once its first screen shows."""
     cm = new_page(browser, server.url, **options)
     page = cm.__enter__()
-    page.wait_for_selector(".page .cell")
+    page.wait_for_selector(".page .cell", timeout=20_000)  # a first screen of a big list, on a busy machine
     page.close_context = lambda: cm.__exit__(None, None, None)
     return page
 
