@@ -2,12 +2,12 @@
 # Both install what a fresh Debian machine is missing first.
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
-APT_PACKAGES := libwebsockets-dev libsqlite3-dev pkg-config chromium chromium-driver
+APT_PACKAGES := libwebsockets-dev libsqlite3-dev libssl-dev pkg-config chromium chromium-driver
 VENV := .venv
 PORT ?= 8080
 DB ?= tableweb.sqlite
 
-.PHONY: run test deps pydeps build release swift-test e2e-test bench screenshots format
+.PHONY: run test deps pydeps build release swift-test e2e-test examples bench screenshots format
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -36,7 +36,17 @@ run: release
 swift-test: deps
 	swift test
 
-e2e-test: deps pydeps release
+# The example apps and a package that uses TableModel alone: each depends on this package
+# by path, as an app would.
+# An incremental build of a package that depends on this one by path can miss source
+# files added here since its last build (SwiftPM reuses its build plan); a second build
+# plans anew. A clean clone builds once.
+examples: deps
+	for p in Examples/Files Examples/Monitor Examples/Hello Tests/Packages/ModelOnly; do \
+	  swift build --package-path $$p || swift build --package-path $$p || exit 1; done
+	Tests/Packages/ModelOnly/.build/debug/ModelOnly | grep -q '"type":"diff"'
+
+e2e-test: deps pydeps release examples
 	$(VENV)/bin/python -m pytest -q Tests/e2e
 
 test: swift-test e2e-test

@@ -7,6 +7,9 @@ let package = Package(
   products: [
     .executable(name: "tableweb", targets: ["tableweb"]),
     .executable(name: "tablebench", targets: ["tablebench"]),
+    // Everything an app needs to serve its own data: the server, its configuration, the
+    // data-source protocols and the model types.
+    .library(name: "Tableweb", targets: ["Tableweb"]),
     .library(name: "TableModel", targets: ["TableModel"]),
     .library(name: "TableClient", targets: ["TableClient"]),
   ],
@@ -24,12 +27,20 @@ let package = Package(
     .systemLibrary(
       name: "CSQLite", pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]),
+    // The system's libcrypto: access credentials' random bytes, SHA-256, constant-time compare.
+    .systemLibrary(
+      name: "CCrypto", pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"])]),
 
     // Pure Swift: values, index paths, diffing, navigation, protocol messages. No C, no I/O.
-    .target(name: "TableModel"),
+    // `trunc` (Double.rounded) lives in libm: linked here, not left to Foundation.
+    .target(name: "TableModel", linkerSettings: [.linkedLibrary("m")]),
+
+    // The umbrella: `import Tableweb` is all an app writes.
+    .target(name: "Tableweb", dependencies: ["TableModel", "TableServer", "TableStore"]),
 
     // SQLite persistence and the data format (import/export).
-    .target(name: "TableStore", dependencies: ["TableModel", "CSQLite"]),
+    .target(name: "TableStore", dependencies: ["TableModel", "CSQLite", "CCrypto"]),
 
     // The demo app: the data `tableweb serve` starts with on a new database.
     .target(name: "TableDemo", dependencies: ["TableModel", "TableStore"]),

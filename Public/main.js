@@ -6,6 +6,7 @@ import { Model, locate } from "./model.js";
 import { TableView } from "./table.js";
 import { NavigationBar, transition } from "./navigation.js";
 import { askForText } from "./alert.js";
+import { takeCredentialFromLink } from "./access.js";
 
 const K = W.K;
 const $ = (sel) => document.querySelector(sel);
@@ -15,6 +16,7 @@ let reloading = false;
 const trail = []; // depth → {list, row, scrollTop}: where each level was left, for returning
 const own = new Map(); // row id → time: rows this page just changed, which do not flash
 
+takeCredentialFromLink();
 const url = new URL(W.WS_PATH, location.href);
 url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
 const socket = new Socket(url.href, { onMessage: receive, onStatus: showStatus });

@@ -1,6 +1,7 @@
 // The WebSocket: connects, says hello with the stored session token, queues commands
 // until welcomed, and reconnects with exponential back-off when the line drops.
 import * as W from "./wire.js";
+import { credential, showAccessNeeded, showIdentity, UNAUTHORIZED_CLOSE } from "./access.js";
 
 const TOKEN_KEY = "tableweb.session";
 const BACKOFF_MS = [100, 250, 500, 1000, 2000, 4000];
@@ -32,7 +33,7 @@ export class Socket {
     this.ws = ws;
     this.welcomed = false;
     this.onStatus(this.failures ? "reconnecting" : "connecting");
-    ws.onopen = () => ws.send(JSON.stringify(W.hello(this.token)));
+    ws.onopen = () => ws.send(JSON.stringify(W.hello(this.token, credential())));
     ws.onmessage = (e) => {
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
@@ -41,14 +42,19 @@ export class Socket {
         this.welcomed = true;
         this.failures = 0;
         this.onStatus("open");
+        showIdentity(msg.user, msg.role);
         for (const cmd of this.queue.splice(0)) ws.send(JSON.stringify(cmd));
       } else if (this.welcomed) {
         this.onMessage(msg);
+      } else if (msg[W.K.type] === W.ERROR) {
+        this.refusal = msg[W.K.message];
       }
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       if (this.ws !== ws) return;
       this.welcomed = false;
+      // Not let in, or let go: reconnecting would not help; say how to get in.
+      if (e.code === UNAUTHORIZED_CLOSE) return showAccessNeeded(this.refusal);
       const delay = BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length - 1)];
       this.failures++;
       this.onStatus("reconnecting");

@@ -43,14 +43,20 @@ public struct HeadlessClient: Sendable {
   /// How many rows a `fetch` asks for.
   public var fetchCount = 100
 
-  /// - Parameter session: a token from an earlier `welcome`, to resume that session.
-  public init(session: String? = nil) {
+  /// The credential `hello` carries, for a server that requires access.
+  public let access: String?
+
+  /// - Parameters:
+  ///   - session: a token from an earlier `welcome`, to resume that session.
+  ///   - access: the credential of `tableweb access grant`, or nil.
+  public init(session: String? = nil, access: String? = nil) {
     self.session = session
+    self.access = access
   }
 
   /// The `hello` that opens the session.
   public func hello() -> String {
-    ClientMessage.hello(session: session, client: "tableweb client").serialized()
+    ClientMessage.hello(session: session, client: "tableweb client", access: access).serialized()
   }
 
   // MARK: - Script lines
@@ -154,7 +160,7 @@ public struct HeadlessClient: Sendable {
 
   public mutating func receive(_ message: ServerMessage) -> Effect {
     switch message {
-    case .welcome(let token, let resumed):
+    case .welcome(let token, let resumed, _, _):
       session = token
       return .welcomed(session: token, resumed: resumed)
     case .screen(let message):

@@ -10,6 +10,8 @@ public struct HeadlessClientRunner {
   public struct Options: Sendable {
     public var url: String
     public var session: String?
+    /// The access credential sent in `hello` (`--access`), for a server that requires one.
+    public var access: String?
     /// Print every received message as one JSON line, and nothing else on standard output.
     public var printsJSON = false
     /// Stop with exit code 1 at the first `error` (and 2 at a script line that cannot run).
@@ -17,9 +19,10 @@ public struct HeadlessClientRunner {
     /// How long to wait for the connection, the first screen and each command's answer.
     public var timeout: Duration = .seconds(5)
 
-    public init(url: String, session: String? = nil) {
+    public init(url: String, session: String? = nil, access: String? = nil) {
       self.url = url
       self.session = session
+      self.access = access
     }
   }
 
@@ -52,7 +55,7 @@ public struct HeadlessClientRunner {
     self.options = options
     self.write = write
     self.writeError = writeError
-    state = HeadlessClient(session: options.session)
+    state = HeadlessClient(session: options.session, access: options.access)
   }
 
   /// What a line source has for the runner.

@@ -30,6 +30,9 @@ struct ClientCommand: ParsableCommand {
   @Option(help: "Resume the session with this token.")
   var session: String?
 
+  @Option(help: "The access credential (from tableweb access grant), for a server that requires one.")
+  var access: String?
+
   @Option(help: "Seconds to wait for the connection and for each answer.")
   var timeout: Double = 5
 
@@ -38,7 +41,7 @@ struct ClientCommand: ParsableCommand {
   }
 
   func run() throws {
-    var options = HeadlessClientRunner.Options(url: url, session: session)
+    var options = HeadlessClientRunner.Options(url: url, session: session, access: access)
     options.printsJSON = json
     options.isStrict = strict
     options.timeout = .milliseconds(Int(timeout * 1000))

@@ -40,6 +40,12 @@ struct ServeCommand: AsyncParsableCommand {
   @Flag(help: "Offer permessage-deflate (costs about 300 KiB of zlib state per connection).")
   var permessageDeflate = false
 
+  @Flag(
+    help:
+      "Serve a non-loopback --host with no access grants anyway: anyone who reaches it may read and change everything."
+  )
+  var open = false
+
   func validate() throws {
     guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
     guard maxFrame >= 256 else { throw ValidationError("--max-frame must be at least 256") }
@@ -103,9 +109,11 @@ struct ServeCommand: AsyncParsableCommand {
           Data("tableweb: old sessions could not be forgotten: \(error)\n".utf8))
       }
     }
+    try checkAccessIsRequired(store)
     let dataSource = StoreDataSource(store: store)
     return TablewebServer(
       dataSource: dataSource, sessionStorage: dataSource,
+      authenticator: StoreAuthenticator(store: store),
       configuration: .init(
         host: host, port: port, pageDirectory: self.public, allowedOrigins: allowedOrigin,
         maxMessageSize: maxFrame, permessageDeflate: permessageDeflate, isReadOnly: readOnly))

@@ -187,8 +187,16 @@ private let airplaneJSON = """
     #expect(
       ErrorCode.allCases.map(\.rawValue) == [
         "bad_json", "bad_message", "too_large", "not_found", "not_allowed", "rate_limited",
-        "internal",
+        "unauthorized", "internal",
       ])
+  }
+
+  @Test func accessInHelloAndWelcome() throws {
+    try expectClientExample(
+      #"{"type":"hello","session":null,"access":"k3Y"}"#, is: .hello(session: nil, access: "k3Y"))
+    try expectServerExample(
+      #"{"type":"welcome","session":"q8Hn2xVb3kLw9RtY5mZc1A","resumed":false,"role":"viewer","user":"Ann"}"#,
+      is: .welcome(session: "q8Hn2xVb3kLw9RtY5mZc1A", resumed: false, role: "viewer", user: "Ann"))
   }
 
   @Test func notice() throws {

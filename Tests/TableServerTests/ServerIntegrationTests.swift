@@ -35,8 +35,12 @@ import Testing
     var token: String?
     var screen: JSONValue?
 
-    init(_ server: RunningServer, token: String? = nil) throws {
-      client = try WebSocketClient(url: server.url)
+    convenience init(_ server: RunningServer, token: String? = nil) throws {
+      try self.init(url: server.url, token: token)
+    }
+
+    init(url: String, token: String? = nil) throws {
+      client = try WebSocketClient(url: url)
       client.connect()
       guard client.nextEvent(timeout: .seconds(5)) == .opened else {
         throw IntegrationFailure("no connection")

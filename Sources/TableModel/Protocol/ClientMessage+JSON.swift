@@ -45,7 +45,8 @@ extension ClientMessage {
     case .hello:
       self = .hello(
         session: try fields.optionalString(WireKey.session),
-        client: try fields.optionalString(WireKey.client))
+        client: try fields.optionalString(WireKey.client),
+        access: try fields.optionalString(WireKey.access))
     case .tap:
       self = .tap(
         list: try fields.string(WireKey.list), row: try fields.string(WireKey.row),
@@ -99,9 +100,10 @@ extension ClientMessage {
     var members: [(key: String, value: JSONValue)] = [(WireKey.type, .string(kind.rawValue))]
     if let ref { members.append((WireKey.ref, .int(ref))) }
     switch self {
-    case .hello(let session, let client):
+    case .hello(let session, let client, let access):
       members.append((WireKey.session, .string(session)))
       if let client { members.append((WireKey.client, .string(client))) }
+      if let access { members.append((WireKey.access, .string(access))) }
     case .tap(let list, let row, let scrollAnchor),
       .accessory(let list, let row, let scrollAnchor):
       members.append((WireKey.list, .string(list)))

@@ -7,7 +7,8 @@
 public enum ClientMessage: Sendable, Hashable {
   /// Opens or resumes a session: `session` is the token of an earlier `welcome`, nil for
   /// a new one. `client` (an extension) names the client program, for the server's log.
-  case hello(session: String?, client: String? = nil)
+  /// `access` (v1.1) is the credential, when the server requires one.
+  case hello(session: String?, client: String? = nil, access: String? = nil)
   /// Selects a row: drill down, check it in a selection list, or only feedback.
   /// `scrollAnchor` (an extension) is the first visible row of the screen being left.
   case tap(list: String, row: String, scrollAnchor: String? = nil)

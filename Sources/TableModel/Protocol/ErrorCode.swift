@@ -11,6 +11,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
   /// The row or screen does not permit it, or the session is read-only.
   case notAllowed = "not_allowed"
   case rateLimited = "rate_limited"
+  /// (v1.1) The server requires a credential and the `hello` had none, or a wrong one.
+  case unauthorized
   case `internal`
 }
 

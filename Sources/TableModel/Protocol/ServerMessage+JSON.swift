@@ -3,9 +3,13 @@ extension ServerMessage {
   public var jsonValue: JSONValue {
     var members: [(key: String, value: JSONValue)] = [(WireKey.type, .string(typeName))]
     switch self {
-    case .welcome(let session, let resumed):
+    case .welcome(let session, let resumed, let role, let user):
       members.append((WireKey.session, .string(session)))
       members.append((WireKey.resumed, .bool(resumed)))
+      if let role {
+        members.append((WireKey.role, .string(role)))
+        members.append((WireKey.user, .string(user)))
+      }
     case .screen(let screen):
       members.append(contentsOf: screen.jsonMembers)
     case .diff(let diff):
@@ -64,7 +68,8 @@ extension ServerMessage {
     switch kind {
     case .welcome:
       self = .welcome(
-        session: try fields.string(WireKey.session), resumed: try fields.bool(WireKey.resumed))
+        session: try fields.string(WireKey.session), resumed: try fields.bool(WireKey.resumed),
+        role: try fields.optionalString(WireKey.role), user: try fields.optionalString(WireKey.user))
     case .screen:
       self = .screen(try ScreenMessage(reading: fields))
     case .diff:

@@ -1,7 +1,9 @@
 /// A message from the server to a client.
 public enum ServerMessage: Sendable, Hashable {
   /// The answer to `hello`: the session's token, and whether it already existed.
-  case welcome(session: String, resumed: Bool)
+  /// `role` (`viewer`/`editor`) and `user` (v1.1) say who the server takes the client
+  /// for, when it requires access.
+  case welcome(session: String, resumed: Bool, role: String? = nil, user: String? = nil)
   /// The whole top screen: after `welcome`, on push, on pop, on `reload`.
   case screen(ScreenMessage)
   /// A change to a list, from version `from` to `from + 1`.

@@ -9,6 +9,9 @@ enum WireKey {
   static let session = "session"
   static let resumed = "resumed"
   static let client = "client"
+  static let access = "access"
+  static let role = "role"
+  static let user = "user"
 
   // Commands and their targets
   static let list = "list"

@@ -33,7 +33,10 @@ public final class StoreDataSource: TableDataSource, SessionStorage {
   }
 
   public func commit(_ edit: TableEdit, in list: String) throws(ProtocolError) -> TableChange {
-    try shown { () throws(StoreError) -> TableChange in
+    try shown { () throws(StoreError) -> TableChange in try apply(edit, in: list) }
+  }
+
+  private func apply(_ edit: TableEdit, in list: String) throws(StoreError) -> TableChange {
       switch edit {
       case .insert(let section, let after, let row):
         return try store.insertRow(in: list, section: section, after: after, row)
@@ -47,6 +50,17 @@ public final class StoreDataSource: TableDataSource, SessionStorage {
         return try store.setSwitch(row, in: list, isOn: isOn)
       case .select(let row):
         return try store.select(row, in: list)
+      }
+  }
+
+  /// The edit and a `change_log` row naming who made it, in one transaction.
+  public func commit(_ edit: TableEdit, in list: String, by identity: AccessIdentity?)
+    throws(ProtocolError) -> TableChange
+  {
+    let author = ChangeAuthor(name: identity?.name, role: identity?.role ?? .editor)
+    return try shown { () throws(StoreError) -> TableChange in
+      try store.recordingAuthor(author, command: edit.commandName, list: list) {
+        () throws(StoreError) -> TableChange in try apply(edit, in: list)
       }
     }
   }

@@ -51,6 +51,16 @@ public protocol TableDataSource: AnyObject {
   /// data source need not implement it.
   func commit(_ edit: TableEdit, in list: String) throws(ProtocolError) -> TableChange
 
+  /// ``commit(_:in:)`` made by `identity` (nil on an open server): a data source that keeps
+  /// a record of who changed what records it here. By default, ``commit(_:in:)``.
+  func commit(_ edit: TableEdit, in list: String, by identity: AccessIdentity?)
+    throws(ProtocolError) -> TableChange
+
+  /// Whether `list` is read-only for `identity` (nil on an open server), whatever its
+  /// role: its screens say `"editable":false` and its writes get `not_allowed`. By
+  /// default, false.
+  func isReadOnly(_ list: String, for identity: AccessIdentity?) -> Bool
+
   /// Whether snapshots carry each list's own version and ``commit(_:in:)`` reports the
   /// versions it made (a database that counts its changes, as the SQLite store does).
   /// False by default: the server numbers versions itself.
@@ -87,6 +97,14 @@ extension TableDataSource {
   }
 
   public var keepsVersions: Bool { false }
+
+  public func commit(_ edit: TableEdit, in list: String, by identity: AccessIdentity?)
+    throws(ProtocolError) -> TableChange
+  {
+    try commit(edit, in: list)
+  }
+
+  public func isReadOnly(_ list: String, for identity: AccessIdentity?) -> Bool { false }
 }
 
 /// Where sessions' navigation stacks are kept between connections and across restarts.

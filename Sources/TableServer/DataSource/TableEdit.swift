@@ -13,4 +13,16 @@ public enum TableEdit: Sendable, Hashable {
   /// A pick in a selection list: a single-selection list moves its checkmark here, a
   /// multiple-selection list toggles this row's.
   case select(row: String)
+
+  /// What the change log calls it: the protocol command that asks for it.
+  public var commandName: String {
+    switch self {
+    case .insert: return "insert"
+    case .delete: return "delete"
+    case .move: return "move"
+    case .update: return "update"
+    case .setSwitch: return "toggle"
+    case .select: return "tap"
+    }
+  }
 }

@@ -3,8 +3,8 @@
 public enum ServerAction: Sendable {
   /// Queue `frame` (encoded once) for each connection.
   case send(OutgoingFrame, to: [ConnectionID], kind: FrameKind)
-  /// Close after what is queued.
-  case close(ConnectionID, reason: String)
+  /// Close after what is queued, with WebSocket status `code` (4401: unauthorized).
+  case close(ConnectionID, reason: String, code: Int = 1000)
 
   /// What a frame is, so that a connection whose queue was just replaced by a fresh
   /// screen is not sent diffs that screen already contains.

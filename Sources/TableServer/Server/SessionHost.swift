@@ -15,11 +15,11 @@ import TableStore
 public final class SessionHost: ConnectionDelegate {
   /// The core; nil once the transport has stopped, which releases the data source (and
   /// so closes the database).
-  public private(set) var server: SessionServer?
+  public internal(set) var server: SessionServer?
   /// Where frames go. Held strongly: the transport holds its delegate only until it has
   /// stopped, so the two do not keep each other alive.
   public let transport: any MessageTransport
-  private let thread = ThreadChecker("SessionHost")
+  let thread = ThreadChecker("SessionHost")
   private let clock = ContinuousClock()
   /// How many times a full queue was replaced by a fresh screen: a figure for logs.
   public private(set) var resynchronizations = 0
@@ -35,7 +35,9 @@ public final class SessionHost: ConnectionDelegate {
 
   public func connectionDidOpen(_ connection: ConnectionID) {
     thread.check()
-    perform(server?.connectionOpened(connection, at: clock.now))
+    perform(
+      server?.connectionOpened(
+        connection, request: transport.upgradeRequest(of: connection), at: clock.now))
   }
 
   public func connection(_ connection: ConnectionID, didReceive text: String) {
@@ -68,10 +70,17 @@ public final class SessionHost: ConnectionDelegate {
     onStop?()
   }
 
+  /// Closes (4401) the connections whose access was revoked, or that hold none while the
+  /// authenticator now requires it. Run about once a second (see ``AccessWatch``).
+  public func recheckAccess() {
+    thread.check()
+    perform(server?.recheckAccess())
+  }
+
   /// Called on the service thread once the transport has stopped and the core is gone.
   public var onStop: (() -> Void)?
 
-  private func perform(_ actions: [ServerAction]?) {
+  func perform(_ actions: [ServerAction]?) {
     guard let actions, !actions.isEmpty else { return }
     var resynchronized: Set<ConnectionID> = []
     for action in actions {
@@ -84,8 +93,8 @@ public final class SessionHost: ConnectionDelegate {
           resynchronizations += 1
           transport.replaceQueue(of: connection, with: server?.freshScreen(for: connection) ?? [])
         }
-      case .close(let connection, let reason):
-        transport.close(connection, reason: reason)
+      case .close(let connection, let reason, let code):
+        transport.close(connection, code: code, reason: reason)
       }
     }
   }
@@ -96,12 +105,14 @@ extension SessionHost {
   /// session core.
   public convenience init(
     store: Store, transport: any MessageTransport,
-    configuration: SessionServerConfiguration = SessionServerConfiguration()
+    configuration: SessionServerConfiguration = SessionServerConfiguration(),
+    authenticator: (any Authenticator)? = nil
   ) {
     let dataSource = StoreDataSource(store: store)
     self.init(
       server: SessionServer(
-        dataSource: dataSource, sessionStorage: dataSource, configuration: configuration),
+        dataSource: dataSource, sessionStorage: dataSource, configuration: configuration,
+        authenticator: authenticator ?? StoreAuthenticator(store: store)),
       transport: transport)
   }
 }

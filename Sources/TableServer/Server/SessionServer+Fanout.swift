@@ -6,12 +6,13 @@ extension SessionServer {
   /// ids are stable, so a command sent just before navigating still means the same row).
   /// Returns the version of the list that contains the edit: the new one, or the current
   /// one when the edit changed nothing (a switch set to the state it had).
-  mutating func commit(_ edit: TableEdit, in list: String, effects: inout [ServerAction])
-    throws(ProtocolError) -> Int?
-  {
+  mutating func commit(
+    _ edit: TableEdit, in list: String, as identity: AccessIdentity?,
+    effects: inout [ServerAction]
+  ) throws(ProtocolError) -> Int? {
     let snapshot = try currentSnapshot(of: list)
     try snapshot.check(edit)
-    let change = try dataSource.commit(edit, in: list)
+    let change = try dataSource.commit(edit, in: list, by: identity)
     publish(change, effects: &effects)
     return change.version(of: list) ?? (change.lists.isEmpty ? snapshot.version : nil)
   }

@@ -22,7 +22,7 @@ extension SessionServer {
       let error = ProtocolError(.internal, "the screen \(session.topList) could not be read")
       return .send(frame(for: .error(ref: nil, error)), to: connections, kind: .reply)
     }
-    if configuration.isReadOnly { snapshot.isEditable = false }
+    if !mayWrite(session.topList, session: session) { snapshot.isEditable = false }
     let top = session.stack.top
     let screen = LoadedScreen(
       snapshot: snapshot, backTitle: session.stack.backTitle,

@@ -10,6 +10,13 @@ extension SessionServer {
     guard connections[connection]?.session == nil else {
       throw ProtocolError(.notAllowed, "this connection already joined a session")
     }
+    var text = text
+    if let known = text.flatMap({ sessions[SessionToken(rawValue: $0)] }),
+      known.identity != connections[connection]?.identity
+    {
+      // Someone else's live session: a credential does not join another's session.
+      text = nil
+    }
     var session: Session
     var resumed = true
     var notice: String?
@@ -34,11 +41,16 @@ extension SessionServer {
     }
     try cacheSnapshot(of: session.topList)
     session.connections.append(connection)
+    session.identity = connections[connection]?.identity
     keep(session)
     connections[connection]?.session = session.token
     save(session)
     effects.append(
-      reply(.welcome(session: session.token.rawValue, resumed: resumed), to: connection))
+      reply(
+        .welcome(
+          session: session.token.rawValue, resumed: resumed,
+          role: session.identity?.role.rawValue, user: session.identity?.name),
+        to: connection))
     effects.append(screen(of: session.token, transition: .none, to: [connection]))
     if let notice { effects.append(reply(.notice(text: notice), to: connection)) }
   }
@@ -67,8 +79,9 @@ extension SessionServer {
       return nil
     }
     guard snapshot.selection != .none else { return nil }
-    if configuration.isReadOnly { throw ProtocolError(.notAllowed, "this server is read-only") }
-    return try commit(.select(row: rowID), in: list, effects: &effects)
+    let identity = sessions[token]?.identity
+    try checkMayWrite(list, as: identity)
+    return try commit(.select(row: rowID), in: list, as: identity, effects: &effects)
   }
 
   /// `accessory`: the detail button pushes the row's child list, as a tap does.
@@ -126,7 +139,7 @@ extension SessionServer {
     throws(ProtocolError)
   {
     guard var session = sessions[token] else { preconditionFailure("\(token) is not open") }
-    if isOn && !(snapshots[session.topList]?.isEditable == true && !configuration.isReadOnly) {
+    if isOn && !(snapshots[session.topList]?.isEditable == true && mayWrite(session.topList, session: session)) {
       throw ProtocolError(.notAllowed, "“\(session.stack.top.title)” cannot be edited")
     }
     guard session.stack.top.isEditing != isOn else { return }

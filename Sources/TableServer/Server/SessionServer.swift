@@ -15,6 +15,8 @@ public struct SessionServer {
   public let dataSource: any TableDataSource
   public let sessionStorage: any SessionStorage
   public let configuration: SessionServerConfiguration
+  /// Who may connect; nil lets everyone in (an open server).
+  public let authenticator: (any Authenticator)?
 
   /// Sessions with at least one open connection. The others live only in storage.
   /// Written only through ``keep(_:)`` and ``drop(_:)``, which keep `audiences` true.
@@ -27,30 +29,36 @@ public struct SessionServer {
   /// Stacks the storage could not keep (a read-only database): held here instead, so
   /// that such a session still resumes after a reconnect, if not after a restart.
   var unsavedStacks: [SessionToken: NavigationStack] = [:]
+  /// Failed `hello`s per peer address: a token bucket each (see SessionServer+Access).
+  var failedHellos: [String: TokenBucket] = [:]
   /// The versions of each list, for a data source that does not keep its own.
   let listVersions = ListVersions()
 
   public init(
     dataSource: any TableDataSource, sessionStorage: any SessionStorage,
-    configuration: SessionServerConfiguration = SessionServerConfiguration()
+    configuration: SessionServerConfiguration = SessionServerConfiguration(),
+    authenticator: (any Authenticator)? = nil
   ) {
     self.dataSource = dataSource
     self.sessionStorage = sessionStorage
     self.configuration = configuration
+    self.authenticator = authenticator
   }
 
   public var connectionCount: Int { connections.count }
 
   // MARK: - Transport events
 
-  public mutating func connectionOpened(_ connection: ConnectionID, at now: ContinuousClock.Instant)
-    -> [ServerAction]
-  {
+  public mutating func connectionOpened(
+    _ connection: ConnectionID, request: UpgradeRequest = UpgradeRequest(),
+    at now: ContinuousClock.Instant
+  ) -> [ServerAction] {
     precondition(connections[connection] == nil, "\(connection) opened twice")
     connections[connection] = ConnectionState(
       bucket: TokenBucket(
         capacity: configuration.burstSize, refillPerSecond: configuration.commandsPerSecond,
-        now: now))
+        now: now),
+      request: request)
     return []
   }
 
@@ -75,7 +83,13 @@ public struct SessionServer {
     if let refusal = admit(connection, at: now) { return refusal }
     let (ref, result) = ClientMessage.decode(text)
     switch result {
-    case .success(let message): return handle(message, ref: ref, from: connection)
+    case .success(let message):
+      if case .hello(_, _, let access) = message,
+        let refusal = refuseUnauthorized(access, ref: ref, on: connection, at: now)
+      {
+        return refusal
+      }
+      return handle(message, ref: ref, from: connection)
     case .failure(let error): return [reply(.error(ref: ref, error), to: connection)]
     }
   }
@@ -113,16 +127,15 @@ public struct SessionServer {
   private mutating func perform(
     _ message: ClientMessage, from connection: ConnectionID, effects: inout [ServerAction]
   ) throws(ProtocolError) -> Int? {
-    if case .hello(let token, _) = message {
+    if case .hello(let token, _, _) = message {
       try sayHello(token: token, on: connection, effects: &effects)
       return nil
     }
     guard let token = connections[connection]?.session else {
       throw ProtocolError(.notAllowed, "say hello first")
     }
-    if message.isWrite && configuration.isReadOnly {
-      throw ProtocolError(.notAllowed, "this server is read-only")
-    }
+    let identity = sessions[token]?.identity
+    if message.isWrite, let list = message.list { try checkMayWrite(list, as: identity) }
     switch message {
     case .hello:
       preconditionFailure("handled above")
@@ -145,19 +158,49 @@ public struct SessionServer {
     case .reload:
       effects.append(screen(of: token, transition: .none, to: [connection]))
       return nil
+    case .delete, .insert, .move, .update, .toggle:
+      return try commitCommand(message, as: identity, effects: &effects)
+    }
+  }
+
+  /// A command that changes data, which needs no session: commits it and queues the diffs.
+  private mutating func commitCommand(
+    _ message: ClientMessage, as identity: AccessIdentity?, effects: inout [ServerAction]
+  ) throws(ProtocolError) -> Int? {
+    switch message {
     case .delete(let list, let rows):
-      return try commit(.delete(rows: rows), in: list, effects: &effects)
+      return try commit(.delete(rows: rows), in: list, as: identity, effects: &effects)
     case .insert(let list, let section, let after, let row):
       return try commit(
-        .insert(section: section, after: after, row: row), in: list, effects: &effects)
+        .insert(section: section, after: after, row: row), in: list, as: identity, effects: &effects)
     case .move(let list, let row, let section, let after):
       return try commit(
-        .move(row: row, toSection: section, after: after), in: list, effects: &effects)
+        .move(row: row, toSection: section, after: after), in: list, as: identity, effects: &effects)
     case .update(let list, let row, let edit):
       return try commit(
-        .update(row: row, text: edit.text, detail: edit.detail), in: list, effects: &effects)
+        .update(row: row, text: edit.text, detail: edit.detail), in: list, as: identity, effects: &effects)
     case .toggle(let list, let row, let isOn):
-      return try commit(.setSwitch(row: row, isOn: isOn), in: list, effects: &effects)
+      return try commit(.setSwitch(row: row, isOn: isOn), in: list, as: identity, effects: &effects)
+    default:
+      throw ProtocolError(
+        .badMessage, "\(message.kind.rawValue) needs a session: send it over the WebSocket")
+    }
+  }
+
+  /// A command sent without a session (`POST /api/commands`) by `identity` (nil when the
+  /// server requires no access): only commands that change data, naming lists and rows by
+  /// id. Returns the answer (`ack` or `error`, carrying `ref`) and what viewers must be
+  /// sent.
+  public mutating func handleWithoutSession(
+    _ message: ClientMessage, ref: Int, as identity: AccessIdentity?
+  ) -> (answer: ServerMessage, effects: [ServerAction]) {
+    var effects: [ServerAction] = []
+    do throws(ProtocolError) {
+      if message.isWrite, let list = message.list { try checkMayWrite(list, as: identity) }
+      let version = try commitCommand(message, as: identity, effects: &effects)
+      return (.ack(ref: ref, version: version), effects)
+    } catch {
+      return (.error(ref: ref, error), effects)
     }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceLifecycle
+import Synchronization
 import TableModel
 
 /// tableweb as a library: your ``TableDataSource`` served live to browsers (the page is
@@ -59,15 +60,22 @@ public final class TablewebServer: Service, Sendable {
   private let transport: WebSocketServer
   /// Touched only on the service thread (SessionHost checks it on every call).
   private let sessions: ServiceThreadBound<SessionHost>
+  /// Rechecks access every second while serving, when there is an authenticator.
+  private let accessWatch: Mutex<AccessWatch?> = Mutex(nil)
+  private let hasAuthenticator: Bool
 
   /// - Parameters:
   ///   - dataSource: your lists. Called only on the server's thread.
   ///   - sessionStorage: where sessions' navigation stacks are kept; by default in memory
   ///     (they survive a reconnect, not a restart).
+  ///   - authenticator: who may connect and with which role (see ``Authenticator``);
+  ///     nil lets everyone in. Revocations it reports close connections within 2 s.
   public init(
     dataSource: some TableDataSource, sessionStorage: (any SessionStorage)? = nil,
+    authenticator: (any Authenticator)? = nil,
     configuration: Configuration = Configuration()
   ) {
+    hasAuthenticator = authenticator != nil
     self.configuration = configuration
     transport = WebSocketServer(
       configuration: .init(
@@ -79,7 +87,8 @@ public final class TablewebServer: Service, Sendable {
     let core = SessionServer(
       dataSource: dataSource, sessionStorage: sessionStorage ?? MemorySessionStorage(),
       configuration: SessionServerConfiguration(
-        isReadOnly: configuration.isReadOnly, screenRowLimit: configuration.screenRowLimit))
+        isReadOnly: configuration.isReadOnly, screenRowLimit: configuration.screenRowLimit),
+      authenticator: authenticator)
     sessions = ServiceThreadBound(SessionHost(server: core, transport: transport))
     if let snapshots = dataSource as? SnapshotDataSource {
       snapshots.onChange { [weak self] list in self?.reloadList(list) }
@@ -94,6 +103,10 @@ public final class TablewebServer: Service, Sendable {
   /// opened or the page folder does not exist.
   public func start() throws(TransportError) {
     try transport.start(delegate: sessions.value)
+    if hasAuthenticator {
+      let watch = AccessWatch(server: transport, host: sessions.value)
+      accessWatch.withLock { $0 = watch }
+    }
   }
 
   /// Starts (unless started) and serves until ``stop()``, a graceful shutdown of the
@@ -104,6 +117,7 @@ public final class TablewebServer: Service, Sendable {
     await withTaskCancellationHandler {
       await withGracefulShutdownHandler {
         await transport.waitUntilStopped()
+        accessWatch.withLock { $0?.cancel() }
       } onGracefulShutdown: { [transport] in
         transport.requestStop()
       }
@@ -116,6 +130,7 @@ public final class TablewebServer: Service, Sendable {
   /// data source (it runs on the server's thread).
   public func stop() async {
     await transport.stop()
+    accessWatch.withLock { $0?.cancel() }
   }
 
   // MARK: - Changes from the app

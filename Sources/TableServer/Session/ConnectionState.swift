@@ -5,8 +5,13 @@ struct ConnectionState: Sendable, Hashable {
   var bucket: TokenBucket
   /// Messages refused by the rate limit since the last one let through.
   var refusedInARow = 0
+  /// The upgrade request's headers and peer, for the authenticator.
+  var request: UpgradeRequest
+  /// Who the connection acts as once its `hello` was let in; nil on an open server.
+  var identity: AccessIdentity?
 
-  init(bucket: TokenBucket) {
+  init(bucket: TokenBucket, request: UpgradeRequest = UpgradeRequest()) {
     self.bucket = bucket
+    self.request = request
   }
 }

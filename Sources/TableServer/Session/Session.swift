@@ -10,6 +10,9 @@ public struct Session: Sendable, Hashable {
   public var stack: NavigationStack
   /// In the order they said `hello`.
   public var connections: [ConnectionID]
+  /// Who the session acts as (its connections all present the same); nil on an open
+  /// server.
+  public var identity: AccessIdentity?
 
   public init(token: SessionToken, stack: NavigationStack, connections: [ConnectionID] = []) {
     self.token = token

@@ -32,6 +32,7 @@ final class ContextResources {
   private var strings: [UnsafeMutablePointer<CChar>] = []
   let protocols: UnsafeMutablePointer<lws_protocols>
   let protocolCount = 3  // http, tableweb.v1, the terminator
+  /// The API mount (handed to the http protocol's callback), then the static files.
   let mount: UnsafeMutablePointer<lws_http_mount>
   let mimeTypes: UnsafeMutablePointer<lws_protocol_vhost_options>
   let extensions: UnsafeMutablePointer<lws_extension>
@@ -65,7 +66,15 @@ final class ContextResources {
       (mimeTypes + index).initialize(to: option)
     }
 
-    mount = .allocate(capacity: 1)
+    mount = .allocate(capacity: 2)
+    var api = lws_http_mount()
+    api.mountpoint = UnsafePointer(Self.copy(WebSocketServer.apiPathPrefix, into: &strings))
+    api.mountpoint_len = UInt8(WebSocketServer.apiPathPrefix.utf8.count)
+    api.origin = UnsafePointer(Self.copy(Self.httpProtocolName, into: &strings))
+    api.protocol = api.origin
+    api.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+    api.mount_next = UnsafePointer(mount + 1)
+    mount.initialize(to: api)
     var mountValue = lws_http_mount()
     mountValue.mountpoint = UnsafePointer(Self.copy("/", into: &strings))
     mountValue.mountpoint_len = 1  // lws does not measure it
@@ -75,7 +84,7 @@ final class ContextResources {
     mountValue.protocol = UnsafePointer(Self.copy(Self.httpProtocolName, into: &strings))
     mountValue.extra_mimetypes = UnsafePointer(mimeTypes)
     mountValue.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
-    mount.initialize(to: mountValue)
+    (mount + 1).initialize(to: mountValue)
 
     extensions = .allocate(capacity: 2)
     extensions.initialize(repeating: lws_extension(), count: 2)
@@ -98,7 +107,7 @@ final class ContextResources {
     protocols.deallocate()
     mimeTypes.deinitialize(count: Self.extraMimeTypes.count)
     mimeTypes.deallocate()
-    mount.deinitialize(count: 1)
+    mount.deinitialize(count: 2)
     mount.deallocate()
     extensions.deinitialize(count: 2)
     extensions.deallocate()

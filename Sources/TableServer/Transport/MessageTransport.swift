@@ -14,4 +14,16 @@ public protocol MessageTransport: AnyObject {
   func close(_ connection: ConnectionID, reason: String)
   /// How many frames wait to be written to `connection`.
   func queuedFrameCount(of connection: ConnectionID) -> Int
+  /// Sends a close frame with status `code` after what is queued, then closes.
+  func close(_ connection: ConnectionID, code: Int, reason: String)
+  /// The connection's upgrade request, for the authenticator.
+  func upgradeRequest(of connection: ConnectionID) -> UpgradeRequest
+}
+
+extension MessageTransport {
+  public func close(_ connection: ConnectionID, code: Int, reason: String) {
+    close(connection, reason: reason)
+  }
+
+  public func upgradeRequest(of connection: ConnectionID) -> UpgradeRequest { UpgradeRequest() }
 }

@@ -15,6 +15,8 @@ final class WebSocketConnection {
   let wsi: OpaquePointer
   var queue: OutgoingQueue
   var assembler: MessageAssembler
+  /// The upgrade request's `Cookie`, `Authorization` and peer address.
+  var request = UpgradeRequest()
   /// The close frame to send once the queue is written, when a close was asked for.
   var pendingClose: (status: lws_close_status, reason: String)?
   /// The frame handed to `lws_write` last, with `LWS_PRE` bytes before it. With

@@ -26,6 +26,17 @@ func httpProtocolCallback(
   case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
     // A WebSocket bound to this protocol asked for no known subprotocol.
     return 1
+  case LWS_CALLBACK_HTTP:
+    return server.httpRequestStarted(wsi)
+  case LWS_CALLBACK_HTTP_BODY:
+    return server.httpBodyReceived(wsi, UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length))
+  case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+    return server.httpBodyComplete(wsi)
+  case LWS_CALLBACK_HTTP_WRITEABLE:
+    return server.httpWriteable(wsi)
+  case LWS_CALLBACK_CLOSED_HTTP:
+    server.httpClosed(wsi)
+    return lws_callback_http_dummy(wsi, reason, user, input, length)
   case LWS_CALLBACK_ADD_HEADERS:
     guard let input else { return 0 }
     let arguments = input.assumingMemoryBound(to: lws_process_html_args.self)
@@ -88,6 +99,13 @@ extension WebSocketServer {
     return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
+  /// The peer's IP address, or "" when lws cannot say.
+  static func peerAddress(_ wsi: OpaquePointer) -> String {
+    var buffer = [CChar](repeating: 0, count: 64)
+    guard lws_get_peer_simple(wsi, &buffer, buffer.count) != nil else { return "" }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
   func upgradeDecision(_ wsi: OpaquePointer) -> UpgradePolicy.Decision {
     upgradePolicy.decide(
       path: Self.header(wsi, WSI_TOKEN_GET_URI) ?? "",
@@ -129,13 +147,11 @@ extension WebSocketServer {
     return written == response.count
   }
 
-  /// Headers for every static file: revalidate each time so that edits to the page show
-  /// up on reload (lws answers the `ETag` with 304), and no MIME sniffing.
+  /// Adds ``staticFileHeaders`` to a static file's response.
   static func addStaticFileHeaders(
     _ wsi: OpaquePointer, into arguments: UnsafeMutablePointer<lws_process_html_args>
   ) -> Bool {
-    let headers = [("cache-control:", "no-cache"), ("x-content-type-options:", "nosniff")]
-    for (name, value) in headers {
+    for (name, value) in staticFileHeaders {
       let start = UnsafeMutableRawPointer(arguments.pointee.p!).assumingMemoryBound(to: UInt8.self)
       var cursor: UnsafeMutablePointer<UInt8>? = start
       let end = start + Int(arguments.pointee.max_len)
@@ -165,6 +181,10 @@ extension WebSocketServer {
       queue: OutgoingQueue(
         maxFrames: configuration.maxQueuedFrames, maxBytes: configuration.maxQueuedBytes),
       assembler: MessageAssembler(limit: configuration.maxMessageSize))
+    connections[id]?.request = UpgradeRequest(
+      cookie: Self.header(wsi, WSI_TOKEN_HTTP_COOKIE),
+      authorization: Self.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
+      peerAddress: Self.peerAddress(wsi))
     delegate?.connectionDidOpen(id)
   }
 

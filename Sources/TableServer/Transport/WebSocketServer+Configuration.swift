@@ -30,7 +30,7 @@ extension WebSocketServer {
       allowedOrigins: [String] = [], maxMessageSize: Int = 64 * 1024,
       maxQueuedFrames: Int = 512, maxQueuedBytes: Int = 8 * 1024 * 1024,
       pingAfterIdleSeconds: Int = 30, hangUpAfterIdleSeconds: Int = 75,
-      permessageDeflate: Bool = true
+      permessageDeflate: Bool = false
     ) {
       self.host = host
       self.port = port

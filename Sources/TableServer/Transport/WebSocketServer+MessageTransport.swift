@@ -27,6 +27,19 @@ extension WebSocketServer: MessageTransport {
     close(connection, status: LWS_CLOSE_STATUS_NORMAL, reason: reason)
   }
 
+  /// Closes with status `code` (1000, 1001, or an application code 4000–4999).
+  ///
+  /// - Important: Must be called on the service thread.
+  public func close(_ connection: ConnectionID, code: Int, reason: String) {
+    close(connection, status: lws_close_status(rawValue: UInt32(clamping: code)), reason: reason)
+  }
+
+  /// - Important: Must be called on the service thread.
+  public func upgradeRequest(of connection: ConnectionID) -> UpgradeRequest {
+    precondition(isOnServiceThread, "upgradeRequest(of: \(connection)) called off the service thread")
+    return openConnection(connection)?.request ?? UpgradeRequest()
+  }
+
   /// - Important: Must be called on the service thread.
   public func queuedFrameCount(of connection: ConnectionID) -> Int {
     precondition(

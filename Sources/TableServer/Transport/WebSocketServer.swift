@@ -45,6 +45,8 @@ public final class WebSocketServer: @unchecked Sendable {
   private var resources: ContextResources?
   var delegate: (any ConnectionDelegate)?
   var connections: [ConnectionID: WebSocketConnection] = [:]
+  /// HTTP requests to the API paths being read or answered, by lws connection.
+  var httpExchanges: [OpaquePointer: HTTPExchange] = [:]
   var nextConnectionNumber: UInt64 = 1
   private var stopDeadline: ContinuousClock.Instant?
   /// The folder the embedded page was written to, removed when the server stops.

@@ -74,7 +74,27 @@ extension Store {
       updated INTEGER NOT NULL  -- Unix time of the last save
     ) WITHOUT ROWID;
     """,
-    // 2: data format v1.1's `lines` of a row (the most lines its text may take; 0: any).
+    // 2: access grants (a credential's SHA-256, never the credential) and who made
+    // each change.
+    """
+    CREATE TABLE access_grant (
+      name TEXT PRIMARY KEY,
+      role TEXT NOT NULL,        -- viewer | editor
+      digest TEXT NOT NULL,      -- SHA-256 of the credential, hex
+      created INTEGER NOT NULL,  -- Unix time
+      last_used INTEGER          -- Unix time of the last hello with it
+    ) WITHOUT ROWID;
+
+    CREATE TABLE change_log (
+      id INTEGER PRIMARY KEY,
+      at INTEGER NOT NULL,       -- Unix time
+      list TEXT NOT NULL,
+      command TEXT NOT NULL,     -- insert, delete, move, update, toggle, select
+      user TEXT,                 -- the grant's name; NULL on an open server
+      role TEXT NOT NULL
+    );
+    """,
+    // 3: data format v1.1's `lines` of a row (the most lines its text may take; 0: any).
     """
     ALTER TABLE row ADD COLUMN lines INTEGER NOT NULL DEFAULT 1;
     """,

@@ -21,6 +21,10 @@ public final class Store {
   var blockCapacity = Store.defaultBlockCapacity
   /// Ids reserved from the file's counter and not handed out yet (see `makeKey`).
   var reservedIDs = 0..<0
+  /// Who makes the write under way, set by ``recordingAuthor(_:command:list:_:)``: the
+  /// write's transaction adds a `change_log` row for it.
+  var pendingAuthor: ChangeAuthor?
+  var pendingChange: (command: String, list: String)?
 
   /// Opens the database at `path`, creating and migrating it as needed: WAL journal,
   /// `synchronous = NORMAL`, a 5 s busy timeout, foreign keys on.
@@ -141,7 +145,11 @@ public final class Store {
     guard !isReadOnly else { throw .readOnly("the database was opened read-only") }
     precondition(database.isAutocommit, "a store write inside another transaction on \(path)")
     do {
-      return try database.inTransaction(.immediate, body)
+      return try database.inTransaction(.immediate) { () throws(StoreError) in
+        let result = try body()
+        try logPendingAuthor()
+        return result
+      }
     } catch {
       // A reservation of ids made in the rolled-back transaction is undone with it.
       reservedIDs = 0..<0

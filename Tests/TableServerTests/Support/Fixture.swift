@@ -80,12 +80,13 @@ final class Fixture {
   /// A new server core over the fixture's file, as after a (re)start.
   func makeDriver(
     _ configuration: SessionServerConfiguration = SessionServerConfiguration(),
-    readOnlyFile: Bool = false
+    readOnlyFile: Bool = false, authenticator: (any Authenticator)? = nil
   ) throws -> ServerDriver {
     let dataSource = StoreDataSource(store: try Store(path: path, readOnly: readOnlyFile))
     return ServerDriver(
       SessionServer(
-        dataSource: dataSource, sessionStorage: dataSource, configuration: configuration))
+        dataSource: dataSource, sessionStorage: dataSource, configuration: configuration,
+        authenticator: authenticator))
   }
 
   /// The current version of `list`, read from the file.

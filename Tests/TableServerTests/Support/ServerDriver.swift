@@ -22,10 +22,10 @@ struct ServerDriver {
     self.server = server
   }
 
-  mutating func connect() -> ConnectionID {
+  mutating func connect(_ request: UpgradeRequest = UpgradeRequest()) -> ConnectionID {
     let connection = ConnectionID(nextConnection)
     nextConnection += 1
-    _ = server.connectionOpened(connection, at: now)
+    _ = server.connectionOpened(connection, request: request, at: now)
     return connection
   }
 

@@ -15,8 +15,8 @@ enum Transcript {
         for connection in connections.sorted(by: { $0.rawValue < $1.rawValue }) {
           lines.append("\(connection) ← \(summary)")
         }
-      case .close(let connection, let reason):
-        lines.append("\(connection) ✕ \(reason)")
+      case .close(let connection, let reason, let code):
+        lines.append("\(connection) ✕ \(reason)" + (code == 1000 ? "" : " \(code)"))
       }
     }
     return lines
@@ -27,7 +27,11 @@ enum Transcript {
     func text(_ value: JSONValue?) -> String { value?.stringValue.map { "\"\($0)\"" } ?? "null" }
     switch message["type"]?.stringValue {
     case "welcome":
-      return message["resumed"]?.boolValue == true ? "welcome resumed" : "welcome new"
+      var line = message["resumed"]?.boolValue == true ? "welcome resumed" : "welcome new"
+      if let role = message["role"]?.stringValue {
+        line += " \(role) \(text(message["user"]))"
+      }
+      return line
     case "screen":
       let screen = message["screen"]!
       var line = "screen \(message["transition"]!.stringValue!) \(text(screen["title"]))"

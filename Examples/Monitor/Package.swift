@@ -1,0 +1,19 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "Monitor",
+  platforms: [.macOS(.v14)],
+  dependencies: [
+    .package(name: "tableweb", path: "../.."),
+    .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+  ],
+  targets: [
+    .executableTarget(
+      name: "monitor",
+      dependencies: [
+        .product(name: "Tableweb", package: "tableweb"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ])
+  ]
+)

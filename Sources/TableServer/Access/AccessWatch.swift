@@ -1,0 +1,36 @@
+/// Rechecks every open connection's access about once a second, on the service thread, so
+/// that a credential revoked by any process (`tableweb access revoke` on the same
+/// database) closes its connections within two seconds. One read of the small grant
+/// table per tick; nothing on the path of a message.
+public final class AccessWatch: Sendable {
+  private let task: Task<Void, Never>
+
+  /// Starts watching. Cancel it once the server has stopped (work handed to a stopped
+  /// server is dropped, so a late tick does nothing); it also ends when the host is gone.
+  public init(
+    server: WebSocketServer, host: SessionHost, every interval: Duration = .seconds(1)
+  ) {
+    let reference = HostReference(host)
+    task = Task.detached {
+      while !Task.isCancelled, reference.isAlive {
+        do {
+          try await Task.sleep(for: interval)
+        } catch {
+          return  // cancelled
+        }
+        server.perform { reference.host?.recheckAccess() }
+      }
+    }
+  }
+
+  public func cancel() { task.cancel() }
+}
+
+/// Carries the host to the service thread, the only place it is used; weak, so that the
+/// watch does not keep a stopped server's host (and its database) alive.
+private final class HostReference: @unchecked Sendable {
+  weak var host: SessionHost?
+  init(_ host: SessionHost) { self.host = host }
+  /// Read off the service thread only as a hint to stop; the host is used only there.
+  var isAlive: Bool { host != nil }
+}

@@ -1,0 +1,43 @@
+import TableModel
+import TableStore
+
+/// The credentials of `tableweb access grant`, kept (as digests) in the ``Store``: open
+/// while the store holds no grant, and from the first grant on, only a `hello` with a
+/// granted credential gets in.
+///
+/// - Important: Not thread-safe (the store is not): use only on the service thread, with
+///   the store the server itself uses.
+public final class StoreAuthenticator: Authenticator {
+  public let store: Store
+
+  public init(store: Store) {
+    self.store = store
+  }
+
+  public func authenticate(_ request: UpgradeRequest, access: String?) -> AccessDecision {
+    do {
+      guard let access else {
+        return try store.accessGrants().isEmpty ? .open : .refused("no credential")
+      }
+      guard let grant = try store.grant(forCredential: access) else {
+        return try store.accessGrants().isEmpty ? .open : .refused("an unknown credential")
+      }
+      return .granted(AccessIdentity(name: grant.name, role: grant.role, key: grant.digest))
+    } catch {
+      ServerDiagnostics.report("access grants could not be read (\(error)); refusing")
+      return .refused("the grants could not be read")
+    }
+  }
+
+  /// One read of the (small) grant table per call.
+  public func revoked(among identities: Set<AccessIdentity>) -> Set<AccessIdentity> {
+    guard !identities.isEmpty else { return [] }
+    do {
+      let live = Set(try store.accessGrants().map(\.digest))
+      return identities.filter { !live.contains($0.key) }
+    } catch {
+      ServerDiagnostics.report("access grants could not be read (\(error)); keeping connections")
+      return []
+    }
+  }
+}

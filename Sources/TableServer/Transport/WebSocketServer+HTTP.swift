@@ -1,0 +1,102 @@
+import CWebsockets
+import TableModel
+
+/// Requests to the server's own paths (``apiPathPrefix``): read whole, answered by the
+/// delegate, written back in one piece on the next writeable callback.
+extension WebSocketServer {
+  /// Paths under this prefix are the delegate's (``ConnectionDelegate/respond(to:)``);
+  /// everything else under `/` is a static file.
+  public static let apiPathPrefix = "/api"
+
+  /// One request being read or answered, by its lws connection.
+  final class HTTPExchange {
+    var request: HTTPRequest
+    var response: HTTPResponse?
+    var isTooLarge = false
+
+    init(request: HTTPRequest) {
+      self.request = request
+    }
+  }
+
+  /// The largest request body read, in bytes: an array of commands, each at most the
+  /// WebSocket message limit.
+  var maxRequestBody: Int { configuration.maxMessageSize * 16 }
+
+  /// `LWS_CALLBACK_HTTP` on the API mount. Returns what the callback returns.
+  func httpRequestStarted(_ wsi: OpaquePointer) -> Int32 {
+    let isPost = Self.header(wsi, WSI_TOKEN_POST_URI) != nil
+    let path = Self.header(wsi, isPost ? WSI_TOKEN_POST_URI : WSI_TOKEN_GET_URI) ?? ""
+    let exchange = HTTPExchange(
+      request: HTTPRequest(
+        method: isPost ? "POST" : "GET", path: String(path.prefix { $0 != "?" }),
+        authorization: Self.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
+        peerAddress: Self.peerAddress(wsi)))
+    httpExchanges[wsi] = exchange
+    // A POST's body follows (HTTP_BODY, then HTTP_BODY_COMPLETION); others are answered now.
+    return isPost ? 0 : answer(wsi, exchange)
+  }
+
+  func httpBodyReceived(_ wsi: OpaquePointer, _ chunk: UnsafeRawBufferPointer) -> Int32 {
+    guard let exchange = httpExchanges[wsi] else { return -1 }
+    if exchange.request.body.count + chunk.count > maxRequestBody {
+      exchange.isTooLarge = true
+      exchange.request.body = []
+    } else if !exchange.isTooLarge {
+      exchange.request.body.append(contentsOf: chunk)
+    }
+    return 0
+  }
+
+  func httpBodyComplete(_ wsi: OpaquePointer) -> Int32 {
+    guard let exchange = httpExchanges[wsi] else { return -1 }
+    return answer(wsi, exchange)
+  }
+
+  /// Writes the status line and headers now, and the body when lws says it may.
+  private func answer(_ wsi: OpaquePointer, _ exchange: HTTPExchange) -> Int32 {
+    let response =
+      exchange.isTooLarge
+      ? HTTPResponse(
+        status: 413, contentType: "text/plain; charset=utf-8",
+        body: Array("the request is larger than \(maxRequestBody) bytes\n".utf8))
+      : delegate?.respond(to: exchange.request)
+        ?? HTTPResponse(
+          status: 404, contentType: "text/plain; charset=utf-8",
+          body: Array("no such path: \(exchange.request.path)\n".utf8))
+    exchange.response = response
+    let pre = Int(tableweb_lws_pre)
+    var buffer = [UInt8](repeating: 0, count: pre + 1024)
+    let failed = buffer.withUnsafeMutableBufferPointer { buffer -> Bool in
+      let start = buffer.baseAddress! + pre
+      var cursor: UnsafeMutablePointer<UInt8>? = start
+      let end = buffer.baseAddress! + buffer.count
+      let failed = response.contentType.withCString { type in
+        lws_add_http_common_headers(
+          wsi, UInt32(response.status), type, lws_filepos_t(response.body.count), &cursor, end)
+      }
+      return failed != 0 || lws_finalize_write_http_header(wsi, start, &cursor, end) != 0
+    }
+    if failed { return -1 }
+    lws_callback_on_writable(wsi)
+    return 0
+  }
+
+  /// `LWS_CALLBACK_HTTP_WRITEABLE`: the body of the answer, then the next request (or
+  /// the close) on this connection.
+  func httpWriteable(_ wsi: OpaquePointer) -> Int32 {
+    guard let response = httpExchanges[wsi]?.response else { return 0 }
+    httpExchanges[wsi] = nil
+    let pre = Int(tableweb_lws_pre)
+    var buffer = [UInt8](repeating: 0, count: pre) + response.body
+    let written = buffer.withUnsafeMutableBufferPointer {
+      lws_write(wsi, $0.baseAddress! + pre, response.body.count, LWS_WRITE_HTTP_FINAL)
+    }
+    guard written == response.body.count else { return -1 }
+    return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+  }
+
+  func httpClosed(_ wsi: OpaquePointer) {
+    httpExchanges[wsi] = nil
+  }
+}

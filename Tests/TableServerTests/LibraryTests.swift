@@ -1,0 +1,114 @@
+import Foundation
+import Synchronization
+import TableClient
+import TableModel
+import Testing
+
+@testable import TableServer
+
+/// tableweb as a library: an app's own data source, changed by the app's code (not by a
+/// command), reaches a real client over a real socket as diffs.
+@Suite(.serialized) struct LibraryTests {
+  typealias Peer = ServerIntegrationTests.Peer
+
+  static func fruit(_ ids: [String]) -> TableSnapshot {
+    TableSnapshot(
+      list: "home", version: 0, title: "Fruit",
+      sections: [Section(id: "s", rows: ids.map { Row(id: $0, text: $0.capitalized) })])
+  }
+
+  /// Runs `body` on a thread of its own, as an app's timer or watcher would.
+  static func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+      body()
+      done.signal()
+    }.start()
+    done.wait()
+  }
+
+  func serve(_ dataSource: some TableDataSource) throws -> TablewebServer {
+    let server = TablewebServer(dataSource: dataSource, configuration: .init(port: 0))
+    try server.start()
+    return server
+  }
+
+  func url(_ server: TablewebServer) -> String { "ws://127.0.0.1:\(server.port)/ws" }
+
+  @Test func aSnapshotAppliedFromAnotherThreadReachesEveryViewerAsOneDiff() async throws {
+    let lists = SnapshotDataSource(root: Self.fruit(["apple", "banana"]))
+    let server = try serve(lists)
+    do {
+      let viewers = [try Peer(url: url(server)), try Peer(url: url(server))]
+      #expect(viewers[0].screen?["version"] == .int(1))
+      Self.onAnotherThread { lists.apply(Self.fruit(["banana", "cherry"])) }
+      for viewer in viewers {
+        let diff = try viewer.next("diff")
+        #expect(diff["from"] == .int(1) && diff["to"] == .int(2))
+        #expect(diff["ops"]?[0]?["op"] == .string("delete"))
+        #expect(diff["ops"]?[1]?["row"]?["id"] == .string("cherry"))
+      }
+      // The same snapshot again changes nothing and sends nothing: the next diff is 2→3.
+      lists.apply(Self.fruit(["banana", "cherry"]))
+      lists.apply(Self.fruit(["cherry"]))
+      #expect(try viewers[0].next("diff")["from"] == .int(2))
+    }
+    await server.stop()
+  }
+
+  /// A data source in UIKit's shape over the app's own model.
+  final class Shelf: TableDataSource, Sendable {
+    let items = Mutex<[String]>(["apple", "banana"])
+
+    func rootList() throws(ProtocolError) -> String { "home" }
+
+    func snapshot(of list: String) throws(ProtocolError) -> TableSnapshot {
+      guard list == "home" else { throw ProtocolError(.notFound, "no list \(list)") }
+      return LibraryTests.fruit(items.withLock { $0 })
+    }
+  }
+
+  @Test func reloadListAndBatchUpdatesSendWhatTheAppChanged() async throws {
+    let shelf = Shelf()
+    let server = try serve(shelf)
+    do {
+      let viewer = try Peer(url: url(server))
+      Self.onAnotherThread {
+        shelf.items.withLock { $0.append("cherry") }
+        server.reloadList("home")
+      }
+      var diff = try viewer.next("diff")
+      #expect(diff["to"] == .int(2))
+      #expect(diff["ops"] == .array([try JSONValue(parsing: #"{"op":"insert","at":[0,2],"row":{"id":"cherry","style":"default","text":"Cherry","detail":null,"image":null,"accessory":"none","control":null,"editing":"none","movable":false,"selectable":true}}"#)]))
+      shelf.items.withLock { $0.removeFirst() }
+      server.performBatchUpdates(in: "home", [.delete(row: "apple")])
+      diff = try viewer.next("diff")
+      #expect(diff["from"] == .int(2))
+      #expect(diff["ops"] == .array([try JSONValue(parsing: #"{"op":"delete","at":[0,0]}"#)]))
+      // A command the list does not allow is refused: the default commit says not_allowed.
+      viewer.send(#"{"type":"delete","list":"home","rows":["banana"],"ref":7}"#)
+      #expect(try viewer.next("error")["code"] == .string("not_allowed"))
+    }
+    await server.stop()
+  }
+
+  @Test func aRowLeadsToAListAndARemovedListPopsItsViewers() async throws {
+    let lists = SnapshotDataSource(root: Self.fruit(["apple"]))
+    var detail = Self.fruit(["seed"])
+    detail.list = "apple"
+    detail.title = "Apple"
+    lists.apply(detail)
+    lists.setDestination("apple", ofRow: "apple", in: "home")
+    let server = try serve(lists)
+    do {
+      let viewer = try Peer(url: url(server))
+      viewer.send(#"{"type":"tap","list":"home","row":"apple"}"#)
+      #expect(try viewer.next("screen")["stack"] == .array([.string("Fruit"), .string("Apple")]))
+      lists.remove(list: "apple")
+      let popped = try viewer.next("screen")
+      #expect(popped["transition"] == .string("pop"))
+      #expect(try viewer.next("notice")["text"] == .string("“Apple” was deleted."))
+    }
+    await server.stop()
+  }
+}
