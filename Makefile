@@ -51,10 +51,11 @@ e2e-test: deps pydeps release examples
 
 test: swift-test e2e-test
 
-bench: release
+bench: release pydeps
 	swift run -c release tablebench diff
 	swift run -c release tablebench store
 	swift run -c release tablebench fanout
+	$(VENV)/bin/python Benchmarks/pageframes.py
 
 screenshots: deps pydeps release
 	$(VENV)/bin/python Tests/e2e/screenshots.py

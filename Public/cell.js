@@ -41,8 +41,12 @@ export function fillCell(node, row, state) {
     node.classList.add("has-image");
   }
   const labels = content.appendChild(el("div", "labels"));
-  labels.appendChild(el("span", "text", row.text));
-  if (row.detail != null && row.style !== CELL_STYLE.default) labels.appendChild(el("span", "detail", row.detail));
+  const texts = [labels.appendChild(el("span", "text", row.text))];
+  if (row.detail != null && row.style !== CELL_STYLE.default) texts.push(labels.appendChild(el("span", "detail", row.detail)));
+  if (row.lines !== 1) {
+    node.classList.add("multi"); // self-sizing: the row grows to its text (`lines`: 0 any, n at most n)
+    for (const t of texts) if (row.lines > 1) t.classList.add("clamp"), (t.style.webkitLineClamp = String(row.lines));
+  }
 
   if (row.control && !state.editing) {
     const sw = content.appendChild(cellButton("switch", row.text));

@@ -1,5 +1,5 @@
 // Asks the server, once each, for rows about to scroll into view.
-const FETCH_PAGE = 100;
+export const FETCH_PAGE = 100;
 
 export class RowFetcher {
   /// `fetch(sectionId, from, count)` sends the request.

@@ -105,7 +105,7 @@ function reorder(view, node, down) {
       if (d < best) [best, drag.ts, drag.to] = [d, k, i];
     });
     view.render();
-    node.style.transform = `translateY(${top - (node.parentNode?.offsetTop ?? 0)}px)`;
+    node.style.transform = `translateY(${top - (node.parentNode?.parentNode?.offsetTop ?? 0)}px)`;
   };
   let frame = requestAnimationFrame(function autoScroll() {
     const r = sc.getBoundingClientRect();

@@ -8,12 +8,12 @@ export const keyboard = {
     s = Math.max(0, Math.min(s, sections.length - 1));
     if (!sections[s]) return;
     i = Math.max(0, Math.min(i, sections[s].rows.length - 1));
-    const els = this.sectionEls.get(sections[s].id);
-    const y = els.rows.offsetTop + i * H;
+    this.render();
+    const y = this.rowTop(s, i);
     const pad = this.screen.style === TABLE_STYLE.plain ? 28 : 0;
     const sc = this.scroller;
-    if (y - pad < sc.scrollTop) sc.scrollTop = y - pad;
-    else if (y + H > sc.scrollTop + sc.clientHeight) sc.scrollTop = y + H - sc.clientHeight;
+    if (y - pad < sc.scrollTop) this.scrollToRow(s, i, pad);
+    else if (y + H > sc.scrollTop + sc.clientHeight) this.scrollToRow(s, i, 0, true);
     this.render();
     const row = sections[s].rows[i];
     this.cells.get(row ? row.id : `~${sections[s].id}~${i}`)?.focus({ preventScroll: true });
@@ -31,8 +31,9 @@ export const keyboard = {
     return s >= 0 && s < secs.length ? [s, i] : null;
   },
 
-  /// Arrows move, Enter and Space tap (Shift+Enter: the info button), Delete deletes and
-  /// Alt+arrows reorder in editing mode, F2 renames. Returns whether it handled the key.
+  /// Arrows move, Home and End go to the first and last row, Enter and Space tap
+  /// (Shift+Enter: the info button), Delete deletes and Alt+arrows reorder in editing
+  /// mode, F2 renames. Returns whether it handled the key.
   key(e) {
     const node = document.activeElement?.closest?.(".cell");
     const cs = node && this.page.contains(node) ? cellState.get(node) : null;
@@ -44,6 +45,11 @@ export const keyboard = {
       if (e.altKey && editing && row?.movable) return this.moveBy(row, pos, delta), true;
       const next = pos ? this.step(...pos, delta) : this.firstVisible();
       if (next) this.focusAt(...next);
+      return true;
+    }
+    if (e.key === "Home" || e.key === "End") {
+      const last = this.screen.sections.length - 1;
+      if (last >= 0) this.focusAt(e.key === "Home" ? 0 : last, e.key === "Home" ? 0 : Infinity);
       return true;
     }
     if (!row) return false;

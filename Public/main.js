@@ -53,6 +53,10 @@ function leave(command, row) {
 const goBack = () => navigate(W.back(), []);
 
 const actions = {
+  titleExpanded: (on, style) => {
+    $(".navbar").classList.toggle("expanded", on);
+    $(".navbar").classList.toggle("over-plain", style === W.TABLE_STYLE.plain);
+  },
   tap: (row) => leave(W.tap, row),
   accessory: (row) => leave(W.accessory, row),
   toggle: (row, on) => send(W.toggle(list(), row.id, on), [row.id]),

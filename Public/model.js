@@ -11,6 +11,7 @@ export function rowFromWire(w) {
     style: w[K.style] || W.CELL_STYLE.default,
     text: w[K.text] ?? "",
     detail: w[K.detail] ?? null,
+    lines: Number.isInteger(w[K.lines]) && w[K.lines] >= 0 ? w[K.lines] : 1, // v1.1; 0: any
     image: w[K.image] ?? null,
     accessory: w[K.accessory] || W.ACCESSORY_TYPE.none,
     control: c && c[K.kind] === W.CONTROL_SWITCH ? { on: !!c[K.on] } : null,

@@ -6,8 +6,11 @@ import { el, afterMotion } from "./dom.js";
 import { cellState, fillCell, ROW_HEIGHT } from "./cell.js";
 import { locate } from "./model.js";
 import { attachGestures } from "./gestures.js";
-import { RowFetcher } from "./fetcher.js";
+import { FETCH_PAGE, RowFetcher } from "./fetcher.js";
 import { keyboard } from "./keys.js";
+import { drawnHeights, rowOffsets, scrollFor } from "./scale.js";
+import { SectionHeights, heightOf } from "./heights.js";
+import { Scrubber } from "./scrubber.js";
 import { EDITING_STYLE as E } from "./wire.js";
 
 const H = ROW_HEIGHT;
@@ -15,16 +18,28 @@ const H = ROW_HEIGHT;
 export class TableView {
   /// `actions` carries out what the user did: tap, accessory, toggle, remove(ids),
   /// insertAt(sectionId, afterId), move(row, sectionId, afterId), rename(row),
-  /// fetch(sectionId, from, count), selectionChanged().
+  /// fetch(sectionId, from, count), selectionChanged(), titleExpanded(on, style).
   constructor(actions) {
     this.actions = actions;
     this.page = el("div", "page");
     this.scroller = this.page.appendChild(el("div", "scroller"));
     this.scroller.tabIndex = 0;
     this.table = this.scroller.appendChild(el("div", "table"));
+    this.largeTitle = this.table.appendChild(el("div", "large-title")); // the bar's h1 names it
+    this.largeTitle.setAttribute("aria-hidden", "true");
+    this.expanded = null; // whether the large title shows (root screens, scrolled to the top)
     this.tableHeader = this.table.appendChild(el("div", "table-header"));
     this.tableFooter = this.table.appendChild(el("div", "table-footer"));
     this.strip = null;
+    this.scrubber = new Scrubber(this);
+    this.offsets = []; // section → px its rows are drawn above their place (scale.js)
+    this.heights = []; // section → [real, drawn] height of its rows area
+    this.rowHeights = []; // section → SectionHeights; rebuilt when `sized` is false
+    this.sized = false;
+    this.measured = new Map(); // row id → px: self-sizing rows as drawn at `width`
+    this.width = 0;
+    this.anchor = null; // [s, i, id, top]: the first row on screen at the last layout
+    this.keepAnchor = false; // heights changed under the viewport: keep that row still
     this.cells = new Map(); // row id, or "~section~index" for a row not fetched yet → node
     this.sectionEls = new Map(); // section id → {root, header, rows, footer}
     this.selected = new Set(); // rows picked in editing mode for "Delete (n)"
@@ -37,7 +52,10 @@ export class TableView {
     this.frame = 0;
     this.scroller.addEventListener("scroll", () => this.schedule(), { passive: true });
     this.scroller.addEventListener("click", (e) => this.click(e));
-    new ResizeObserver(() => this.schedule()).observe(this.scroller);
+    new ResizeObserver(() => {
+      if (this.scroller.clientWidth !== this.width) this.measured.clear(), (this.sized = false);
+      this.schedule();
+    }).observe(this.scroller);
     attachGestures(this);
     Object.assign(this, keyboard);
   }
@@ -47,7 +65,11 @@ export class TableView {
     this.screen = screen;
     this.page.className = `page ${screen.style}${screen.indexTitles ? " indexed" : ""}`;
     this.page.classList.toggle("editing", screen.editing);
+    this.largeTitle.textContent = screen.title;
+    this.largeTitle.hidden = screen.back != null; // large titles on root screens, as in Settings
+    this.expanded = null;
     this.fetcher.clear();
+    this.sized = false;
     if (!sameList || !screen.editing) this.endEditingState();
     for (const id of this.selected) if (!locate(screen, id)) this.selected.delete(id);
     this.tableHeader.textContent = screen.header ?? "";
@@ -57,6 +79,23 @@ export class TableView {
     this.buildSections();
     this.buildIndex();
     this.render();
+  }
+
+  /// Scrolls so that row `i` of section `s` is at the viewport's top less `pad`, or with
+  /// `bottom` its end at the viewport's bottom; real offsets, however long the list.
+  scrollToRow(s, i, pad = 0, bottom = false) {
+    const els = this.sectionEls.get(this.screen.sections[s].id);
+    const view = this.scroller.clientHeight;
+    const [real, drawn] = this.heights[s] ?? [Infinity, Infinity];
+    const hs = this.rowHeights[s];
+    const y = bottom ? hs.top(i + 1) - view : hs.top(i) - pad;
+    this.scroller.scrollTop = scrollFor(els.rows.offsetTop, drawn, real, y, view);
+  }
+
+  /// Where row `i` of section `s` is drawn in the scroller now.
+  rowTop(s, i) {
+    const at = this.rowHeights[s]?.top(i) ?? i * H;
+    return this.sectionEls.get(this.screen.sections[s].id).rows.offsetTop + at - (this.offsets[s] ?? 0);
   }
 
   setEditing(on) {
@@ -82,6 +121,10 @@ export class TableView {
         const root = el("div", "section");
         els = { root, header: root.appendChild(el("div", "sh")), rows: root.appendChild(el("div", "rows")),
           footer: root.appendChild(el("div", "sf")) };
+        // The cells' parent: moved as one (by the compositor) while a long section's
+        // offset changes, so that scrolling it repaints only rows coming into view.
+        els.layer = els.rows.appendChild(el("div", "layer"));
+        els.layer.setAttribute("role", "none");
         els.rows.setAttribute("role", "list");
         this.sectionEls.set(sec.id, els);
       }
@@ -94,7 +137,7 @@ export class TableView {
       if (seen.has(id)) continue;
       els.root.remove();
       this.sectionEls.delete(id);
-      for (const [key, node] of this.cells) if (node.parentNode === els.rows) this.cells.delete(key);
+      for (const [key, node] of this.cells) if (node.parentNode === els.layer) this.cells.delete(key);
     }
   }
 
@@ -122,7 +165,8 @@ export class TableView {
   /// The n-th index title jumps to the n-th section (protocol: `indexTitles`).
   scrollToIndexTitle(k) {
     const sec = this.screen.sections[Math.min(k, this.screen.sections.length - 1)];
-    if (sec) this.scroller.scrollTop = this.sectionEls.get(sec.id).root.offsetTop;
+    if (!sec) return;
+    this.scroller.scrollTop = this.sectionEls.get(sec.id).root.offsetTop;
     this.render();
   }
 
@@ -134,7 +178,7 @@ export class TableView {
   /// dragged row leaves a gap in section `d.s` and opens one in `d.ts`.
   rowY(s, i, id) {
     const d = this.drag;
-    if (!d) return i * H;
+    if (!d) return this.rowHeights[s].top(i);
     if (id === d.id) return d.tops[d.ts] + d.to * H - d.tops[s] - (s > d.ts ? H : 0); // dropped
     if (s === d.s && i > d.from) i--;
     if (s === d.ts && i >= d.to) i++;
@@ -142,31 +186,61 @@ export class TableView {
   }
 
   render() {
+    for (let pass = 0; pass < 3 && this.layOut(); pass++); // again while measuring moved rows
+  }
+
+  /// Draws the rows near the viewport; returns whether self-sizing rows measured
+  /// otherwise than estimated (and so were drawn in the wrong place).
+  layOut() {
     const sc = this.screen;
-    if (!sc || !this.page.isConnected) return;
+    if (!sc || !this.page.isConnected) return false;
     const sections = sc.sections;
     const els = sections.map((sec) => this.sectionEls.get(sec.id));
     const d = this.drag;
-    sections.forEach((sec, s) => {
-      els[s].rows.style.height = `${(sec.rows.length + (d ? (s === d.ts) - (s === d.s) : 0)) * H}px`;
-      els[s].rows.classList.toggle("lifted", d?.s === s);
-    });
-    const tops = els.map((e) => e.rows.offsetTop);
     const view = this.scroller.clientHeight || 800;
-    const lo = this.scroller.scrollTop - view / 2;
-    const hi = this.scroller.scrollTop + view * 1.5;
+    if (!this.sized) {
+      this.width = this.scroller.clientWidth;
+      this.rowHeights = sections.map((sec) => new SectionHeights(sec.rows, this.measured, this.width));
+      this.sized = true;
+    }
+    const hs = this.rowHeights;
+    const real = sections.map((sec, s) => hs[s].total + (d ? (s === d.ts) - (s === d.s) : 0) * H);
+    const drawn = drawnHeights(real, view);
+    this.heights = real.map((r, s) => [r, drawn[s]]);
+    sections.forEach((sec, s) => {
+      els[s].rows.style.height = `${drawn[s]}px`;
+      els[s].rows.classList.toggle("lifted", d?.s === s);
+      els[s].rows.classList.toggle("scaled", drawn[s] < real[s]);
+    });
+    let p = this.scroller.scrollTop;
+    const a = this.keepAnchor && this.anchor;
+    this.page.classList.toggle("still", this.keepAnchor); // rows measured, not moved: no glide
+    this.keepAnchor = false;
+    if (a && sections[a[0]]?.rows[a[1]]?.id === a[2] && !drawn.some((h, s) => h < real[s])) {
+      const moved = els[a[0]].rows.offsetTop + hs[a[0]].top(a[1]) - a[3];
+      if (moved) this.scroller.scrollTop = p += moved; // rows above it grew or shrank
+    }
+    const o = (this.offsets = rowOffsets(els.map((e) => e.rows.offsetTop), drawn, real, p, view));
+    const tops = els.map((e, s) => e.rows.offsetTop - o[s]);
+    const base = o.map((x) => Math.round(x / 100_000) * 100_000); // cells move only when this steps
+    els.forEach((e, s) => (e.layer.style.transform = base[s] === o[s] ? "" : `translateY(${base[s] - o[s]}px)`));
+    const max = this.scroller.scrollHeight - this.scroller.clientHeight; // read before any write
+    const lo = p - view / 2;
+    const hi = p + view * 1.5;
     const wanted = new Map();
     const want = (s, i) => {
       const row = sections[s].rows[i];
       wanted.set(row ? row.id : `~${sections[s].id}~${i}`, [s, i, row]);
     };
     sections.forEach((sec, s) => {
-      const first = Math.max(0, Math.floor((lo - tops[s]) / H));
-      const last = Math.min(sec.rows.length - 1, Math.floor((hi - tops[s]) / H));
+      if (!sec.rows.length || hi < tops[s] || lo > tops[s] + real[s]) return;
+      const first = hs[s].indexAt(lo - tops[s]);
+      const last = hs[s].indexAt(hi - tops[s]);
       for (let i = first; i <= last; i++) want(s, i);
       this.fetcher.fetchMissing(sec, first, last);
     });
-    for (const keep of [this.drag?.id, cellState.get(document.activeElement?.closest?.(".cell"))?.key]) {
+    const focused = cellState.get(document.activeElement?.closest?.(".cell"));
+    for (const keep of [this.drag?.id, focused?.key]) {
       if (!keep || wanted.has(keep)) continue;
       const at = keep.startsWith("~") ? null : locate(sc, keep);
       if (at) want(...at);
@@ -176,6 +250,7 @@ export class TableView {
       node.remove();
       this.cells.delete(key);
     }
+    const grown = []; // [node, row, s, i]: self-sizing rows to measure
     for (const [key, [s, i, row]] of wanted) {
       const n = sections[s].rows.length;
       const state = {
@@ -197,16 +272,54 @@ export class TableView {
         for (const c of cs.fx) node.classList.add(c);
         cs.row = row;
         cs.sig = sig;
+        cs.width = 0;
       }
+      if (row && row.lines !== 1 && cs.width !== this.width) grown.push([node, row, s, i]);
       cs.pos = [s, i];
       if (this.drag?.id === key && !this.drag.dropped) continue;
-      node.style.transform = `translateY(${this.rowY(s, i, key)}px)`;
-      if (node.parentNode !== els[s].rows) els[s].rows.appendChild(node);
+      node.style.transform = `translateY(${this.rowY(s, i, key) - base[s]}px)`;
+      if (node.parentNode !== els[s].layer) els[s].layer.appendChild(node);
     }
+    if (focused?.key.startsWith("~") && !wanted.has(focused.key)) {
+      const row = sections[focused.pos[0]]?.rows[focused.pos[1]]; // a focused placeholder's row came
+      if (row) this.cells.get(row.id)?.focus({ preventScroll: true });
+    }
+    this.scrubber.update(tops, p, max, view);
+    const expanded = !this.largeTitle.hidden && p < this.largeTitle.offsetHeight - 4; // collapses into the bar
+    if (expanded !== this.expanded) this.actions.titleExpanded((this.expanded = expanded), sc.style);
+    let anchor = null;
+    for (const [key, [s, i, row]] of wanted) {
+      const top = tops[s] + hs[s].top(i);
+      if (row && top + hs[s].height(i) > p && (!anchor || top < anchor[3])) anchor = [s, i, key, top];
+    }
+    this.anchor = anchor;
+    return this.measure(grown);
+  }
+
+  /// Measures self-sizing rows just drawn; a row that is taller or shorter than
+  /// estimated moves those after it, but not what is on screen (see `anchor`), so
+  /// scrolling up into rows not measured yet never jumps.
+  measure(grown) {
+    let changed = false;
+    for (const [node, row] of grown) {
+      const h = node.getBoundingClientRect().height;
+      cellState.get(node).width = this.width;
+      if (h !== heightOf(row, this.measured, this.width)) changed = true;
+      this.measured.set(row.id, h);
+    }
+    if (changed) this.sized = false, (this.keepAnchor = true);
+    return changed;
   }
 
   rowsArrived(sectionId, from) {
     this.fetcher.arrived(sectionId, from);
+    const s = this.screen.sections.findIndex((sec) => sec.id === sectionId);
+    const rows = this.screen.sections[s]?.rows ?? [];
+    for (let i = from; i < Math.min(rows.length, from + FETCH_PAGE) && this.sized; i++) {
+      if (s < 0 || heightOf(rows[i], this.measured, this.width) !== H) this.sized = false;
+    }
+    if (s < 0) this.sized = false;
+    this.keepAnchor ||= !this.sized;
     this.schedule();
   }
 
@@ -226,6 +339,7 @@ export class TableView {
       afterMotion(() => node.remove());
     }
     if (changes.sections) this.buildSections();
+    this.sized = false;
     this.render();
     for (const id of changes.inserted) this.effect(id, "inserting", 400);
     for (const id of changes.updated) if (!isOwn(id)) this.effect(id, "flash", 1200);
@@ -247,7 +361,7 @@ export class TableView {
   /// `scroll` is where the level was left: a scrollTop, or the id of the first row.
   returnTo(rowId, scroll) {
     const at = typeof scroll === "string" && locate(this.screen, scroll);
-    if (at) this.scroller.scrollTop = this.sectionEls.get(this.screen.sections[at[0]].id).rows.offsetTop + at[1] * H;
+    if (at) this.render(), this.scrollToRow(...at);
     else if (typeof scroll === "number") this.scroller.scrollTop = scroll;
     this.render();
     this.effect(rowId, "returning", 500);

@@ -43,7 +43,7 @@ export const K = Object.freeze({
   editing: "editing", editable: "editable", selection: "selection",
   indexTitles: "indexTitles", header: "header", footer: "footer",
   sections: "sections", id: "id", count: "count", rows: "rows", row: "row",
-  text: "text", detail: "detail", image: "image", accessory: "accessory",
+  text: "text", detail: "detail", lines: "lines", image: "image", accessory: "accessory",
   control: "control", kind: "kind", on: "on", movable: "movable",
   selectable: "selectable", from: "from", to: "to", ops: "ops", op: "op",
   at: "at", section: "section", after: "after", code: "code",

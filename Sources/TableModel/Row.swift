@@ -8,6 +8,9 @@ public struct Row: Sendable, Hashable, Identifiable {
   public var style: CellStyle
   public var text: String
   public var detail: String?
+  /// The most lines the text may take (`numberOfLines`); 0: as many as it needs, the row
+  /// growing to fit (a self-sizing cell).
+  public var lines: Int
   /// The URL of the row's image, shown when the style allows one.
   public var image: String?
   public var accessory: AccessoryType
@@ -22,12 +25,14 @@ public struct Row: Sendable, Hashable, Identifiable {
   public init(
     id: String, style: CellStyle = .default, text: String, detail: String? = nil,
     image: String? = nil, accessory: AccessoryType = .none, control: CellControl? = nil,
-    editingStyle: EditingStyle = .none, isMovable: Bool = false, isSelectable: Bool = true
+    editingStyle: EditingStyle = .none, isMovable: Bool = false, isSelectable: Bool = true,
+    lines: Int = 1
   ) {
     self.id = id
     self.style = style
     self.text = text
     self.detail = detail
+    self.lines = lines
     self.image = image
     self.accessory = accessory
     self.control = control

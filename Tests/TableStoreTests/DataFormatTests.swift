@@ -53,6 +53,14 @@ import TableModel
       #"sections[0].rows[0].accessory: unknown accessory "chevron""#
     ),
     (
+      #"{"title": "x", "sections": [{"rows": [{"text": "a", "lines": -1}]}]}"#,
+      "sections[0].rows[0].lines: expected a whole number of at least 0, found -1"
+    ),
+    (
+      #"{"title": "x", "sections": [{"rows": [{"text": "a", "lines": "2"}]}]}"#,
+      "sections[0].rows[0].lines: expected a whole number of at least 0, found a string"
+    ),
+    (
       #"{"title": "x", "sections": [{"rows": [{"text": "a", "switch": "on"}]}]}"#,
       "sections[0].rows[0].switch: expected true or false, found a string"
     ),
@@ -150,6 +158,26 @@ import TableModel
     #expect(first.contains(#""checked": true"#))
     // Re-importing keeps lists' versions growing, so clients that hold them reload.
     #expect(try store.version(of: "home") > 1)
+  }
+
+  @Test func linesGoThroughImportTheStoreTheWireAndExport() throws {
+    let file = #"""
+      {"id": "L", "title": "L", "sections": [{"id": "s", "rows": [
+        {"id": "any", "text": "a", "lines": 0}, {"id": "three", "text": "b", "lines": 3},
+        {"id": "one", "text": "c"}]}]}
+      """#
+    let temporary = try TemporaryStore(json: file)
+    let exported = try temporary.store.exportJSON()
+    let rows = try AppScreen(jsonText: exported).sections[0].rows
+    #expect(rows.map(\.lines) == [0, 3, 1])
+    #expect(!exported.contains(#""lines": 1"#))
+    let wire = try temporary.store.snapshot(of: "L").sections[0].rows
+    #expect(wire.map(\.lines) == [0, 3, 1])
+    #expect(wire[0].jsonValue.serialized.contains(#""lines":0"#))
+    #expect(try Row(json: wire[1].jsonValue) == wire[1])
+    #expect(!wire[2].jsonValue.serialized.contains("lines"))
+    let negative = wire[0].jsonValue.serialized.replacingOccurrences(of: #""lines":0"#, with: #""lines":-1"#)
+    #expect(throws: ProtocolError.self) { try Row(json: JSONValue(parsing: negative)) }
   }
 
   @Test func theDemoRoundTrips() throws {

@@ -125,13 +125,39 @@ class Server:
         self.dir.cleanup()
 
 
+def serving(app):
+    """A module-scoped `server` fixture: a Server with `app` (or what `app()` returns,
+    for data too big to build at collection) imported, for the module."""
+    @pytest.fixture(scope="module")
+    def server():
+        s = Server(app() if callable(app) else app)
+        yield s
+        s.close()
+    return server
+
+
+@pytest.fixture(name="page")
+def app_page(chromium, server):
+    """The module's app in a new browser context; a page error fails the test."""
+    p = open_app(chromium, server)
+    yield p
+    assert p.errors == []
+    p.close_context()
+
+
+def numbered_list(n):
+    """A plain root list of `n` rows: ids r0…, texts "Row 0"…."""
+    return {"title": "Numbers", "style": "plain", "sections": [{"id": "all", "rows": [
+        {"id": f"r{i}", "text": f"Row {i}"} for i in range(n)]}]}
+
+
 # --- Driving the page --------------------------------------------------------------
 
 def open_app(browser, server, **options):
     """A new browser context (so a new session) on the app, once its first screen shows."""
     cm = new_page(browser, server.url, **options)
     page = cm.__enter__()
-    page.wait_for_selector(".page .cell")
+    page.wait_for_selector(".page .cell", timeout=20_000)  # a first screen of a big list, on a busy machine
     page.close_context = lambda: cm.__exit__(None, None, None)
     return page
 

@@ -1,6 +1,7 @@
 """Regenerates docs/screenshots/*.png, the README's pictures of the page: the demo app
 served by the real server (make release first), in an iPhone-sized Chromium, light and
 dark. Run by `make screenshots`."""
+import contextlib
 import os
 import sys
 
@@ -72,7 +73,48 @@ def main():
                     page.wait_for_timeout(400)
                     shoot(page, f"tasks-editing-{scheme}")
                     page.locator(".nav-edit").click()
+            long_list(browser)
             browser.close()
+    finally:
+        server.close()
+
+
+LONG = {"title": "Log", "style": "plain", "sections": [{"id": "log", "rows": [
+    {"id": f"e{i}", "text": f"Entry {i + 1:,}", "detail": f"{i % 60:02d}:00", "style": "value1"}
+    for i in range(50_000)]}]}
+
+
+NOTE = ("Rows grow to their text when \"lines\" is 0, as a UITableViewCell with numberOfLines = 0 "
+        "does; \"lines\": 2 stops at two lines and an ellipsis, however long the text.")
+SIZES = {"title": "Notes", "style": "insetGrouped", "sections": [{"id": "n", "rows": [
+    {"id": "a", "text": "One line"},
+    {"id": "b", "text": NOTE, "lines": 0},
+    {"id": "c", "text": "Subtitle", "detail": "56 px, as on iOS", "style": "subtitle"},
+    {"id": "d", "text": NOTE, "lines": 2, "accessory": "disclosure"},
+    {"id": "e", "text": "address", "detail": "1 Infinite Loop\nCupertino, CA 95014\nUnited States",
+     "style": "value2", "lines": 0}]}]}
+
+
+def long_list(browser):
+    """A long list without an index, its scrubber held halfway down; self-sizing rows."""
+    with contextlib.closing(Server(SIZES)) as server:
+        for scheme in ("light", "dark"):
+            with new_page(browser, server.url, color_scheme=scheme, **PHONE) as page:
+                settle(page)
+                shoot(page, f"sizing-{scheme}")
+    server = Server(LONG)
+    try:
+        for scheme in ("light", "dark"):
+            with new_page(browser, server.url, color_scheme=scheme, **PHONE) as page:
+                settle(page)
+                thumb = page.locator(".scrubber .thumb").bounding_box()
+                x = thumb["x"] + thumb["width"] / 2
+                page.mouse.move(x, thumb["y"] + 5)
+                page.mouse.down()
+                page.mouse.move(x, thumb["y"] + 300, steps=5)
+                page.wait_for_timeout(300)
+                shoot(page, f"long-scrubber-{scheme}")
+                page.mouse.up()
     finally:
         server.close()
 

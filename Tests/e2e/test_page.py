@@ -1,10 +1,8 @@
 """The page in Chromium against the real server: navigation, cells, editing, gestures,
 live updates between two browsers, text safety, resuming, and a 100,000-row list."""
-import pytest
-
 from page_helpers import (  # noqa: F401 (fixtures)
-    SECTION_IDS, Server, answered, cell, chromium, drag_handle, drill, go_back, open_app, reveal, swipe, title, visible_ids,
-    wait_for_sections)
+    SECTION_IDS, answered, app_page, cell, chromium, drag_handle, drill, go_back, open_app, reveal, serving, swipe,
+    title, visible_ids, wait_for_sections)
 
 MARKUP = "<b>bold</b><img src=x onerror=window.pwned=1>"
 IMAGE = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='29' height='29'/%3E"
@@ -73,19 +71,7 @@ APP = {
 }
 
 
-@pytest.fixture(scope="module")
-def server():
-    s = Server(APP)
-    yield s
-    s.close()
-
-
-@pytest.fixture
-def page(chromium, server):
-    p = open_app(chromium, server)
-    yield p
-    assert p.errors == []
-    p.close_context()
+server = serving(APP)
 
 
 def ids_in(page):

@@ -5,8 +5,11 @@ import re
 
 from page_helpers import PUBLIC
 
-# 64 KiB until access links and the "Access needed" screen (access.js, about 2.3 KB).
-LIMIT = 68 * 1024
+# 64 KiB until access links and the "Access needed" screen (access.js, about 2.3 KB) and
+# issue 10: lists past the browser's height cap with a scrubber, self-sizing rows, large
+# titles, split view, swipe actions and menus, search and custom cells do not fit in it
+# without stripping the comments the code is read by.
+LIMIT = 96 * 1024
 
 
 def files():
@@ -15,7 +18,7 @@ def files():
             yield os.path.join(folder, name)
 
 
-def test_the_page_is_at_most_68_kib_uncompressed():
+def test_the_page_is_at_most_96_kib_uncompressed():
     total = sum(os.path.getsize(f) for f in files())
     assert total <= LIMIT, f"Public/ is {total} bytes"
 

@@ -1,20 +1,21 @@
 extension Row {
-  /// The protocol's ROW: every key present, `null` where the row has no detail, image
-  /// or control.
+  /// The protocol's ROW: every v1 key present, `null` where the row has no detail, image
+  /// or control; v1.1's `lines` only when it is not 1.
   public var jsonValue: JSONValue {
-    .object(
-      JSONObject(uniqueMembers: [
-        (WireKey.id, .string(id)),
-        (WireKey.style, .string(style.rawValue)),
-        (WireKey.text, .string(text)),
-        (WireKey.detail, .string(detail)),
-        (WireKey.image, .string(image)),
-        (WireKey.accessory, .string(accessory.rawValue)),
-        (WireKey.control, control?.jsonValue ?? .null),
-        (WireKey.editing, .string(editingStyle.rawValue)),
-        (WireKey.movable, .bool(isMovable)),
-        (WireKey.selectable, .bool(isSelectable)),
-      ]))
+    var members: [(String, JSONValue)] = [
+      (WireKey.id, .string(id)),
+      (WireKey.style, .string(style.rawValue)),
+      (WireKey.text, .string(text)),
+      (WireKey.detail, .string(detail)),
+      (WireKey.image, .string(image)),
+      (WireKey.accessory, .string(accessory.rawValue)),
+      (WireKey.control, control?.jsonValue ?? .null),
+      (WireKey.editing, .string(editingStyle.rawValue)),
+      (WireKey.movable, .bool(isMovable)),
+      (WireKey.selectable, .bool(isSelectable)),
+    ]
+    if lines != 1 { members.append((WireKey.lines, .int(lines))) }
+    return .object(JSONObject(uniqueMembers: members))
   }
 
   /// Reads a ROW; a missing or mistyped field throws `bad_message`.
@@ -39,7 +40,8 @@ extension Row {
       control: control,
       editingStyle: try fields.name(WireKey.editing, as: EditingStyle.self),
       isMovable: try fields.bool(WireKey.movable),
-      isSelectable: try fields.bool(WireKey.selectable))
+      isSelectable: try fields.bool(WireKey.selectable),
+      lines: fields.optional(WireKey.lines) == nil ? 1 : try fields.int(WireKey.lines, atLeast: 0))
   }
 
   /// Reads the array `key` of ROWs.

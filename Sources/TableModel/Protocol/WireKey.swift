@@ -45,6 +45,7 @@ enum WireKey {
   // ROW
   static let text = "text"
   static let detail = "detail"
+  static let lines = "lines"
   static let image = "image"
   static let accessory = "accessory"
   static let control = "control"

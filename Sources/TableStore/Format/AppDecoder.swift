@@ -160,7 +160,7 @@ struct AppDecoder {
       value, at: path,
       allowed: [
         "id", "text", "detail", "style", "image", "accessory", "switch", "checked", "showWhen",
-        "children",
+        "children", "lines",
       ])
     var row = AppRow(text: "")
     row.id = try id(object, at: path)
@@ -169,6 +169,13 @@ struct AppDecoder {
     row.style = try enumeration(
       object, "style", at: path, name: "style", default: CellStyle.default)
     row.image = try optionalString(object, "image", at: path)
+    if let lines = object["lines"], !lines.isNull {
+      guard let count = lines.intValue, count >= 0 else {
+        let found = if case .number = lines { lines.serialized } else { lines.kindName }
+        throw fail(member(path, "lines"), "expected a whole number of at least 0, found \(found)")
+      }
+      row.lines = count
+    }
     if let accessory = object["accessory"], !accessory.isNull {
       row.accessory = try enumeration(
         object, "accessory", at: path, name: "accessory", default: AccessoryType.none)

@@ -36,6 +36,7 @@ extension AppRow {
     object["text"] = .string(text)
     if let detail { object["detail"] = .string(detail) }
     if style != .default { object["style"] = .string(style.rawValue) }
+    if lines != 1 { object["lines"] = .int(lines) }
     if let image { object["image"] = .string(image) }
     if let accessory { object["accessory"] = .string(accessory.rawValue) }
     if let isOn { object["switch"] = .bool(isOn) }

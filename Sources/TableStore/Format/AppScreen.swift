@@ -70,6 +70,8 @@ public struct AppRow: Sendable, Hashable {
   public var text: String
   public var detail: String?
   public var style: CellStyle
+  /// The most lines the text may take; 0: as many as it needs (v1.1).
+  public var lines: Int
   public var image: String?
   /// nil: the default (disclosure when the row has children, else none).
   public var accessory: AccessoryType?
@@ -84,12 +86,13 @@ public struct AppRow: Sendable, Hashable {
     id: String? = nil, text: String, detail: String? = nil, style: CellStyle = .default,
     image: String? = nil, accessory: AccessoryType? = nil, isOn: Bool? = nil,
     isChecked: Bool = false,
-    showWhen: ShowWhen? = nil, children: AppScreen? = nil
+    showWhen: ShowWhen? = nil, children: AppScreen? = nil, lines: Int = 1
   ) {
     self.id = id
     self.text = text
     self.detail = detail
     self.style = style
+    self.lines = lines
     self.image = image
     self.accessory = accessory
     self.isOn = isOn

@@ -24,6 +24,8 @@ struct RowRecord {
   var blockSize: Int
   /// The text of the checked option of a single-selection child list.
   var childCheckedText: String?
+  /// The most lines the text may take; 0: any.
+  var lines: Int
 
   /// Whether the row drills into a child list.
   var hasChildren: Bool { childSelection != nil }
@@ -36,12 +38,12 @@ struct RowRecord {
       r.text, r.detail, r.style, r.show_when_row, c.selection, r.image, r.accessory, b.size,
       CASE WHEN c.selection = 'single' THEN
         (SELECT o.text FROM row o WHERE o.list_id = c.id AND o.checked ORDER BY o.id LIMIT 1)
-      END\(extraColumns)
+      END, r.lines\(extraColumns)
     FROM row r JOIN block b ON b.id = r.block_id LEFT JOIN list c ON c.parent_row = r.id
     """
   }
 
-  static let columnCount = 18
+  static let columnCount = 19
   // Built once: the statement cache hashes the SQL of every statement it hands out.
   static let selectByKey = select() + " WHERE r.key = ?"
   static let selectByID = select() + " WHERE r.id = ?"
@@ -66,13 +68,14 @@ struct RowRecord {
     accessory = s.optionalString(15).flatMap(AccessoryType.init(rawValue:))
     blockSize = s.int(16)
     childCheckedText = s.optionalString(17)
+    lines = s.int(18)
   }
 
-  /// The row as `list` shows it (see ``Store/makeRow(id:text:detail:style:image:accessory:isOn:isChecked:hasChildren:borrowedDetail:in:)``).
+  /// The row as `list` shows it (see ``Store/makeRow(id:text:detail:style:image:accessory:isOn:isChecked:hasChildren:borrowedDetail:lines:in:)``).
   func row(in list: ListRecord) -> Row {
     Store.makeRow(
       id: key, text: text, detail: detail, style: style, image: image, accessory: accessory,
       isOn: isOn, isChecked: isChecked, hasChildren: hasChildren,
-      borrowedDetail: childSelection == .single ? childCheckedText : nil, in: list)
+      borrowedDetail: childSelection == .single ? childCheckedText : nil, lines: lines, in: list)
   }
 }

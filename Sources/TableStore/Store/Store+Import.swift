@@ -111,11 +111,11 @@ private struct Importer {
           try store.execute(
             """
             INSERT INTO row (key, list_id, block_id, pos, text, detail, style, image, accessory, switch,
-              checked, visible)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              checked, visible, lines)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, rowKey, listID, blockID, (index - start) * Store.rowGap, row.text, row.detail,
             row.style.rawValue, row.image, row.accessory?.rawValue, row.isOn, row.isChecked,
-            visible[sectionIndex][index])
+            visible[sectionIndex][index], row.lines)
           let rowID = store.database.lastInsertedRowID
           if row.id != nil { rowIDs[rowKey] = rowID }
           if let showWhen = row.showWhen { pending.append((rowID, showWhen)) }

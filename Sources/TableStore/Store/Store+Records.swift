@@ -6,7 +6,8 @@ extension Store {
   static let rowSelect = """
     SELECT r.id, r.key, r.text, r.detail, r.style, r.image, r.accessory, r.switch, r.checked,
       c.id, c.selection,
-      (SELECT o.text FROM row o WHERE o.list_id = c.id AND o.checked ORDER BY o.id LIMIT 1)
+      (SELECT o.text FROM row o WHERE o.list_id = c.id AND o.checked ORDER BY o.id LIMIT 1),
+      r.lines
     FROM row r LEFT JOIN list c ON c.parent_row = r.id
     """
   static let rowSelectByID = rowSelect + " WHERE r.id = ?"
@@ -21,14 +22,16 @@ extension Store {
       accessory: s.optionalString(6).flatMap(AccessoryType.init(rawValue:)),
       isOn: s.optionalBool(7),
       isChecked: s.bool(8), hasChildren: hasChildren,
-      borrowedDetail: childSelection == .single ? s.optionalString(11) : nil, in: list)
+      borrowedDetail: childSelection == .single ? s.optionalString(11) : nil, lines: s.int(12),
+      in: list)
   }
 
   /// The row as the protocol shows it: defaults, checkmarks and borrowed details applied.
   static func makeRow(
     id: String, text: String, detail: String?, style: CellStyle, image: String?,
     accessory stored: AccessoryType?,
-    isOn: Bool?, isChecked: Bool, hasChildren: Bool, borrowedDetail: String?, in list: ListRecord
+    isOn: Bool?, isChecked: Bool, hasChildren: Bool, borrowedDetail: String?, lines: Int = 1,
+    in list: ListRecord
   ) -> Row {
     var accessory = stored ?? (hasChildren ? .disclosureIndicator : .none)
     if list.selection != .none {
@@ -44,7 +47,7 @@ extension Store {
       control: isOn.map { .switch(isOn: $0) },
       editingStyle: list.isEditable ? .delete : .none,
       isMovable: list.isEditable && !list.isIndexed,
-      isSelectable: hasChildren || isOn == nil || list.selection != .none)
+      isSelectable: hasChildren || isOn == nil || list.selection != .none, lines: lines)
   }
 
   func loadRow(id: Int, in list: ListRecord) throws(StoreError) -> Row {

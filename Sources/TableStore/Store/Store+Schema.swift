@@ -94,6 +94,10 @@ extension Store {
       role TEXT NOT NULL
     );
     """,
+    // 3: data format v1.1's `lines` of a row (the most lines its text may take; 0: any).
+    """
+    ALTER TABLE row ADD COLUMN lines INTEGER NOT NULL DEFAULT 1;
+    """,
   ]
 
   /// Brings the schema up to date, one migration per transaction.
