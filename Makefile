@@ -38,12 +38,13 @@ swift-test: deps
 
 # The example apps and a package that uses TableModel alone: each depends on this package
 # by path, as an app would.
-# An incremental build of a package that depends on this one by path can miss source
-# files added here since its last build (SwiftPM reuses its build plan): touching its
-# manifest makes it plan anew. A clean clone is not affected.
+# An incremental build of a package that depends on this one by path can go stale when
+# files are added or signatures change here (seen: missed sources, a stale object file):
+# when one fails, it is built again from clean. A clean clone builds each once.
 examples: deps
 	for p in Examples/Files Examples/Monitor Examples/Hello Tests/Packages/ModelOnly; do \
-	  touch $$p/Package.swift && swift build --package-path $$p || exit 1; done
+	  swift build --package-path $$p || { rm -rf $$p/.build && swift build --package-path $$p; } \
+	    || exit 1; done
 	Tests/Packages/ModelOnly/.build/debug/ModelOnly | grep -q '"type":"diff"'
 
 e2e-test: deps pydeps release examples
