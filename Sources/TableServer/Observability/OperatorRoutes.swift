@@ -21,8 +21,8 @@ final class OperatorRoutes: HTTPResponder {
     servesMetrics ? [health, metrics] : [health]
   }
 
-  func answer(path: String) -> HTTPResponse {
-    switch path {
+  func respond(to request: HTTPRequest) -> HTTPResponse? {
+    switch request.path {
     case Self.health:
       return healthCheck()
         ? HTTPResponse(status: 200, text: "ok\n")
@@ -32,7 +32,7 @@ final class OperatorRoutes: HTTPResponder {
         status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
         body: telemetry.prometheusText())
     default:
-      return HTTPResponse(status: 404, text: "not found\n")
+      return nil
     }
   }
 }

@@ -4,7 +4,7 @@ import TableModel
 /// cron job, a script): one command object, or an array of them applied in order. The
 /// answer is the `ack` or `error` of each, in the same shape (an object, or an array).
 /// Viewers get the diffs as for any command.
-extension SessionHost {
+extension SessionHost: HTTPResponder {
   static let commandsPath = WebSocketServer.apiPathPrefix + "/commands"
 
   public func respond(to request: HTTPRequest) -> HTTPResponse? {

@@ -81,7 +81,10 @@ public final class TablewebServer: Service, Sendable {
   /// Rechecks access every second while serving, when there is an authenticator.
   private let accessWatch: Mutex<AccessWatch?> = Mutex(nil)
   private let hasAuthenticator: Bool
+  /// `/healthz` and `/metrics`.
   private let routes: ServiceThreadBound<OperatorRoutes>
+  /// Those and the session host's `/api/commands`, on the main port.
+  private let allRoutes: ServiceThreadBound<HTTPRoutes>
 
   /// - Parameters:
   ///   - dataSource: your lists. Called only on the server's thread.
@@ -127,8 +130,9 @@ public final class TablewebServer: Service, Sendable {
       configuration: SessionServerConfiguration(
         isReadOnly: configuration.isReadOnly, screenRowLimit: configuration.screenRowLimit),
       authenticator: authenticator)
-    sessions = ServiceThreadBound(
-      SessionHost(server: core, transport: transport, telemetry: telemetry))
+    let host = SessionHost(server: core, transport: transport, telemetry: telemetry)
+    sessions = ServiceThreadBound(host)
+    allRoutes = ServiceThreadBound(HTTPRoutes([routes.value, host]))
     if let snapshots = dataSource as? SnapshotDataSource {
       snapshots.onChange { [weak self] list in self?.reloadList(list) }
     }
@@ -148,7 +152,7 @@ public final class TablewebServer: Service, Sendable {
       try metricsTransport.start(delegate: metricsListener.value, responder: routes.value)
     }
     do {
-      try transport.start(delegate: sessions.value, responder: routes.value)
+      try transport.start(delegate: sessions.value, responder: allRoutes.value)
     } catch {
       if let metricsTransport { Self.stopAndWait(metricsTransport) }
       throw error

@@ -11,9 +11,6 @@ public protocol ConnectionDelegate: AnyObject {
   func connectionDidSendTooLarge(_ connection: ConnectionID)
   /// The connection is gone; nothing more will be delivered for it.
   func connectionDidClose(_ connection: ConnectionID)
-  /// An HTTP request to one of ``WebSocketServer/apiPathPrefix``'s paths, body complete.
-  /// nil answers 404.
-  func respond(to request: HTTPRequest) -> HTTPResponse?
   /// The transport has stopped: every connection was sent a close frame (1001) and has
   /// been reported closed; nothing more will be called. Close the database here.
   func transportDidStop()
@@ -21,5 +18,4 @@ public protocol ConnectionDelegate: AnyObject {
 
 extension ConnectionDelegate {
   public func transportDidStop() {}
-  public func respond(to request: HTTPRequest) -> HTTPResponse? { nil }
 }

@@ -1,12 +1,12 @@
 import CWebsockets
 import TableModel
 
-/// Requests to the server's own paths (``apiPathPrefix``, answered by the delegate, and
-/// ``Configuration/dynamicPaths``, answered by the ``HTTPResponder``): read whole, written
+/// Requests to the server's own paths (``apiPathPrefix`` and
+/// ``Configuration/dynamicPaths``): read whole, answered by the ``HTTPResponder``, written
 /// back in one piece on the next writeable callback.
 extension WebSocketServer {
-  /// Paths under this prefix are the delegate's (``ConnectionDelegate/respond(to:)``);
-  /// everything else under `/` is a static file.
+  /// Paths under this prefix are the ``HTTPResponder``'s; everything else under `/` is a
+  /// static file (or a dynamic path).
   public static let apiPathPrefix = "/api"
 
   /// One request being read or answered, by its lws connection.
@@ -56,23 +56,11 @@ extension WebSocketServer {
 
   /// Writes the status line and headers now, and the body when lws says it may.
   private func answer(_ wsi: OpaquePointer, _ exchange: HTTPExchange) -> Int32 {
-    let dynamic =
-      configuration.dynamicPaths.contains(exchange.request.path)
-      ? responder?.answer(path: exchange.request.path) : nil
-    let response: HTTPResponse
-    if let dynamic {
-      response = dynamic
-    } else {
-      response =
+    let response =
       exchange.isTooLarge
-      ? HTTPResponse(
-        status: 413, contentType: "text/plain; charset=utf-8",
-        body: Array("the request is larger than \(maxRequestBody) bytes\n".utf8))
-      : delegate?.respond(to: exchange.request)
-        ?? HTTPResponse(
-          status: 404, contentType: "text/plain; charset=utf-8",
-          body: Array("no such path: \(exchange.request.path)\n".utf8))
-    }
+      ? HTTPResponse(status: 413, text: "the request is larger than \(maxRequestBody) bytes\n")
+      : (isServersOwn(exchange.request.path) ? responder?.respond(to: exchange.request) : nil)
+        ?? HTTPResponse(status: 404, text: "no such path: \(exchange.request.path)\n")
     exchange.response = response
     let pre = Int(tableweb_lws_pre)
     var buffer = [UInt8](repeating: 0, count: pre + 1024)
@@ -89,6 +77,12 @@ extension WebSocketServer {
     if failed { return -1 }
     lws_callback_on_writable(wsi)
     return 0
+  }
+
+  /// Whether `path` is one this server answers itself (lws also hands over a static
+  /// file it did not find).
+  private func isServersOwn(_ path: String) -> Bool {
+    path.hasPrefix(Self.apiPathPrefix + "/") || configuration.dynamicPaths.contains(path)
   }
 
   /// `LWS_CALLBACK_HTTP_WRITEABLE`: the body of the answer, then the next request (or
