@@ -19,7 +19,10 @@ extension SessionServer {
 
   /// One diff per changed list, encoded once, to every connection whose session shows
   /// that list on top; then every session that stood on a removed list is popped.
-  mutating func publish(_ change: TableChange, effects: inout [ServerAction]) {
+  /// `read` is a list's snapshot already read since the change, so it is not read again.
+  mutating func publish(
+    _ change: TableChange, read: TableSnapshot? = nil, effects: inout [ServerAction]
+  ) {
     var change = change
     if !dataSource.keepsVersions {
       // The server counts: each changed list goes up by one.
@@ -31,7 +34,8 @@ extension SessionServer {
     for listChange in change.lists {
       guard let old = snapshots[listChange.list] else { continue }  // nobody is looking
       let viewers = viewers(of: listChange.list)
-      guard let new = advance(old, by: listChange) else {
+      let alreadyRead = read?.list == listChange.list ? read : nil
+      guard let new = advance(old, by: listChange, read: alreadyRead) else {
         // The data source skipped versions or could not say how: resend the screens.
         snapshots[listChange.list] = freshSnapshot(of: listChange.list)
         for session in sessions(showing: listChange.list) where snapshots[session.topList] != nil {
@@ -70,24 +74,34 @@ extension SessionServer {
       publish(TableChange(removedLists: [list]), effects: &effects)
       return effects
     }
-    if edits == nil, let cached = snapshots[list] {
-      guard let fresh = freshSnapshot(of: list), fresh != cached else { return [] }
-      if dataSource.keepsVersions, fresh.version == cached.version { return [] }
+    // Read once: to see whether anything changed, for its version, and to diff against.
+    var fresh: TableSnapshot?
+    if edits == nil || dataSource.keepsVersions {
+      fresh = freshSnapshot(of: list)
+      if edits == nil, let cached = snapshots[list] {
+        guard let fresh, fresh != cached else { return [] }
+        if dataSource.keepsVersions, fresh.version == cached.version { return [] }
+      }
     }
-    let version = dataSource.keepsVersions ? (freshSnapshot(of: list)?.version ?? 0) : 0
+    // A server-counted version is stamped by `publish`.
+    let version = dataSource.keepsVersions ? (fresh?.version ?? 0) : 0
     publish(
       TableChange(lists: [TableChange.ListChange(list: list, version: version, edits: edits)]),
-      effects: &effects)
+      read: edits == nil ? fresh : nil, effects: &effects)
     return effects
   }
 
   /// `old` with the change applied, or nil when the change does not follow it directly.
-  private func advance(_ old: TableSnapshot, by change: TableChange.ListChange) -> TableSnapshot? {
+  /// Without edits the list is read, unless `read` already holds it.
+  private func advance(
+    _ old: TableSnapshot, by change: TableChange.ListChange, read: TableSnapshot?
+  ) -> TableSnapshot? {
     guard change.version == old.version + 1 else { return nil }
     guard let edits = change.edits else {
-      guard let fresh = freshSnapshot(of: change.list), fresh.version == change.version else {
-        return nil
-      }
+      var fresh = read ?? freshSnapshot(of: change.list)
+      // Read before `publish` counted the change: it is the new version's content.
+      if read != nil, !dataSource.keepsVersions { fresh?.version = change.version }
+      guard let fresh, fresh.version == change.version else { return nil }
       return fresh
     }
     var new = old
