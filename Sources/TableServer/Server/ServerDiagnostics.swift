@@ -1,12 +1,14 @@
-import Foundation
+import Logging
 
 /// Where the server reports what went wrong without a client to tell: a data source that
 /// failed while a change was being sent out, a session that could not be read back.
 ///
-/// One line each on standard error, prefixed `tableweb:`; never row text or credentials.
-/// Any thread.
+/// Through swift-log (as `serve` sets it up: text or JSON on standard error), at `error`;
+/// never row text or credentials. Any thread.
 enum ServerDiagnostics {
+  private static let logger = Logger(label: "tableweb.server")
+
   static func report(_ message: String) {
-    FileHandle.standardError.write(Data("tableweb: \(message)\n".utf8))
+    logger.error("\(message)")
   }
 }
