@@ -24,10 +24,3 @@ public final class HTTPRoutes: HTTPResponder {
     return nil
   }
 }
-
-extension HTTPResponse {
-  /// A plain-text answer.
-  public init(status: Int, text: String) {
-    self.init(status: status, contentType: "text/plain; charset=utf-8", body: Array(text.utf8))
-  }
-}

@@ -21,30 +21,3 @@ public struct HTTPRequest: Sendable, Hashable {
     self.body = body
   }
 }
-
-/// The answer to an ``HTTPRequest``.
-public struct HTTPResponse: Sendable, Hashable {
-  public var status: Int
-  public var contentType: String
-  public var body: [UInt8]
-
-  public init(status: Int, contentType: String = "application/json", body: [UInt8]) {
-    self.status = status
-    self.contentType = contentType
-    self.body = body
-  }
-
-  /// The reason phrase of the status line.
-  var reason: String {
-    switch status {
-    case 200: "OK"
-    case 400: "Bad Request"
-    case 401: "Unauthorized"
-    case 404: "Not Found"
-    case 405: "Method Not Allowed"
-    case 413: "Content Too Large"
-    case 503: "Service Unavailable"
-    default: "Status"
-    }
-  }
-}
