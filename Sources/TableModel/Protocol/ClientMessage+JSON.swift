@@ -91,6 +91,9 @@ extension ClientMessage {
         count: try fields.int(WireKey.count, atLeast: 1))
     case .reload:
       self = .reload
+    case .search:
+      self = .search(
+        list: try fields.string(WireKey.list), query: try fields.string(WireKey.query))
     }
   }
 
@@ -139,6 +142,9 @@ extension ClientMessage {
       members.append((WireKey.section, .string(section)))
       members.append((WireKey.from, .int(from)))
       members.append((WireKey.count, .int(count)))
+    case .search(let list, let query):
+      members.append((WireKey.list, .string(list)))
+      members.append((WireKey.query, .string(query)))
     }
     return .object(JSONObject(uniqueMembers: members))
   }

@@ -33,7 +33,8 @@ extension SessionServer {
     }
     for listChange in change.lists {
       guard let old = snapshots[listChange.list] else { continue }  // nobody is looking
-      let viewers = viewers(of: listChange.list)
+      publishSearchResults(of: listChange.list, effects: &effects)
+      let viewers = unsearchedViewers(of: listChange.list)
       let alreadyRead = read?.list == listChange.list ? read : nil
       guard let new = advance(old, by: listChange, read: alreadyRead) else {
         // The data source skipped versions or could not say how: resend the screens.

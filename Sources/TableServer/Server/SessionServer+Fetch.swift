@@ -9,7 +9,7 @@ extension SessionServer {
     guard from >= 0, count >= 1 else {
       throw ProtocolError(.badMessage, "fetch needs from ≥ 0 and count ≥ 1")
     }
-    let snapshot = try currentSnapshot(of: list)
+    let snapshot = try fetchedSnapshot(of: list, for: connection)
     let sectionIndex = try snapshot.sectionIndex(sectionID)
     let rows = snapshot.sections[sectionIndex].rows
     let start = min(from, rows.count)
