@@ -7,6 +7,7 @@ import { TableView } from "./table.js";
 import { NavigationBar, transition } from "./navigation.js";
 import { askForText } from "./alert.js";
 import { takeCredentialFromLink } from "./access.js";
+import { SearchField } from "./search.js";
 
 const K = W.K;
 const $ = (sel) => document.querySelector(sel);
@@ -31,6 +32,7 @@ const send = (cmd, rows = []) => {
   for (const id of rows) own.set(id, now);
   return socket.send(cmd);
 };
+const field = new SearchField($(".searchbar"), (cmd) => send(cmd));
 const isOwn = (id) => Date.now() - (own.get(id) ?? 0) < 3000;
 const list = () => model.screen.list;
 
@@ -119,6 +121,7 @@ function showScreen(msg) {
   trail.length = sc.depth + 1;
   if (trail[sc.depth]?.list !== sc.list) trail[sc.depth] = undefined;
   nav.show(sc, sc.transition !== W.TRANSITION.none);
+  field.show(sc);
   showToolbar();
   if (result.gap) requestReload();
 }
@@ -131,6 +134,7 @@ function applyDiff(msg) {
     return requestReload();
   }
   for (const changes of result.changes) view.applyChanges(changes, isOwn);
+  field.show(model.screen);
   if (result.gap) requestReload();
 }
 
