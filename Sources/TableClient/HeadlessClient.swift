@@ -160,7 +160,7 @@ public struct HeadlessClient: Sendable {
 
   public mutating func receive(_ message: ServerMessage) -> Effect {
     switch message {
-    case .welcome(let token, let resumed, _, _):
+    case .welcome(let token, let resumed, _, _, _):
       session = token
       return .welcomed(session: token, resumed: resumed)
     case .screen(let message):

@@ -33,7 +33,7 @@ final class FakeSessions: ConnectionDelegate, @unchecked Sendable {
       return
     }
     switch message {
-    case .hello(let session, _, _):
+    case .hello(let session, _, _, _):
       send(.welcome(session: session ?? "NEW-TOKEN", resumed: session != nil))
       send(settings(.none))
     case .tap(_, "R3", _):

@@ -1,0 +1,56 @@
+import TableStore
+
+/// Notices commits made by other processes to the SQLite file a server serves, and makes
+/// the server publish them from the change log.
+///
+/// It polls `PRAGMA data_version` about every 50 ms on a read-only connection of its own,
+/// off the service thread; when the value moves, it hands ``SessionHost/catchUpWithLog()``
+/// to the service thread (the way `reloadList` reaches it from other threads). The
+/// server's own commits move it too: the catch-up then finds them published and skips
+/// them. One tiny read per tick; nothing on the path of a message.
+public final class ChangeWatch: Sendable {
+  private let task: Task<Void, Never>
+
+  /// Starts watching the database at `path`. Cancel it once the server has stopped; it
+  /// also ends when the host is gone.
+  public init(
+    path: String, server: WebSocketServer, host: SessionHost,
+    every interval: Duration = .milliseconds(50)
+  ) {
+    let reference = WatchedHost(host)
+    task = Task.detached {
+      // The first catch-up marks where this server starts reading the log.
+      server.perform { reference.host?.catchUpWithLog() }
+      let store: Store
+      do {
+        store = try Store(path: path, readOnly: true)
+      } catch {
+        ServerDiagnostics.report("changes by other processes will not be seen: \(error)")
+        return
+      }
+      var seen = try? store.dataVersion()
+      while !Task.isCancelled, reference.isAlive {
+        do {
+          try await Task.sleep(for: interval)
+        } catch {
+          return  // cancelled
+        }
+        let now = try? store.dataVersion()
+        guard now != seen else { continue }
+        seen = now
+        server.perform { reference.host?.catchUpWithLog() }
+      }
+    }
+  }
+
+  public func cancel() { task.cancel() }
+}
+
+/// Carries the host to the service thread, the only place it is used; weak, so that the
+/// watch does not keep a stopped server's host (and its database) alive.
+private final class WatchedHost: @unchecked Sendable {
+  weak var host: SessionHost?
+  init(_ host: SessionHost) { self.host = host }
+  /// Read off the service thread only as a hint to stop; the host is used only there.
+  var isAlive: Bool { host != nil }
+}
