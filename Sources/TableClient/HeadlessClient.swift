@@ -54,9 +54,13 @@ public struct HeadlessClient: Sendable {
     self.access = access
   }
 
-  /// The `hello` that opens the session.
+  /// The `hello` that opens the session. Said again after a reconnect, it carries the
+  /// list and version shown (`have`), so that the server may send only the diffs missed
+  /// (`welcome` with `caughtUp`) and the screen stays as it is.
   public func hello() -> String {
-    ClientMessage.hello(session: session, client: "tableweb client", access: access).serialized()
+    let have = session == nil ? nil : screen.map { ListVersion(list: $0.list, version: $0.version) }
+    return ClientMessage.hello(session: session, client: "tableweb client", access: access, have: have)
+      .serialized()
   }
 
   // MARK: - Script lines
