@@ -263,11 +263,11 @@ struct FanoutBenchmark: ParsableCommand {
 
 // MARK: - Measuring
 
-private func milliseconds(_ duration: Duration) -> Double {
+func milliseconds(_ duration: Duration) -> Double {
   Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
 }
 
-private func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
   guard !sorted.isEmpty else { return 0 }
   return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)]
 }
@@ -298,7 +298,7 @@ private func cpuMilliseconds(of pid: Int32) throws -> Double {
   return (user + system) * 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
-private func loadAverage() -> String {
+func loadAverage() -> String {
   let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
   return String(text.split(separator: " ").first ?? "?")
 }
@@ -313,7 +313,7 @@ private func raiseFileLimit() -> Int {
   return Int(limit.rlim_cur)
 }
 
-private func freeLoopbackPort() throws -> Int {
+func freeLoopbackPort() throws -> Int {
   let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
   defer { close(fd) }
   var address = sockaddr_in()
@@ -329,7 +329,7 @@ private func freeLoopbackPort() throws -> Int {
   return Int(UInt16(bigEndian: address.sin_port))
 }
 
-private func canConnect(port: UInt16) -> Bool {
+func canConnect(port: UInt16) -> Bool {
   let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
   defer { close(fd) }
   var address = sockaddr_in()
