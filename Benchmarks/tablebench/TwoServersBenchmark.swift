@@ -56,6 +56,7 @@ struct TwoServersBenchmark: ParsableCommand {
     let nearViewer = try join(near)
     let farViewer = try join(far)
 
+    var random = SplitMix64(seed: 11)
     var sameServer: [Double] = []
     var otherServer: [Double] = []
     for round in 0..<rounds {
@@ -80,8 +81,10 @@ struct TwoServersBenchmark: ParsableCommand {
           farDone = true
         }
       }
-      // Stay under the server's per-connection rate limit, and let the poll phase vary.
-      Thread.sleep(forTimeInterval: 0.025 + Double(round % 7) / 1000)
+      // Stay under the server's per-connection rate limit, and start each edit at a
+      // random point of the other server's 50 ms poll (rounds paced by arrivals would
+      // otherwise lock onto its phase).
+      Thread.sleep(forTimeInterval: Double(25 + random.next(below: 50)) / 1000)
     }
     sameServer.sort()
     otherServer.sort()
