@@ -131,4 +131,36 @@ import Testing
     }
     #expect(types(b.resume(token: token, showing: old).1) == ["welcome", "screen"])
   }
+
+  /// An app's own data source has no log: a resume is served from the diffs this server
+  /// sent while someone viewed the list, and is a screen otherwise.
+  @Test func anAppsDataSourceResumesFromTheDiffsSentRecently() throws {
+    let fruit = { (ids: [String]) in
+      TableSnapshot(
+        list: "home", version: 0, title: "Fruit",
+        sections: [Section(id: "s", rows: ids.map { Row(id: $0, text: $0) })])
+    }
+    let lists = SnapshotDataSource(root: fruit(["apple", "banana"]))
+    var driver = ServerDriver(
+      SessionServer(dataSource: lists, sessionStorage: MemorySessionStorage()))
+    let viewer = driver.join()
+    let watcher = driver.join()
+    let token = try #require(driver.tokens[viewer])
+    let kept = driver.screen(viewer)
+    driver.disconnect(viewer)
+    for ids in [["banana"], ["banana", "cherry"]] {
+      lists.apply(fruit(ids))
+      _ = driver.record(driver.server.listChanged("home", edits: nil))
+    }
+    let (back, replies) = driver.resume(token: token, showing: kept)
+    #expect(types(replies) == ["welcome", "diff", "diff"])
+    #expect(driver.screen(back) == driver.screen(watcher))
+    // Changes nobody here saw cannot be replayed: a screen.
+    let kept2 = driver.screen(back)
+    driver.disconnect(back)
+    driver.disconnect(watcher)
+    lists.apply(fruit(["cherry"]))
+    _ = driver.record(driver.server.listChanged("home", edits: nil))
+    #expect(types(driver.resume(token: token, showing: kept2).1) == ["welcome", "screen"])
+  }
 }
