@@ -34,8 +34,8 @@ extension Store {
     public var prior: [PriorRow]?
   }
 
-  /// How much of the change log is kept: at most `count` entries, none older than `age`
-  /// seconds. A client that is further behind gets a whole screen.
+  /// How much of the change log is kept: at most `count` entries (up to 63 more between
+  /// prunings), none older than `age` seconds. A client further behind gets a screen.
   public struct LogRetention: Sendable, Hashable {
     public var count: Int
     public var age: Int
@@ -97,21 +97,24 @@ extension Store {
     try pruneLog()
   }
 
-  /// Drops entries beyond the retention: by count at every change (a range of the rowid),
-  /// by age every 64th.
+  /// Drops entries beyond the retention, every 64th entry (so most commits write no page
+  /// for it): by count (a range of the rowid), and by age from the oldest end, up to 256
+  /// at a time (more than were added since), so that no prune scans the log. The newest
+  /// entry always stays, so that ids keep growing.
   private func pruneLog() throws(StoreError) {
     let newest = database.lastInsertedRowID
-    try execute("DELETE FROM list_log WHERE id <= ?", newest - logRetention.count)
-    if newest % 64 == 0 {
-      try execute("DELETE FROM list_log WHERE at < unixepoch() - ?", logRetention.age)
-    }
+    guard newest % 64 == 0 else { return }
+    try execute("DELETE FROM list_log WHERE id <= ?", newest - max(1, logRetention.count))
+    try execute(
+      """
+      DELETE FROM list_log WHERE id IN (SELECT id FROM list_log ORDER BY id LIMIT 256)
+        AND at < unixepoch() - ? AND id < ?
+      """, logRetention.age, newest)
   }
 
   /// The id of the newest entry (0 when the log is empty): where a reader starts.
   public func logHighWater() throws(StoreError) -> Int {
-    try read { () throws(StoreError) in
-      try fetchInt("SELECT seq FROM sqlite_sequence WHERE name = 'list_log'") ?? 0
-    }
+    try read { () throws(StoreError) in try fetchInt("SELECT max(id) FROM list_log") ?? 0 }
   }
 
   /// Up to `limit` entries after `id`, oldest first.

@@ -99,11 +99,12 @@ extension Store {
     ALTER TABLE row ADD COLUMN lines INTEGER NOT NULL DEFAULT 1;
     """,
     // 4: the change log: every committed change to a list, with what it did and what the
-    // rows it touched were before (see Store+ListLog.swift). AUTOINCREMENT: an id is never
-    // reused after pruning, so a reader's high-water mark stays valid.
+    // rows it touched were before (see Store+ListLog.swift). Pruning always keeps the
+    // newest entry, so ids only grow and a reader's high-water mark stays valid. No index
+    // but the rowid: each commit appends to one page; a resume scans the bounded log.
     """
     CREATE TABLE list_log (
-      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      id INTEGER PRIMARY KEY,
       at INTEGER NOT NULL,       -- Unix time
       list TEXT NOT NULL,
       version INTEGER,           -- the list's new version; NULL when removed or replaced
@@ -111,7 +112,6 @@ extension Store {
       edits TEXT,                -- JSON [RowEdit]; NULL when not known
       prior TEXT                 -- JSON [PriorRow]: the touched rows before the change
     );
-    CREATE INDEX list_log_version ON list_log(list, version);
     """,
   ]
 
