@@ -98,12 +98,12 @@ extension Store {
   }
 
   /// Drops entries beyond the retention, every 64th entry (so most commits write no page
-  /// for it): by count (a range of the rowid), and by age from the oldest end, up to 256
+  /// for it; every one when fewer than 64 are kept): by count (a range of the rowid), and by age from the oldest end, up to 256
   /// at a time (more than were added since), so that no prune scans the log. The newest
   /// entry always stays, so that ids keep growing.
   private func pruneLog() throws(StoreError) {
     let newest = database.lastInsertedRowID
-    guard newest % 64 == 0 else { return }
+    guard newest % 64 == 0 || logRetention.count < 64 else { return }
     try execute("DELETE FROM list_log WHERE id <= ?", newest - max(1, logRetention.count))
     try execute(
       """
