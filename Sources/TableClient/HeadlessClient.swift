@@ -151,6 +151,11 @@ public struct HeadlessClient: Sendable {
     throw ScriptError("no row \"\(name)\" on this screen", line: name)
   }
 
+  /// The connection dropped: answers to the commands sent on it will not come.
+  public mutating func connectionLost() {
+    unanswered.removeAll()
+  }
+
   // MARK: - Messages from the server
 
   public mutating func receive(_ text: String) -> Effect {
