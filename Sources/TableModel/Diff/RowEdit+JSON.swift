@@ -46,9 +46,10 @@ extension RowEdit {
     }
   }
 
-  /// A JSON array of edits, as text.
+  /// A JSON array of edits, as text, its rows without the members that have their
+  /// default value (about half a row's bytes: the log's rows are written at every commit).
   public static func serialized(_ edits: [RowEdit]) -> String {
-    JSONValue.array(edits.map(\.jsonValue)).serialized
+    JSONValue.array(edits.map { LogRow.compact($0.jsonValue) }).serialized
   }
 
   /// Reads a JSON array of edits.
@@ -61,7 +62,7 @@ extension RowEdit {
     }
     guard let array = json.arrayValue else { throw ProtocolError(.badMessage, "edits must be an array") }
     var edits: [RowEdit] = []
-    for element in array { edits.append(try RowEdit(json: element)) }
+    for element in array { edits.append(try RowEdit(json: LogRow.expand(element))) }
     return edits
   }
 }
@@ -88,9 +89,9 @@ extension PriorRow {
     }
   }
 
-  /// A JSON array of prior rows, as text.
+  /// A JSON array of prior rows, as text, compacted as ``RowEdit/serialized(_:)`` does.
   public static func serialized(_ rows: [PriorRow]) -> String {
-    JSONValue.array(rows.map(\.jsonValue)).serialized
+    JSONValue.array(rows.map { LogRow.compact($0.jsonValue) }).serialized
   }
 
   /// Reads a JSON array of prior rows.
@@ -103,7 +104,37 @@ extension PriorRow {
     }
     guard let array = json.arrayValue else { throw ProtocolError(.badMessage, "prior rows must be an array") }
     var rows: [PriorRow] = []
-    for element in array { rows.append(try PriorRow(json: element)) }
+    for element in array { rows.append(try PriorRow(json: LogRow.expand(element))) }
     return rows
+  }
+}
+
+/// The `row` of a logged edit or prior row without the ROW members that hold their
+/// default value, and back. Members it does not know are kept as they are, so a field
+/// added to ROW later is logged in full.
+enum LogRow {
+  static let defaults: [(String, JSONValue)] = [
+    (WireKey.style, .string("default")), (WireKey.detail, .null), (WireKey.image, .null),
+    (WireKey.accessory, .string("none")), (WireKey.control, .null),
+    (WireKey.editing, .string("none")), (WireKey.movable, .bool(false)),
+    (WireKey.selectable, .bool(true)),
+  ]
+
+  static func compact(_ element: JSONValue) -> JSONValue {
+    guard case .object(var object) = element, case .object(var row)? = object["row"] else {
+      return element
+    }
+    for (key, value) in defaults where row[key] == value { row[key] = nil }
+    object["row"] = .object(row)
+    return .object(object)
+  }
+
+  static func expand(_ element: JSONValue) -> JSONValue {
+    guard case .object(var object) = element, case .object(var row)? = object["row"] else {
+      return element
+    }
+    for (key, value) in defaults where row[key] == nil { row[key] = value }
+    object["row"] = .object(row)
+    return .object(object)
   }
 }
