@@ -119,13 +119,7 @@ struct FanoutBenchmark: ParsableCommand {
   // MARK: - The server process
 
   private func startServer(port: Int, database: String) throws -> Process {
-    let executable =
-      server
-      ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("tableweb")
-      .path
-    guard FileManager.default.isExecutableFile(atPath: executable) else {
-      throw ValidationError("no tableweb at \(executable): build it with `swift build -c release`")
-    }
+    let executable = try Self.tableweb(server)
     // `swift run tablebench` builds only this product, so the tableweb it runs may predate
     // the code it is measuring: say so when an object file of that code is newer.
     if let stale = Self.newerObjectFile(than: executable) {
@@ -344,6 +338,18 @@ func canConnect(port: UInt16) -> Bool {
 }
 
 extension FanoutBenchmark {
+  /// The tableweb executable: `given`, or the one next to this benchmark.
+  static func tableweb(_ given: String?) throws -> String {
+    let executable =
+      given
+      ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("tableweb")
+      .path
+    guard FileManager.default.isExecutableFile(atPath: executable) else {
+      throw ValidationError("no tableweb at \(executable): build it with `swift build -c release`")
+    }
+    return executable
+  }
+
   /// An object file of the server's code (in the build folder beside `executable`) that is
   /// newer than `executable`, or nil when the executable is up to date.
   static func newerObjectFile(than executable: String) -> String? {

@@ -19,13 +19,7 @@ struct TwoServersBenchmark: ParsableCommand {
   var server: String?
 
   func run() throws {
-    let executable =
-      server
-      ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("tableweb")
-      .path
-    guard FileManager.default.isExecutableFile(atPath: executable) else {
-      throw ValidationError("no tableweb at \(executable): build it with `swift build -c release`")
-    }
+    let executable = try FanoutBenchmark.tableweb(server)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tablebench-twoservers-\(getpid())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -7,12 +7,11 @@ import asyncio
 import copy
 import json
 import os
-import random
 import signal
 import subprocess
 
 from conftest import TABLEWEB
-from test_protocol import HERE, Client, app_db, run  # noqa: F401 (fixture)
+from test_protocol import HERE, Client, app_db, edit_at_random, run  # noqa: F401 (fixture)
 
 
 async def open_tasks(server, token=None):
@@ -37,29 +36,6 @@ def export_texts(db, list_id):
                     return found
         return None
     return [[row["text"] for row in section["rows"]] for section in find(data)["sections"]]
-
-
-async def edit_at_random(client, seed, count):
-    """Random inserts, deletes, moves and renames of Ltasks, sent without waiting."""
-    rng = random.Random(seed)
-    for step in range(count):
-        ids = [row["id"] for section in client.screen["sections"] for row in section["rows"]]
-        row = rng.choice(ids) if ids else "Rnone"
-        after = rng.choice(ids + [None]) if ids else None
-        section = rng.choice(["Stodo", "Sdone"])
-        kind = rng.choice(["insert", "delete", "move", "update"] if len(ids) > 4 else ["insert"])
-        message = {"insert": {"type": "insert", "list": "Ltasks", "section": section, "after": after,
-                              "row": {"text": f"Item {seed}.{step}"}},
-                   "delete": {"type": "delete", "list": "Ltasks", "rows": [row]},
-                   "move": {"type": "move", "list": "Ltasks", "row": row, "section": section, "after": after},
-                   "update": {"type": "update", "list": "Ltasks", "row": row, "text": f"Step {seed}.{step}"},
-                   }[kind]
-        await client.send({**message, "ref": step})
-        while True:
-            try:
-                client.inbox.append(await client.receive(0.001))
-            except asyncio.TimeoutError:
-                break
 
 
 def test_random_edits_through_two_servers_converge(launch_server, app_db):

@@ -54,16 +54,7 @@ extension RowEdit {
 
   /// Reads a JSON array of edits.
   public static func decode(_ text: String) throws(ProtocolError) -> [RowEdit] {
-    let json: JSONValue
-    do {
-      json = try JSONValue(parsing: text)
-    } catch {
-      throw ProtocolError(error)
-    }
-    guard let array = json.arrayValue else { throw ProtocolError(.badMessage, "edits must be an array") }
-    var edits: [RowEdit] = []
-    for element in array { edits.append(try RowEdit(json: LogRow.expand(element))) }
-    return edits
+    try LogRow.decodeArray(text) { (element) throws(ProtocolError) in try RowEdit(json: element) }
   }
 }
 
@@ -96,16 +87,7 @@ extension PriorRow {
 
   /// Reads a JSON array of prior rows.
   public static func decode(_ text: String) throws(ProtocolError) -> [PriorRow] {
-    let json: JSONValue
-    do {
-      json = try JSONValue(parsing: text)
-    } catch {
-      throw ProtocolError(error)
-    }
-    guard let array = json.arrayValue else { throw ProtocolError(.badMessage, "prior rows must be an array") }
-    var rows: [PriorRow] = []
-    for element in array { rows.append(try PriorRow(json: LogRow.expand(element))) }
-    return rows
+    try LogRow.decodeArray(text) { (element) throws(ProtocolError) in try PriorRow(json: element) }
   }
 }
 
@@ -127,6 +109,22 @@ enum LogRow {
     for (key, value) in defaults where row[key] == value { row[key] = nil }
     object["row"] = .object(row)
     return .object(object)
+  }
+
+  /// Reads a JSON array, each element's row expanded.
+  static func decodeArray<T>(
+    _ text: String, _ decode: (JSONValue) throws(ProtocolError) -> T
+  ) throws(ProtocolError) -> [T] {
+    let json: JSONValue
+    do {
+      json = try JSONValue(parsing: text)
+    } catch {
+      throw ProtocolError(error)
+    }
+    guard let array = json.arrayValue else { throw ProtocolError(.badMessage, "not an array") }
+    var values: [T] = []
+    for element in array { values.append(try decode(expand(element))) }
+    return values
   }
 
   static func expand(_ element: JSONValue) -> JSONValue {

@@ -17,7 +17,7 @@ public final class ChangeWatch: Sendable {
     path: String, server: WebSocketServer, host: SessionHost,
     every interval: Duration = .milliseconds(50)
   ) {
-    let reference = WatchedHost(host)
+    let reference = HostReference(host)
     task = Task.detached {
       // The first catch-up marks where this server starts reading the log.
       server.perform { reference.host?.catchUpWithLog() }
@@ -44,13 +44,4 @@ public final class ChangeWatch: Sendable {
   }
 
   public func cancel() { task.cancel() }
-}
-
-/// Carries the host to the service thread, the only place it is used; weak, so that the
-/// watch does not keep a stopped server's host (and its database) alive.
-private final class WatchedHost: @unchecked Sendable {
-  weak var host: SessionHost?
-  init(_ host: SessionHost) { self.host = host }
-  /// Read off the service thread only as a hint to stop; the host is used only there.
-  var isAlive: Bool { host != nil }
 }
