@@ -106,7 +106,9 @@ struct TwoServersBenchmark: ParsableCommand {
   private func waitForPort(_ port: UInt16) throws {
     let deadline = ContinuousClock.now + .seconds(30)
     while !canConnect(port: port) {
-      guard ContinuousClock.now < deadline else { throw BenchError("port \(port) not open in 30 s") }
+      guard ContinuousClock.now < deadline else {
+        throw BenchError("port \(port) not open in 30 s")
+      }
       Thread.sleep(forTimeInterval: 0.05)
     }
   }

@@ -59,8 +59,10 @@ public struct HeadlessClient: Sendable {
   /// (`welcome` with `caughtUp`) and the screen stays as it is.
   public func hello() -> String {
     let have = session == nil ? nil : screen.map { ListVersion(list: $0.list, version: $0.version) }
-    return ClientMessage.hello(session: session, client: "tableweb client", access: access, have: have)
-      .serialized()
+    return ClientMessage.hello(
+      session: session, client: "tableweb client", access: access, have: have
+    )
+    .serialized()
   }
 
   // MARK: - Script lines

@@ -12,13 +12,16 @@ import Testing
 
   @Test func editsRoundTripAndLeaveDefaultsOut() throws {
     let edits: [RowEdit] = [
-      .insert(Self.plain, section: "S1", after: nil), .insert(Self.full, section: "S1", after: "R1"),
+      .insert(Self.plain, section: "S1", after: nil),
+      .insert(Self.full, section: "S1", after: "R1"),
       .delete(row: "R9"), .move(row: "R1", section: "S2", after: "R2"), .update(Self.full),
     ]
     let text = RowEdit.serialized(edits)
     #expect(try RowEdit.decode(text) == edits)
     #expect(text.contains(#"{"id":"R1","text":"Milk"}"#))
-    let prior = [PriorRow(row: Self.full), PriorRow(row: Self.plain, place: .init(section: "S1", after: nil))]
+    let prior = [
+      PriorRow(row: Self.full), PriorRow(row: Self.plain, place: .init(section: "S1", after: nil)),
+    ]
     #expect(try PriorRow.decode(PriorRow.serialized(prior)) == prior)
   }
 

@@ -25,13 +25,16 @@ import Testing
     lines.map { String($0.split(separator: " ")[2]) }
   }
 
-  func insert(_ text: String, after: String?, on connection: ConnectionID, in driver: inout ServerDriver)
+  func insert(
+    _ text: String, after: String?, on connection: ConnectionID, in driver: inout ServerDriver
+  )
     -> [String]
   {
     let after = after.map { "\"\($0)\"" } ?? "null"
     return driver.send(
       connection,
-      #"{"type":"insert","list":"Ltasks","section":"Stodo","after":\#(after),"row":{"text":"\#(text)"}}"#)
+      #"{"type":"insert","list":"Ltasks","section":"Stodo","after":\#(after),"row":{"text":"\#(text)"}}"#
+    )
   }
 
   @Test func aChangeThroughOneServerReachesTheOthersViewersOnceInOrder() throws {
@@ -46,7 +49,8 @@ import Testing
     let deleted = b.send(onB, #"{"type":"delete","list":"Ltasks","rows":["Rtea"],"ref":1}"#)
     #expect(
       deleted.map { $0.split(separator: " ").prefix(5).joined(separator: " ") } == [
-        "c1 ← diff Ltasks \(v)→\(v + 1)", "c1 ← diff Ltasks \(v + 1)→\(v + 2)", "c1 ← ack 1 v=\(v + 2)",
+        "c1 ← diff Ltasks \(v)→\(v + 1)", "c1 ← diff Ltasks \(v + 1)→\(v + 2)",
+        "c1 ← ack 1 v=\(v + 2)",
       ])
     // A's next insert follows B's delete, on A as well.
     #expect(types(insert("Jam", after: nil, on: onA, in: &a)) == ["diff", "diff"])
@@ -69,7 +73,8 @@ import Testing
     let kept = a.screen(viewer)
     a.disconnect(viewer)
     _ = insert("Butter", after: "Reggs", on: editor, in: &a)
-    _ = a.send(editor, #"{"type":"move","list":"Ltasks","row":"Rtea","section":"Stodo","after":null}"#)
+    _ = a.send(
+      editor, #"{"type":"move","list":"Ltasks","row":"Rtea","section":"Stodo","after":null}"#)
     _ = a.send(editor, #"{"type":"update","list":"Ltasks","row":"Rmilk","text":"Oat milk"}"#)
     let (back, replies) = a.resume(token: token, showing: kept)
     #expect(types(replies) == ["welcome", "diff", "diff", "diff"])
@@ -87,7 +92,8 @@ import Testing
     let editor = a.join()
     _ = insert("Butter", after: "Reggs", on: editor, in: &a)
     _ = a.send(editor, #"{"type":"delete","list":"Ltasks","rows":["Rmilk","Rtea"]}"#)
-    _ = a.send(editor, #"{"type":"move","list":"Ltasks","row":"Rbread","section":"Sdone","after":null}"#)
+    _ = a.send(
+      editor, #"{"type":"move","list":"Ltasks","row":"Rbread","section":"Sdone","after":null}"#)
     _ = a.send(editor, #"{"type":"update","list":"Ltasks","row":"Reggs","text":"Brown eggs"}"#)
     var b = try fixture.makeDriver()
     let (back, replies) = b.resume(token: token, showing: kept)
@@ -117,7 +123,8 @@ import Testing
     var a = try fixture.makeDriver()
     _ = a.catchUp()
     let viewer = openTasks(in: &a)
-    try Store(path: fixture.path).importJSON(Fixture.app.replacingOccurrences(of: "Eggs", with: "Duck eggs"))
+    try Store(path: fixture.path).importJSON(
+      Fixture.app.replacingOccurrences(of: "Eggs", with: "Duck eggs"))
     let replies = a.catchUp()
     #expect(types(replies) == ["screen", "notice"])
     #expect(a.texts(viewer) == [["Milk", "Duck eggs", "Bread"], ["Tea"]])

@@ -135,7 +135,8 @@ struct ClientRunnerTests {
     #expect(
       sessions.hellos.last
         == .hello(
-          session: "NEW-TOKEN", client: "tableweb client", have: ListVersion(list: "L1", version: 1)))
+          session: "NEW-TOKEN", client: "tableweb client", have: ListVersion(list: "L1", version: 1)
+        ))
     #expect(run.output.last?.hasPrefix("Settings  (root; L1 v2; grouped)") == true)
     #expect(run.output.last?.contains("Wi-Fi") == false)
     await server.stop()

@@ -22,7 +22,8 @@ extension RowEdit {
           ("after", .string(after)),
         ]))
     case .update(let row):
-      return .object(JSONObject(uniqueMembers: [("op", .string("update")), ("row", row.jsonValue)]))
+      return .object(
+        JSONObject(uniqueMembers: [("op", .string("update")), ("row", row.jsonValue)]))
     }
   }
 
@@ -74,7 +75,8 @@ extension PriorRow {
     if fields.optional("section") != nil {
       self.init(
         row: row,
-        place: Place(section: try fields.string("section"), after: try fields.optionalString("after")))
+        place: Place(
+          section: try fields.string("section"), after: try fields.optionalString("after")))
     } else {
       self.init(row: row)
     }

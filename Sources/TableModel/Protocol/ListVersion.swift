@@ -19,6 +19,7 @@ public struct ListVersion: Sendable, Hashable {
   init?(readingOptional fields: FieldReader, _ key: String) throws(ProtocolError) {
     guard fields.optional(key) != nil else { return nil }
     let have = try fields.object(key)
-    self.init(list: try have.string(WireKey.list), version: try have.int(WireKey.version, atLeast: 0))
+    self.init(
+      list: try have.string(WireKey.list), version: try have.int(WireKey.version, atLeast: 0))
   }
 }

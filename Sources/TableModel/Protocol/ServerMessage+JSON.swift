@@ -70,8 +70,10 @@ extension ServerMessage {
     case .welcome:
       self = .welcome(
         session: try fields.string(WireKey.session), resumed: try fields.bool(WireKey.resumed),
-        role: try fields.optionalString(WireKey.role), user: try fields.optionalString(WireKey.user),
-        caughtUp: fields.optional(WireKey.caughtUp) == nil ? false : try fields.bool(WireKey.caughtUp))
+        role: try fields.optionalString(WireKey.role),
+        user: try fields.optionalString(WireKey.user),
+        caughtUp: fields.optional(WireKey.caughtUp) == nil
+          ? false : try fields.bool(WireKey.caughtUp))
     case .screen:
       self = .screen(try ScreenMessage(reading: fields))
     case .diff:

@@ -89,7 +89,8 @@ extension SessionServer {
       do {
         try cacheSnapshot(of: session.topList)
       } catch {
-        ServerDiagnostics.report("list \(session.topList) could not be read after an import (\(error))")
+        ServerDiagnostics.report(
+          "list \(session.topList) could not be read after an import (\(error))")
         continue
       }
       effects.append(screen(of: token, transition: .none, to: session.connections))
@@ -129,11 +130,13 @@ extension SessionServer {
         try next.apply(entry.edits ?? [])
         next.version = snapshot.version + 1
         let ops = try TableDiff.ops(from: snapshot.sections, to: next.sections)
-        frames.append(frame(for: .diff(TableDiff(list: have.list, from: snapshot.version, ops: ops))))
+        frames.append(
+          frame(for: .diff(TableDiff(list: have.list, from: snapshot.version, ops: ops))))
         snapshot = next
       }
       guard snapshot.sections == current.sections else {
-        ServerDiagnostics.report("list \(have.list) replayed from the log differs from its snapshot")
+        ServerDiagnostics.report(
+          "list \(have.list) replayed from the log differs from its snapshot")
         return nil
       }
       return frames

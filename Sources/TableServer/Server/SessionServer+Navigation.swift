@@ -47,7 +47,8 @@ extension SessionServer {
     connections[connection]?.session = session.token
     save(session)
     // Gapless resume: the diffs the client missed instead of a screen, when all are known.
-    let missed = resumed && notice == nil ? have.flatMap { missedDiffs(since: $0, on: session) } : nil
+    let missed =
+      resumed && notice == nil ? have.flatMap { missedDiffs(since: $0, on: session) } : nil
     effects.append(
       reply(
         .welcome(
@@ -147,7 +148,10 @@ extension SessionServer {
     throws(ProtocolError)
   {
     guard var session = sessions[token] else { preconditionFailure("\(token) is not open") }
-    if isOn && !(snapshots[session.topList]?.isEditable == true && mayWrite(session.topList, session: session)) {
+    if isOn
+      && !(snapshots[session.topList]?.isEditable == true
+        && mayWrite(session.topList, session: session))
+    {
       throw ProtocolError(.notAllowed, "“\(session.stack.top.title)” cannot be edited")
     }
     guard session.stack.top.isEditing != isOn else { return }

@@ -141,8 +141,9 @@ extension Store {
       guard entries.count == current - version,
         zip(entries, (version + 1)...current).allSatisfy({ $0.version == $1 })
       else { return nil }
-      let replaced = try fetchInt(
-        "SELECT max(id) FROM list_log WHERE kind = 'replaced'") ?? 0
+      let replaced =
+        try fetchInt(
+          "SELECT max(id) FROM list_log WHERE kind = 'replaced'") ?? 0
       guard entries.first.map({ $0.id > replaced }) ?? true else { return nil }
       return entries
     }

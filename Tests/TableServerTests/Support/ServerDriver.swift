@@ -42,7 +42,8 @@ struct ServerDriver {
   mutating func resume(token: String, showing screen: JSONValue) -> (ConnectionID, [String]) {
     let connection = connect()
     screens[connection] = screen
-    let have = #"{"list":"\#(screen["list"]!.stringValue!)","version":\#(screen["version"]!.intValue!)}"#
+    let have =
+      #"{"list":"\#(screen["list"]!.stringValue!)","version":\#(screen["version"]!.intValue!)}"#
     let replies = send(connection, #"{"type":"hello","session":"\#(token)","have":\#(have)}"#)
     return (connection, replies)
   }
