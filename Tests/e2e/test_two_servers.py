@@ -168,3 +168,11 @@ def test_kill_9_of_one_server_loses_nothing_acknowledged(launch_server, app_db):
         assert fresh.screen["sections"] == watcher.screen["sections"]
         assert set(sum(export_texts(app_db, "Ltasks"), [])) == shown
     run(scenario())
+
+
+def test_log_retention_flags_are_checked(app_db):
+    for flag in (["--log-keep", "0"], ["--log-hours", "0"]):
+        result = subprocess.run([TABLEWEB, "serve", "--port", "0", "--db", app_db, *flag],
+                                capture_output=True, text=True, timeout=30)
+        assert result.returncode != 0
+        assert "--log-keep (TABLEWEB_LOG_KEEP) and --log-hours (TABLEWEB_LOG_HOURS)" in result.stderr
