@@ -104,6 +104,23 @@ import Testing
     #expect(b.texts(back) == [["Brown eggs", "Butter"], ["Bread"]])
   }
 
+  @Test func aResumeFromAServerAheadCatchesUpWithTheLogFirst() throws {
+    var a = try fixture.makeDriver()
+    var b = try fixture.makeDriver()
+    _ = b.catchUp()
+    let onB = openTasks(in: &b)
+    let viewer = openTasks(in: &a)
+    _ = insert("Butter", after: nil, on: viewer, in: &a)
+    _ = insert("Jam", after: nil, on: viewer, in: &a)
+    let token = try #require(a.tokens[viewer])
+    // B has not polled yet: its viewer is two versions behind the client coming over.
+    #expect(b.version(onB) == a.version(viewer) - 2)
+    let (back, replies) = b.resume(token: token, showing: a.screen(viewer))
+    #expect(types(replies) == ["diff", "diff", "welcome"])  // B's own viewer first
+    #expect(replies.last?.hasSuffix("welcome resumed caughtUp") == true)
+    #expect(b.screen(back) == b.screen(onB))
+  }
+
   @Test func aResumePastTheLogsRetentionGetsAScreen() throws {
     var a = try fixture.makeDriver()
     (a.server.dataSource as! StoreDataSource).store.logRetention = Store.LogRetention(count: 2)

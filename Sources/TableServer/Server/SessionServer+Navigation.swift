@@ -40,6 +40,8 @@ extension SessionServer {
       resumed = false
       session = Session(token: SessionToken.random(), stack: try rootStack())
     }
+    // A client coming from another server may hold a version this one has not read yet.
+    if have != nil { catchUpWithLog(effects: &effects) }
     try cacheSnapshot(of: session.topList)
     session.connections.append(connection)
     session.identity = connections[connection]?.identity

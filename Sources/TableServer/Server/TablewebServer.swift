@@ -180,7 +180,7 @@ public final class TablewebServer: Service, Sendable {
       await withGracefulShutdownHandler {
         await transport.waitUntilStopped()
         accessWatch.withLock { $0?.cancel() }
-        changeWatch.withLock { $0?.cancel() }
+        await changeWatch.withLock { $0 }?.stop()
       } onGracefulShutdown: { [transport] in
         transport.requestStop()
       }
@@ -195,7 +195,7 @@ public final class TablewebServer: Service, Sendable {
   public func stop() async {
     await transport.stop()
     accessWatch.withLock { $0?.cancel() }
-    changeWatch.withLock { $0?.cancel() }
+    await changeWatch.withLock { $0 }?.stop()
     await metricsTransport?.stop()
   }
 
