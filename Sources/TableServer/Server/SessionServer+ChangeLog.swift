@@ -101,6 +101,9 @@ extension SessionServer {
     }
   }
 
+  /// How many rows, summed over the steps, a resume may replay from the log.
+  static let mostRowsReplayed = 2_000_000
+
   /// The diffs that take a client holding `have` to the session's top screen as it is
   /// now, or nil when they cannot all be made (then it gets a `screen`). From the diffs
   /// this server sent recently, else rebuilt from the change log: the snapshot at `have`
@@ -117,7 +120,10 @@ extension SessionServer {
     do {
       guard
         let entries = try log.logEntries(
-          of: have.list, after: have.version, upTo: current.version)
+          of: have.list, after: have.version, upTo: current.version),
+        // Each step is a diff of the whole list on the service thread: a long list far
+        // behind costs less as a screen (which is also sent in windows).
+        entries.count * max(current.numberOfRows, 1) <= Self.mostRowsReplayed
       else { return nil }
       var snapshot = current
       for entry in entries.reversed() {
