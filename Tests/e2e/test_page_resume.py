@@ -73,6 +73,23 @@ def test_a_dropped_connection_resumes_without_a_screen(chromium, server):
         assert page.evaluate("() => document.querySelector('.page').dataset.kept") == "yes"
         assert page.evaluate(f"() => {scroller}.scrollTop") == top
         assert cell(page, row).locator(".swipe-actions button").count() == 1
+
+        # Editing mode survives a drop too.
+        page.keyboard.press("Escape")  # closes the swipe
+        page.locator(".nav-edit").click()
+        page.wait_for_selector(".page.editing")
+        ws, upstream = routes[-1]
+        ws.close()
+        upstream.close()
+        for _ in range(100):
+            if len(welcomes()) == 3:
+                break
+            page.wait_for_timeout(50)
+        assert frames[welcomes()[2]].get("caughtUp") is True
+        assert not [f for f in frames[welcomes()[2]:] if f["type"] == "screen"]
+        page.locator(".banner").wait_for(state="hidden")
+        assert page.locator(".page.editing").count() == 1
+        assert page.evaluate("() => document.querySelector('.page').dataset.kept") == "yes"
         page.evaluate(f"() => {{ {scroller}.scrollTop = {scroller}.scrollHeight; }}")
         page.locator(".cell", has_text="While away 2").wait_for()
         assert page.errors == []
