@@ -155,7 +155,10 @@ def test_kill_9_of_one_server_loses_nothing_acknowledged(launch_server, app_db):
         acked_doomed, acked_survivor = set(), set()
         storms = asyncio.gather(storm(on_doomed, "A", 90, acked_doomed),
                                 storm(on_survivor, "B", 90, acked_survivor))
-        await asyncio.sleep(0.15)
+        for _ in range(500):  # mid-storm: once a few of its inserts are acknowledged
+            if len(acked_doomed) >= 5:
+                break
+            await asyncio.sleep(0.01)
         doomed.process.send_signal(signal.SIGKILL)
         doomed.process.wait()
         await storms
