@@ -119,13 +119,7 @@ struct FanoutBenchmark: ParsableCommand {
   // MARK: - The server process
 
   private func startServer(port: Int, database: String) throws -> Process {
-    let executable =
-      server
-      ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("tableweb")
-      .path
-    guard FileManager.default.isExecutableFile(atPath: executable) else {
-      throw ValidationError("no tableweb at \(executable): build it with `swift build -c release`")
-    }
+    let executable = try Self.tableweb(server)
     // `swift run tablebench` builds only this product, so the tableweb it runs may predate
     // the code it is measuring: say so when an object file of that code is newer.
     if let stale = Self.newerObjectFile(than: executable) {
@@ -263,11 +257,11 @@ struct FanoutBenchmark: ParsableCommand {
 
 // MARK: - Measuring
 
-private func milliseconds(_ duration: Duration) -> Double {
+func milliseconds(_ duration: Duration) -> Double {
   Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
 }
 
-private func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
   guard !sorted.isEmpty else { return 0 }
   return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)]
 }
@@ -298,7 +292,7 @@ private func cpuMilliseconds(of pid: Int32) throws -> Double {
   return (user + system) * 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
-private func loadAverage() -> String {
+func loadAverage() -> String {
   let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
   return String(text.split(separator: " ").first ?? "?")
 }
@@ -313,7 +307,7 @@ private func raiseFileLimit() -> Int {
   return Int(limit.rlim_cur)
 }
 
-private func freeLoopbackPort() throws -> Int {
+func freeLoopbackPort() throws -> Int {
   let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
   defer { close(fd) }
   var address = sockaddr_in()
@@ -329,7 +323,7 @@ private func freeLoopbackPort() throws -> Int {
   return Int(UInt16(bigEndian: address.sin_port))
 }
 
-private func canConnect(port: UInt16) -> Bool {
+func canConnect(port: UInt16) -> Bool {
   let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
   defer { close(fd) }
   var address = sockaddr_in()
@@ -344,6 +338,18 @@ private func canConnect(port: UInt16) -> Bool {
 }
 
 extension FanoutBenchmark {
+  /// The tableweb executable: `given`, or the one next to this benchmark.
+  static func tableweb(_ given: String?) throws -> String {
+    let executable =
+      given
+      ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("tableweb")
+      .path
+    guard FileManager.default.isExecutableFile(atPath: executable) else {
+      throw ValidationError("no tableweb at \(executable): build it with `swift build -c release`")
+    }
+    return executable
+  }
+
   /// An object file of the server's code (in the build folder beside `executable`) that is
   /// newer than `executable`, or nil when the executable is up to date.
   static func newerObjectFile(than executable: String) -> String? {

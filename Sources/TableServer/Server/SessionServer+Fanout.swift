@@ -13,6 +13,8 @@ extension SessionServer {
     let snapshot = try currentSnapshot(of: list)
     try snapshot.check(edit)
     let change = try dataSource.commit(edit, in: list, by: identity)
+    // A logged change goes out from the log, after any another process committed first.
+    catchUpWithLog(effects: &effects)
     publish(change, effects: &effects)
     return change.version(of: list) ?? (change.lists.isEmpty ? snapshot.version : nil)
   }
@@ -33,6 +35,8 @@ extension SessionServer {
     }
     for listChange in change.lists {
       guard let old = snapshots[listChange.list] else { continue }  // nobody is looking
+      // Already published (read from the change log).
+      if dataSource.keepsVersions, old.version >= listChange.version { continue }
       publishSearchResults(of: listChange.list, effects: &effects)
       let viewers = unsearchedViewers(of: listChange.list)
       let alreadyRead = read?.list == listChange.list ? read : nil
@@ -57,7 +61,9 @@ extension SessionServer {
         continue
       }
       let diff = TableDiff(list: new.list, from: old.version, ops: ops)
-      effects.append(.send(frame(for: .diff(diff)), to: viewers, kind: .diff))
+      let diffFrame = frame(for: .diff(diff))
+      changeFeed.remember(diffFrame, list: new.list, from: old.version)
+      effects.append(.send(diffFrame, to: viewers, kind: .diff))
     }
     if !change.removedLists.isEmpty {
       popSessions(standingOn: Set(change.removedLists), effects: &effects)

@@ -31,6 +31,8 @@ public struct SessionServer {
   var unsavedStacks: [SessionToken: NavigationStack] = [:]
   /// Failed `hello`s per peer address: a token bucket each (see SessionServer+Access).
   var failedHellos: [String: TokenBucket] = [:]
+  /// The change log read so far and the diffs recently sent (SessionServer+ChangeLog).
+  var changeFeed = ChangeFeed()
   /// The versions of each list, for a data source that does not keep its own.
   let listVersions = ListVersions()
   /// Each session's search and the results shown (see SessionServer+Search).
@@ -92,7 +94,7 @@ public struct SessionServer {
     let (ref, result) = ClientMessage.decode(text)
     switch result {
     case .success(let message):
-      if case .hello(_, _, let access) = message,
+      if case .hello(_, _, let access, _) = message,
         let refusal = refuseUnauthorized(access, ref: ref, on: connection, at: now)
       {
         onCommand?("hello", "unauthorized")
@@ -144,8 +146,8 @@ public struct SessionServer {
   private mutating func perform(
     _ message: ClientMessage, from connection: ConnectionID, effects: inout [ServerAction]
   ) throws(ProtocolError) -> Int? {
-    if case .hello(let token, _, _) = message {
-      try sayHello(token: token, on: connection, effects: &effects)
+    if case .hello(let token, _, _, let have) = message {
+      try sayHello(token: token, have: have, on: connection, effects: &effects)
       return nil
     }
     guard let token = connections[connection]?.session else {

@@ -98,7 +98,22 @@ extension Store {
     """
     ALTER TABLE row ADD COLUMN lines INTEGER NOT NULL DEFAULT 1;
     """,
-    // 4: data format v1.1's `searchable` screens, and each row's folded text and detail
+    // 4: the change log: every committed change to a list, with what it did and what the
+    // rows it touched were before (see Store+ListLog.swift). Pruning always keeps the
+    // newest entry, so ids only grow and a reader's high-water mark stays valid. No index
+    // but the rowid: each commit appends to one page; a resume scans the bounded log.
+    """
+    CREATE TABLE list_log (
+      id INTEGER PRIMARY KEY,
+      at INTEGER NOT NULL,       -- Unix time
+      list TEXT NOT NULL,
+      version INTEGER,           -- the list's new version; NULL when removed or replaced
+      kind TEXT NOT NULL,        -- edits | removed | replaced
+      edits TEXT,                -- JSON [RowEdit]; NULL when not known
+      prior TEXT                 -- JSON [PriorRow]: the touched rows before the change
+    );
+    """,
+    // 5: data format v1.1's `searchable` screens, and each row's folded text and detail
     // (SearchQuery.key, through the tableweb_search_key function the store defines) for
     // searching in SQL. Triggers keep it, so every way of writing a row does.
     """
