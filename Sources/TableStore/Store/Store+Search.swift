@@ -9,14 +9,17 @@ extension Store {
     try read { () throws(StoreError) in
       let record = try requireList(list)
       var results = record.emptySnapshot
-      let match = String(repeating: " AND instr(r.search, ?) > 0", count: query.terms.count)
+      // The matches are found by scanning the list's rows in file order, reading each
+      // one's folded column once; only they are then joined, ordered and built.
+      let match = String(repeating: " AND instr(search, ?) > 0", count: query.terms.count)
       var sections: [Section] = []
       for section in try storedSections(of: record) {
         let rows = try fetchAll(
           Store.rowSelect
-            + " JOIN block b ON b.id = r.block_id WHERE b.section_id = ? AND r.visible" + match
+            + " JOIN block b ON b.id = r.block_id WHERE b.section_id = ? AND r.id IN"
+            + " (SELECT id FROM row WHERE list_id = ? AND visible" + match + ")"
             + " ORDER BY b.pos, r.pos",
-          [section.id] + query.terms, { makeRow($0, in: record) })
+          [section.id, record.id] + query.terms, { makeRow($0, in: record) })
         guard !rows.isEmpty else { continue }
         sections.append(
           Section(id: section.key, header: section.header, footer: section.footer, rows: rows))
