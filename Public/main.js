@@ -113,6 +113,7 @@ function showScreen(msg) {
   $(".loading").hidden = true;
   if (view && previous?.list === sc.list && sc.transition === W.TRANSITION.none) {
     view.setScreen(sc);
+    if (previous.search !== sc.search) view.scroller.scrollTop = 0; // new results start at the top
   } else {
     const old = view;
     view = new TableView(actions);
