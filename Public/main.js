@@ -202,7 +202,8 @@ document.addEventListener("pointerdown", (e) => {
 
 document.addEventListener("keydown", (e) => {
   if (!view || e.target.closest?.("input, .scrim") || e.ctrlKey || e.metaKey) return;
-  if (e.key === "Escape") {
+  if (e.key === "/" && !$(".searchbar").hidden) $(".searchbar input").focus(); // as Cmd-F on iPad
+  else if (e.key === "Escape") {
     if (view.openSwipe || view.confirming) {
       view.closeSwipe();
       view.confirming = null;

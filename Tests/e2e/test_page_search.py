@@ -44,7 +44,8 @@ def test_the_whole_list_is_searched_on_the_server_and_escape_ends_it(page):
 
 
 def test_case_and_accents_are_folded_and_cancel_ends_it(page):
-    search(page, "creme brulee")
+    page.keyboard.press("/")  # the keyboard reaches the field
+    page.keyboard.type("creme brulee")
     wait_for_sections(page, [["dessert"]])
     search(page, "cafe")  # the detail matches too
     wait_for_sections(page, [["dessert"]])
