@@ -10,18 +10,27 @@ extension SessionServer {
     _ edit: TableEdit, in list: String, as identity: AccessIdentity?,
     effects: inout [ServerAction]
   ) throws(ProtocolError) -> Int? {
-    let snapshot = try currentSnapshot(of: list)
-    try snapshot.check(edit)
+    let (snapshot, counts) = try listState(of: list)
+    var positions: RowPositions?
+    if counts != nil {
+      positions = RowPositions(
+        list: list, before: try checkWindowed(edit, in: list, held: snapshot))
+    } else {
+      try snapshot.check(edit)
+    }
     let change = try dataSource.commit(edit, in: list, by: identity)
-    publish(change, effects: &effects)
+    publish(change, positions: positions, effects: &effects)
     return change.version(of: list) ?? (change.lists.isEmpty ? snapshot.version : nil)
   }
 
   /// One diff per changed list, encoded once, to every connection whose session shows
   /// that list on top; then every session that stood on a removed list is popped.
-  /// `read` is a list's snapshot already read since the change, so it is not read again.
+  /// `read` is a list's snapshot already read since the change, so it is not read again;
+  /// `positions`, where the rows an edit named stood before it (for a long list held as
+  /// its first rows: SessionServer+Windows).
   mutating func publish(
-    _ change: TableChange, read: TableSnapshot? = nil, effects: inout [ServerAction]
+    _ change: TableChange, read: TableSnapshot? = nil, positions: RowPositions? = nil,
+    effects: inout [ServerAction]
   ) {
     var change = change
     if !dataSource.keepsVersions {
@@ -33,6 +42,11 @@ extension SessionServer {
     }
     for listChange in change.lists {
       guard let old = snapshots[listChange.list] else { continue }  // nobody is looking
+      if windowCounts[listChange.list] != nil {
+        let before = positions?.list == listChange.list ? positions?.before : nil
+        publishWindowed(listChange, old: old, before: before, effects: &effects)
+        continue
+      }
       let viewers = viewers(of: listChange.list)
       let alreadyRead = read?.list == listChange.list ? read : nil
       guard let new = advance(old, by: listChange, read: alreadyRead) else {
@@ -72,6 +86,15 @@ extension SessionServer {
     var effects: [ServerAction] = []
     guard listStillExists(list) else {
       publish(TableChange(removedLists: [list]), effects: &effects)
+      return effects
+    }
+    if windowCounts[list] != nil, let old = snapshots[list] {
+      // A long list is not read whole to see what changed: its viewers get it anew.
+      refreshWindow(of: list, version: old.version, resend: false, effects: &effects)
+      let current = snapshots[list]?.version ?? old.version
+      if dataSource.keepsVersions, current == old.version { return [] }
+      let version = dataSource.keepsVersions ? current : listVersions.bump(list)
+      refreshWindow(of: list, version: version, resend: true, effects: &effects)
       return effects
     }
     // Read once: to see whether anything changed, for its version, and to diff against.
@@ -120,7 +143,10 @@ extension SessionServer {
   /// exists, with a `notice` naming what went away.
   private mutating func popSessions(standingOn removed: Set<String>, effects: inout [ServerAction])
   {
-    for list in removed { snapshots[list] = nil }
+    for list in removed {
+      snapshots[list] = nil
+      windowCounts[list] = nil
+    }
     let server = self
     let exists = { (list: String) in !removed.contains(list) && server.listStillExists(list) }
     for token in sessions.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
@@ -146,4 +172,10 @@ extension SessionServer {
           kind: .reply))
     }
   }
+}
+
+/// Where the rows an edit named stood in `list` just before it was committed.
+struct RowPositions {
+  var list: String
+  var before: [String: IndexPath]
 }
