@@ -5,5 +5,7 @@ struct TableBench: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "tablebench",
     abstract: "Benchmarks that print figures, with ratios against a baseline measured in the same run.",
-    subcommands: [DiffBenchmark.self, StoreBenchmark.self, FanoutBenchmark.self])
+    subcommands: [
+      DiffBenchmark.self, StoreBenchmark.self, FanoutBenchmark.self, BiglistBenchmark.self,
+    ])
 }
