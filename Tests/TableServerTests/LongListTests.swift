@@ -127,6 +127,13 @@ import Testing
     let window = later[0].0["rows"]!.arrayValue!.map { $0["text"]!.stringValue! }
     #expect(try window == Array(stored()[0][50..<60]))
 
+    // Someone opening the long list after the edits sees their result: the first rows as
+    // stored, the counts as they are now.
+    let opened = open(4, "Rbig")
+    #expect(try texts(opened)[0] == Array(stored()[0].prefix(10)))
+    #expect(opened["sections"]!.arrayValue!.map { $0["count"] } == [.number(119), .number(3)])
+    #expect(opened["version"] == whole["version"])
+
     // Someone editing a small list meanwhile gets its own whole-snapshot diff.
     let smallSent = send(
       ConnectionID(3), #"{"type":"delete","list":"Lsmall","rows":["Rs1"],"ref":1}"#)

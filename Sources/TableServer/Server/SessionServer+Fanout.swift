@@ -43,7 +43,9 @@ extension SessionServer {
     for listChange in change.lists {
       guard let old = snapshots[listChange.list] else { continue }  // nobody is looking
       if windowCounts[listChange.list] != nil {
-        let before = positions?.list == listChange.list ? positions?.before : nil
+        // Rows are placed where they stood only for the list the command addressed:
+        // another list's edits (a parent's detail) are updates, placed where they are.
+        let before = positions?.list == listChange.list ? positions?.before ?? [:] : [:]
         publishWindowed(listChange, old: old, before: before, effects: &effects)
         continue
       }

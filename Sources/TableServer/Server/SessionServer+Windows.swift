@@ -49,12 +49,12 @@ extension SessionServer {
   }
 
   /// One diff for a change to a long list, from its edits and where their rows stood
-  /// before (`before`); the held first rows are read again.
+  /// before (`before`: deletions and moves need it); the held first rows are read again.
   mutating func publishWindowed(
-    _ change: TableChange.ListChange, old: TableSnapshot, before: [String: IndexPath]?,
+    _ change: TableChange.ListChange, old: TableSnapshot, before: [String: IndexPath],
     effects: inout [ServerAction]
   ) {
-    guard change.version == old.version + 1, let edits = change.edits, let before,
+    guard change.version == old.version + 1, let edits = change.edits,
       let ops = windowOps(edits, in: change.list, before: before)
     else {
       refreshWindow(of: change.list, version: change.version, resend: true, effects: &effects)
