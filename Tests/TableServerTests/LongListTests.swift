@@ -155,4 +155,21 @@ import Testing
     let tap = send(connection, #"{"type":"tap","list":"Lbig","row":"R110","ref":3}"#)
     #expect(tap.map { $0.0["type"]!.stringValue! } == ["ack"])
   }
+
+  @Test mutating func aChangeFromElsewhereSendsTheScreenAgainWithoutReadingTheListWhole() throws {
+    let first = open(1, "Rbig")
+    // Another process deletes a row; the server is told the list changed, not how.
+    _ = try Store(path: path).deleteRows(["R0"], in: "Lbig")
+    let sent = server.listChanged("Lbig", edits: nil).compactMap { action -> JSONValue? in
+      guard case .send(let frame, _, _) = action else { return nil }
+      return try? JSONValue(parsing: frame.text)
+    }
+    #expect(sent.map { $0["type"]?.stringValue } == ["screen"])
+    let screen = sent[0]["screen"]!
+    #expect(screen["version"]?.intValue == first["version"]!.intValue! + 1)
+    #expect(screen["sections"]?.arrayValue?.first?["count"] == .number(Double(Self.rowCount - 1)))
+    #expect(try texts(screen)[0] == Array(stored()[0].prefix(10)))
+    // Told again with nothing new: nothing is sent.
+    #expect(server.listChanged("Lbig", edits: nil).isEmpty)
+  }
 }

@@ -91,12 +91,21 @@ extension SessionServer {
       return effects
     }
     if windowCounts[list] != nil, let old = snapshots[list] {
+      if let edits, !dataSource.keepsVersions {
+        // Inserts and updates are placed where they are now; the rest resends screens.
+        publish(
+          TableChange(lists: [TableChange.ListChange(list: list, version: 0, edits: edits)]),
+          effects: &effects)
+        return effects
+      }
       // A long list is not read whole to see what changed: its viewers get it anew.
-      refreshWindow(of: list, version: old.version, resend: false, effects: &effects)
-      let current = snapshots[list]?.version ?? old.version
-      if dataSource.keepsVersions, current == old.version { return [] }
-      let version = dataSource.keepsVersions ? current : listVersions.bump(list)
-      refreshWindow(of: list, version: version, resend: true, effects: &effects)
+      if dataSource.keepsVersions {
+        refreshWindow(of: list, version: nil, resend: false, effects: &effects)
+        guard let current = snapshots[list]?.version, current != old.version else { return [] }
+        refreshWindow(of: list, version: current, resend: true, effects: &effects)
+      } else {
+        refreshWindow(of: list, version: listVersions.bump(list), resend: true, effects: &effects)
+      }
       return effects
     }
     // Read once: to see whether anything changed, for its version, and to diff against.

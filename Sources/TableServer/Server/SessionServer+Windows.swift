@@ -99,15 +99,15 @@ extension SessionServer {
     return ops
   }
 
-  /// Reads a long list's first rows and counts again, at `version`; with `resend`, every
-  /// viewer gets its screen anew.
+  /// Reads a long list's first rows and counts again, at `version` (nil: the one the data
+  /// source says); with `resend`, every viewer gets its screen anew.
   mutating func refreshWindow(
-    of list: String, version: Int, resend: Bool, effects: inout [ServerAction]
+    of list: String, version: Int?, resend: Bool, effects: inout [ServerAction]
   ) {
     do {
       if let prefix = try windowedSource?.prefix(of: list, rowLimit: configuration.screenRowLimit) {
         var snapshot = prefix.snapshot
-        snapshot.version = version
+        if let version { snapshot.version = version }
         snapshots[list] = snapshot
         windowCounts[list] = prefix.counts
       }
