@@ -33,6 +33,10 @@ let package = Package(
     .systemLibrary(
       name: "CCrypto", pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"])]),
+    // libpq: PostgreSQL, the store several servers share.
+    .systemLibrary(
+      name: "CPostgres", pkgConfig: "libpq",
+      providers: [.apt(["libpq-dev"])]),
 
     // Pure Swift: values, index paths, diffing, navigation, protocol messages. No C, no I/O.
     // `trunc` (Double.rounded) lives in libm: linked here, not left to Foundation.
@@ -42,7 +46,7 @@ let package = Package(
     .target(name: "Tableweb", dependencies: ["TableModel", "TableServer", "TableStore"]),
 
     // SQLite persistence and the data format (import/export).
-    .target(name: "TableStore", dependencies: ["TableModel", "CSQLite", "CCrypto"]),
+    .target(name: "TableStore", dependencies: ["TableModel", "CSQLite", "CCrypto", "CPostgres"]),
 
     // The demo app: the data `tableweb serve` starts with on a new database.
     .target(name: "TableDemo", dependencies: ["TableModel", "TableStore"]),
