@@ -60,9 +60,37 @@ extension SessionServer {
       refreshWindow(of: change.list, version: change.version, resend: true, effects: &effects)
       return
     }
-    refreshWindow(of: change.list, version: change.version, resend: false, effects: &effects)
+    if ops.contains(where: { touchesFirstRows($0) }) {
+      refreshWindow(of: change.list, version: change.version, resend: false, effects: &effects)
+    } else {
+      // The held first rows are as they were: only the counts and the version move on.
+      var counts = windowCounts[change.list] ?? []
+      for op in ops {
+        switch op {
+        case .delete(let at): counts[at.section] -= 1
+        case .insert(let at, _): counts[at.section] += 1
+        case .move(let from, let to):
+          counts[from.section] -= 1
+          counts[to.section] += 1
+        default: break
+        }
+      }
+      windowCounts[change.list] = counts
+      snapshots[change.list]?.version = change.version
+    }
     let diff = TableDiff(list: change.list, from: old.version, ops: ops)
     effects.append(.send(frame(for: .diff(diff)), to: viewers(of: change.list), kind: .diff))
+  }
+
+  /// Whether `op` changes rows a screen holds: any row placed or removed among the first
+  /// `screenRowLimit` of its section (or right after them, in a section that short).
+  private func touchesFirstRows(_ op: DiffOp) -> Bool {
+    let limit = configuration.screenRowLimit
+    switch op {
+    case .delete(let at), .insert(let at, _), .update(let at, _): return at.row < limit
+    case .move(let from, let to): return from.row < limit || to.row < limit
+    case .deleteSection, .insertSection, .updateSection: return true
+    }
   }
 
   /// The ops for `edits`: deletions and move sources where the rows stood before, the
