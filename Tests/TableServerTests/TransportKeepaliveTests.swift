@@ -32,6 +32,24 @@ struct TransportKeepaliveTests {
     await server.stop()
   }
 
+  @Test func aPeerThatKeepsTalkingStaysThoughItNeverAnswersPings() async throws {
+    let server = try TestServer(configure: Self.quickKeepalive)
+    let socket = try RawSocket(port: server.port)
+    try socket.send(
+      "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        + HTTPResponse.upgradeHeaders(subprotocol: "tableweb.v1", origin: nil)
+        .map { "\($0): \($1)\r\n" }.joined() + "\r\n")
+    // A message every 0.4 s for 3.6 s, past the 2 s hang-up: each counts as heard from.
+    for _ in 0..<9 {
+      try socket.send(bytes: [0x81, 0x80 | 1, 0, 0, 0, 0, UInt8(ascii: "x")])
+      try await Task.sleep(for: .milliseconds(400))
+      _ = socket.receiveAvailable()
+    }
+    #expect(server.delegate.wait { $0.filter { $0 == .received(ConnectionID(1), "x") }.count == 9 })
+    #expect(!server.delegate.events.contains(.closed(ConnectionID(1))))
+    await server.stop()
+  }
+
   @Test func aPeerThatAnswersPingsStays() async throws {
     let server = try TestServer(configure: Self.quickKeepalive)
     let client = try server.connectedClient()  // lws answers pings itself
@@ -68,7 +86,10 @@ final class RawSocket {
   deinit { Glibc.close(descriptor) }
 
   func send(_ text: String) throws {
-    let bytes = Array(text.utf8)
+    try send(bytes: Array(text.utf8))
+  }
+
+  func send(bytes: [UInt8]) throws {
     guard Glibc.send(descriptor, bytes, bytes.count, 0) == bytes.count else {
       throw TransportTestFailure("send failed")
     }
