@@ -36,6 +36,18 @@ function track(onMove, onUp) {
   addEventListener("pointercancel", up);
 }
 
+function addSwipeActions(node) {
+  if (!node.querySelector(".swipe-actions")) {
+    node.insertBefore(el("div", "swipe-actions"), node.querySelector(".content")).appendChild(cellButton(null, null, "Delete"));
+  }
+}
+
+/// A cell refilled while swiped open (its row or its neighbours changed) stays open.
+export function keepSwipeOpen(node) {
+  addSwipeActions(node);
+  node.querySelector(".content").style.transform = `translateX(${-SWIPE_OPEN}px)`;
+}
+
 function swipe(view, node, down) {
   const content = node.querySelector(".content");
   const base = view.openSwipe?.node === node ? -SWIPE_OPEN : 0;
@@ -49,10 +61,7 @@ function swipe(view, node, down) {
       if (Math.abs(mx) < SWIPE_SLOP || Math.abs(mx) < Math.abs(my)) return;
       swiping = true;
       node.setPointerCapture(down.pointerId);
-      if (!node.querySelector(".swipe-actions")) {
-        const actions = node.insertBefore(el("div", "swipe-actions"), content);
-        actions.appendChild(cellButton(null, null, "Delete"));
-      }
+      addSwipeActions(node);
       content.style.transition = "none";
     }
     dx = Math.min(0, base + mx);

@@ -19,7 +19,12 @@ const own = new Map(); // row id → time: rows this page just changed, which do
 takeCredentialFromLink();
 const url = new URL(W.WS_PATH, location.href);
 url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
-const socket = new Socket(url.href, { onMessage: receive, onStatus: showStatus });
+const socket = new Socket(url.href, {
+  onMessage: receive,
+  onStatus: showStatus,
+  have: () => model.screen && { list: model.screen.list, version: model.screen.version },
+  onCaughtUp: () => view?.rowsArrived(undefined), // fetches lost with the line are asked again
+});
 
 const nav = new NavigationBar($(".navbar"), {
   onBack: () => goBack(),

@@ -1,5 +1,7 @@
 // The WebSocket: connects, says hello with the stored session token, queues commands
-// until welcomed, and reconnects with exponential back-off when the line drops.
+// until welcomed, and reconnects with exponential back-off when the line drops. A
+// reconnect says which list and version the page holds (`have`): a server that can
+// send the diffs missed meanwhile answers `caughtUp` and no screen, so nothing flashes.
 import * as W from "./wire.js";
 import { credential, showAccessNeeded, showIdentity, UNAUTHORIZED_CLOSE } from "./access.js";
 
@@ -8,9 +10,12 @@ const BACKOFF_MS = [100, 250, 500, 1000, 2000, 4000];
 
 export class Socket {
   /// `onMessage(msg)` gets every server message after `welcome`;
-  /// `onStatus("connecting"|"open"|"reconnecting")` follows the line.
-  constructor(url, { onMessage, onStatus }) {
+  /// `onStatus("connecting"|"open"|"reconnecting")` follows the line; `have()` is the
+  /// {list, version} shown, or null; `onCaughtUp()` runs when a resume needs no screen.
+  constructor(url, { onMessage, onStatus, have, onCaughtUp }) {
     this.url = url;
+    this.have = have;
+    this.onCaughtUp = onCaughtUp;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.queue = [];
@@ -33,7 +38,7 @@ export class Socket {
     this.ws = ws;
     this.welcomed = false;
     this.onStatus(this.failures ? "reconnecting" : "connecting");
-    ws.onopen = () => ws.send(JSON.stringify(W.hello(this.token, credential())));
+    ws.onopen = () => ws.send(JSON.stringify(W.hello(this.token, credential(), this.token && this.have?.())));
     ws.onmessage = (e) => {
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
@@ -44,6 +49,7 @@ export class Socket {
         this.onStatus("open");
         showIdentity(msg.user, msg.role);
         for (const cmd of this.queue.splice(0)) ws.send(JSON.stringify(cmd));
+        if (msg.caughtUp) this.onCaughtUp?.();
       } else if (this.welcomed) {
         this.onMessage(msg);
       } else if (msg[W.K.type] === W.ERROR) {

@@ -5,7 +5,7 @@
 import { el, afterMotion } from "./dom.js";
 import { cellState, fillCell, ROW_HEIGHT } from "./cell.js";
 import { locate } from "./model.js";
-import { attachGestures } from "./gestures.js";
+import { attachGestures, keepSwipeOpen } from "./gestures.js";
 import { FETCH_PAGE, RowFetcher } from "./fetcher.js";
 import { keyboard } from "./keys.js";
 import { drawnHeights, rowOffsets, scrollFor } from "./scale.js";
@@ -267,8 +267,8 @@ export class TableView {
       }
       const cs = cellState.get(node);
       if (cs.row !== row || cs.sig !== sig) {
-        if (this.openSwipe?.node === node) this.openSwipe = null;
         fillCell(node, row, state);
+        if (this.openSwipe?.node === node) row && !sc.editing ? keepSwipeOpen(node) : (this.openSwipe = null);
         for (const c of cs.fx) node.classList.add(c);
         cs.row = row;
         cs.sig = sig;

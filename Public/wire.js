@@ -64,7 +64,8 @@ export const TABLE_STYLE = names("plain", "grouped", "insetGrouped");
 export const SELECTION = names("none", "single", "multiple");
 
 // Commands, built here so that no other module spells a wire key.
-export const hello = (session, access) => ({ [K.type]: HELLO, [K.session]: session, ...(access && { access }) });
+export const hello = (session, access, have) =>
+  ({ [K.type]: HELLO, [K.session]: session, ...(access && { access }), ...(have && { have }) });
 /// `scroll`: the first row visible on the screen being left, for the server to remember.
 export const tap = (list, row, scroll) =>
   ({ [K.type]: TAP, [K.list]: list, [K.row]: row, [K.scroll]: scroll });

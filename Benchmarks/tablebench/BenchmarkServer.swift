@@ -7,13 +7,7 @@ import Glibc
 enum BenchmarkServer {
 
   static func start(executable server: String?, port: Int, database: String) throws -> Process {
-    let executable =
-      server
-      ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("tableweb")
-      .path
-    guard FileManager.default.isExecutableFile(atPath: executable) else {
-      throw ValidationError("no tableweb at \(executable): build it with `swift build -c release`")
-    }
+    let executable = try tableweb(server)
     // `swift run tablebench` builds only this product, so the tableweb it runs may predate
     // the code it is measuring: say so when an object file of that code is newer.
     if let stale = newerObjectFile(than: executable) {
@@ -130,6 +124,18 @@ func canConnect(port: UInt16) -> Bool {
 }
 
 extension BenchmarkServer {
+  /// The tableweb executable: `given`, or the one next to this benchmark.
+  static func tableweb(_ given: String?) throws -> String {
+    let executable =
+      given
+      ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("tableweb")
+      .path
+    guard FileManager.default.isExecutableFile(atPath: executable) else {
+      throw ValidationError("no tableweb at \(executable): build it with `swift build -c release`")
+    }
+    return executable
+  }
+
   /// An object file of the server's code (in the build folder beside `executable`) that is
   /// newer than `executable`, or nil when the executable is up to date.
   static func newerObjectFile(than executable: String) -> String? {

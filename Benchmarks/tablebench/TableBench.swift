@@ -4,8 +4,10 @@ import ArgumentParser
 struct TableBench: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "tablebench",
-    abstract: "Benchmarks that print figures, with ratios against a baseline measured in the same run.",
+    abstract:
+      "Benchmarks that print figures, with ratios against a baseline measured in the same run.",
     subcommands: [
-      DiffBenchmark.self, StoreBenchmark.self, FanoutBenchmark.self, BiglistBenchmark.self,
+      DiffBenchmark.self, StoreBenchmark.self, FanoutBenchmark.self, TwoServersBenchmark.self,
+      BiglistBenchmark.self,
     ])
 }

@@ -54,9 +54,15 @@ public struct HeadlessClient: Sendable {
     self.access = access
   }
 
-  /// The `hello` that opens the session.
+  /// The `hello` that opens the session. Said again after a reconnect, it carries the
+  /// list and version shown (`have`), so that the server may send only the diffs missed
+  /// (`welcome` with `caughtUp`) and the screen stays as it is.
   public func hello() -> String {
-    ClientMessage.hello(session: session, client: "tableweb client", access: access).serialized()
+    let have = session == nil ? nil : screen.map { ListVersion(list: $0.list, version: $0.version) }
+    return ClientMessage.hello(
+      session: session, client: "tableweb client", access: access, have: have
+    )
+    .serialized()
   }
 
   // MARK: - Script lines
@@ -147,6 +153,11 @@ public struct HeadlessClient: Sendable {
     throw ScriptError("no row \"\(name)\" on this screen", line: name)
   }
 
+  /// The connection dropped: answers to the commands sent on it will not come.
+  public mutating func connectionLost() {
+    unanswered.removeAll()
+  }
+
   // MARK: - Messages from the server
 
   public mutating func receive(_ text: String) -> Effect {
@@ -160,7 +171,7 @@ public struct HeadlessClient: Sendable {
 
   public mutating func receive(_ message: ServerMessage) -> Effect {
     switch message {
-    case .welcome(let token, let resumed, _, _):
+    case .welcome(let token, let resumed, _, _, _):
       session = token
       return .welcomed(session: token, resumed: resumed)
     case .screen(let message):

@@ -74,7 +74,7 @@ public struct HeadlessClientRunner {
   /// Runs lines as a person types them: `poll` answers at once, and while it has no line
   /// the screen follows what other people change.
   public mutating func run(poll: () -> NextLine) -> Exit {
-    let client: WebSocketClient
+    var client: WebSocketClient
     do {
       client = try WebSocketClient(url: options.url)
     } catch {
@@ -97,7 +97,7 @@ public struct HeadlessClientRunner {
     }
 
     client.send(state.hello())
-    pump(client, for: options.timeout) { $0.session != nil && $0.screen != nil }
+    pump(&client, for: options.timeout) { $0.session != nil && $0.screen != nil }
     if let exit { return exit }
     guard state.screen != nil else {
       writeError("tableweb client: no welcome and screen within \(options.timeout)")
@@ -112,7 +112,7 @@ public struct HeadlessClientRunner {
       case .end:
         return finish(client)
       case .notYet:
-        pump(client, for: .milliseconds(50)) { _ in false }
+        pump(&client, for: .milliseconds(50)) { _ in false }
         showScreenIfChanged()
         if let exit { return exit }
         continue
@@ -133,13 +133,13 @@ public struct HeadlessClientRunner {
       case .quit:
         return finish(client)
       case .wait(let milliseconds):
-        pump(client, for: .milliseconds(milliseconds)) { _ in false }
+        pump(&client, for: .milliseconds(milliseconds)) { _ in false }
       case .refuse(let reason):
         writeError("line \(lineNumber): \(reason)")
         if options.isStrict { return .cannotRun }
       case .send(let text, let ref):
         client.send(text)
-        pump(client, for: options.timeout) { !$0.unanswered.contains(ref) }
+        pump(&client, for: options.timeout) { !$0.unanswered.contains(ref) }
         if exit == nil && state.unanswered.contains(ref) {
           writeError("line \(lineNumber): no answer within \(options.timeout)")
           exit = .lost
@@ -166,7 +166,8 @@ public struct HeadlessClientRunner {
 
   /// Handles what arrives until `isDone` holds, `duration` has passed, or the run must end.
   private mutating func pump(
-    _ client: WebSocketClient, for duration: Duration, until isDone: (HeadlessClient) -> Bool
+    _ client: inout WebSocketClient, for duration: Duration,
+    until isDone: (HeadlessClient) -> Bool
   ) {
     let deadline = ContinuousClock.now + duration
     while exit == nil && !isDone(state) {
@@ -181,12 +182,38 @@ public struct HeadlessClientRunner {
         writeError(
           "tableweb client: the server closed the connection (\(status.map(String.init) ?? "no status") \(reason))"
         )
-        exit = .lost
+        // Refused access (4401) does not change by trying again.
+        if status == 4401 || !reconnect(&client) { exit = .lost }
       case .failed(let reason, _):
         writeError("tableweb client: connection lost: \(reason)")
-        exit = .lost
+        if !reconnect(&client) { exit = .lost }
       }
     }
+  }
+
+  /// Connects again after a drop, with back-off, within the timeout, and says hello with
+  /// the session and the screen's list and version: the server sends only what changed
+  /// meanwhile (`caughtUp`) or the screen again. Commands sent before the drop stay
+  /// unanswered; they are not waited for.
+  private mutating func reconnect(_ client: inout WebSocketClient) -> Bool {
+    guard state.session != nil else { return false }
+    client.shutDown()
+    state.connectionLost()
+    let deadline = ContinuousClock.now + options.timeout
+    for delay in [100, 250, 500, 1000, 2000, 2000, 2000] {
+      Thread.sleep(forTimeInterval: Double(delay) / 1000)
+      guard ContinuousClock.now < deadline, let next = try? WebSocketClient(url: options.url)
+      else { return false }
+      next.connect()
+      if case .opened? = next.nextEvent(timeout: .seconds(2)) {
+        writeError("tableweb client: reconnected")
+        client = next
+        client.send(state.hello())
+        return true
+      }
+      next.shutDown()
+    }
+    return false
   }
 
   private mutating func handle(_ text: String, client: WebSocketClient) {

@@ -19,7 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
       TABLEWEB_DB, TABLEWEB_DEMO, TABLEWEB_PUBLIC, TABLEWEB_READ_ONLY, \
       TABLEWEB_ALLOWED_ORIGIN (comma-separated), TABLEWEB_MAX_FRAME, \
       TABLEWEB_PERMESSAGE_DEFLATE, TABLEWEB_NO_METRICS, TABLEWEB_METRICS_PORT, \
-      TABLEWEB_METRICS_HOST, TABLEWEB_LOG_LEVEL, \
+      TABLEWEB_METRICS_HOST, TABLEWEB_LOG_LEVEL, TABLEWEB_LOG_KEEP, TABLEWEB_LOG_HOURS, \
       TABLEWEB_LOG_FORMAT. A flag on the command line wins over its variable. \
       Yes/no variables take 1/0, true/false, yes/no or on/off.
 
@@ -99,6 +99,15 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(help: "text or json (one JSON object a line). [TABLEWEB_LOG_FORMAT, default text]")
   var logFormat: String?
 
+  @Option(
+    help:
+      "How many changes the change log keeps (for resuming clients and other servers). [TABLEWEB_LOG_KEEP, default 10000]"
+  )
+  var logKeep: Int?
+
+  @Option(help: "How many hours the change log keeps a change. [TABLEWEB_LOG_HOURS, default 24]")
+  var logHours: Int?
+
   static let defaultDatabase = "tableweb.sqlite"
 
   /// The settings, flags first, then the environment, then the defaults.
@@ -118,6 +127,7 @@ struct ServeCommand: AsyncParsableCommand {
     var metricsHost: String?
     var logLevel: Logger.Level
     var jsonLogs: Bool
+    var logRetention = Store.LogRetention.default
   }
 
   func settings(_ environment: EnvironmentDefaults = EnvironmentDefaults()) throws -> Settings {
@@ -144,13 +154,20 @@ struct ServeCommand: AsyncParsableCommand {
       servesMetrics: !(try environment.bool(noMetrics, "TABLEWEB_NO_METRICS")),
       metricsPort: try environment.optionalInt(metricsPort, "TABLEWEB_METRICS_PORT"),
       metricsHost: environment.optionalString(metricsHost, "TABLEWEB_METRICS_HOST"),
-      logLevel: level, jsonLogs: format == "json")
+      logLevel: level, jsonLogs: format == "json",
+      logRetention: Store.LogRetention(
+        count: try environment.int(logKeep, "TABLEWEB_LOG_KEEP", default: 10_000),
+        age: try environment.int(logHours, "TABLEWEB_LOG_HOURS", default: 24) * 3600))
   }
 
   func validate() throws {
     let settings = try settings()
     guard (0...65535).contains(settings.port) else {
       throw ValidationError("--port (TABLEWEB_PORT) must be 0…65535, not \(settings.port)")
+    }
+    guard settings.logRetention.count >= 1, settings.logRetention.age >= 3600 else {
+      throw ValidationError(
+        "--log-keep (TABLEWEB_LOG_KEEP) and --log-hours (TABLEWEB_LOG_HOURS) must be at least 1")
     }
     guard settings.maxFrame >= 256 else {
       throw ValidationError("--max-frame (TABLEWEB_MAX_FRAME) must be at least 256")
@@ -264,6 +281,7 @@ struct ServeCommand: AsyncParsableCommand {
       }
     }
     try checkAccessIsRequired(store, settings: settings)
+    store.logRetention = settings.logRetention
     let dataSource = StoreDataSource(store: store)
     var configuration = TablewebServer.Configuration(
       host: settings.host, port: settings.port, pageDirectory: settings.publicDirectory,

@@ -34,6 +34,17 @@ struct ClientHeadlessTests {
   @Test func helloCarriesTheSessionToResume() {
     #expect(HeadlessClient(session: "abc").hello().contains(#""session":"abc""#))
     #expect(HeadlessClient().hello().contains(#""session":null"#))
+    #expect(!HeadlessClient().hello().contains("have"))
+  }
+
+  @Test func helloAfterAScreenSaysWhatItHas() {
+    let hello = ClientMessage.decode(Self.started().hello()).result
+    #expect(
+      hello
+        == .success(
+          .hello(
+            session: "T0K3N", client: "tableweb client",
+            have: ListVersion(list: "L1", version: 1))))
   }
 
   @Test func welcomeAndScreenAreKept() {

@@ -14,6 +14,8 @@ final class FakeSessions: ConnectionDelegate, @unchecked Sendable {
     ClientHeadlessTests.wifi, ClientHeadlessTests.airplane, ClientHeadlessTests.general,
   ]
   var isReadOnly = false
+  /// Every hello received.
+  var hellos: [ClientMessage] = []
 
   func connectionDidOpen(_ connection: ConnectionID) {}
   func connectionDidSendTooLarge(_ connection: ConnectionID) {}
@@ -33,9 +35,16 @@ final class FakeSessions: ConnectionDelegate, @unchecked Sendable {
       return
     }
     switch message {
-    case .hello(let session, _, _):
-      send(.welcome(session: session ?? "NEW-TOKEN", resumed: session != nil))
-      send(settings(.none))
+    case .hello(let session, _, _, let have):
+      hellos.append(message)
+      // A client that has this version of the screen is caught up: no screen.
+      let caughtUp = have == ListVersion(list: "L1", version: version)
+      send(.welcome(session: session ?? "NEW-TOKEN", resumed: session != nil, caughtUp: caughtUp))
+      if !caughtUp { send(settings(.none)) }
+    case .tap(_, "R2", _):
+      // Airplane Mode: the line drops before the answer.
+      transport?.close(connection, code: 1001, reason: "going away")
+      return
     case .tap(_, "R3", _):
       send(
         .screen(
@@ -115,6 +124,21 @@ struct ClientRunnerTests {
     #expect(run.output.last?.hasPrefix("Settings  (root; L1 v2; grouped)") == true)
     #expect(run.output.last?.contains("Wi-Fi") == false)
     _ = sessions
+    await server.stop()
+  }
+
+  @Test func reconnectsAfterADropAndResumesWithWhatItHas() async throws {
+    let (server, sessions) = try Self.fakeServer()
+    let run = Self.run(["tap Airplane Mode", "delete Wi-Fi", "quit"], on: server)
+    #expect(run.exit == .finished, "\(run.errors)")
+    #expect(run.errors.contains("tableweb client: reconnected"))
+    #expect(
+      sessions.hellos.last
+        == .hello(
+          session: "NEW-TOKEN", client: "tableweb client", have: ListVersion(list: "L1", version: 1)
+        ))
+    #expect(run.output.last?.hasPrefix("Settings  (root; L1 v2; grouped)") == true)
+    #expect(run.output.last?.contains("Wi-Fi") == false)
     await server.stop()
   }
 

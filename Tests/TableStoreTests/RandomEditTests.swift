@@ -71,6 +71,7 @@ import TableModel
     var snapshot = try store.snapshot(of: list)
     var random = SplitMix64(seed: seed)
     var counter = 0
+    var history = [snapshot.version: snapshot]
 
     for step in 0..<400 {
       let change: TableChange
@@ -147,6 +148,7 @@ import TableModel
           model.locate($0.id).map { l in model.sections[l.section][l.index].text } == $0.text
         })
       if stored != snapshot { return }
+      history[stored.version] = stored
       let counts = try store.sectionCounts(of: list).map(\.count)
       #expect(counts == stored.sections.map(\.rows.count), "step \(step): counts after \(change)")
       if counts != stored.sections.map(\.rows.count) { return }
@@ -168,6 +170,25 @@ import TableModel
           #expect(try store.sectionCounts(of: list)[index].count == total)
         }
       }
+    }
+    try RandomEditTests.expectLogUndoes(to: history, list: list, in: store)
+  }
+
+  /// Walks the change log back from the newest snapshot: undoing each entry gives the
+  /// snapshot the store had at the version before it.
+  static func expectLogUndoes(to history: [Int: TableSnapshot], list: String, in store: Store)
+    throws
+  {
+    let newest = try #require(history.keys.max())
+    let oldest = try #require(history.keys.min())
+    let entries = try #require(try store.logEntries(of: list, after: oldest, upTo: newest))
+    #expect(entries.count == newest - oldest)
+    var snapshot = try #require(history[newest])
+    for entry in entries.reversed() {
+      snapshot = try snapshot.undoing(
+        try #require(entry.edits), prior: try #require(entry.prior))
+      #expect(snapshot == history[snapshot.version], "undoing v\(snapshot.version + 1)")
+      if snapshot != history[snapshot.version] { return }
     }
   }
 

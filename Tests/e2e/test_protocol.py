@@ -212,35 +212,37 @@ def test_a_switch_reveals_rows(server):
     run(scenario())
 
 
-def test_two_people_editing_at_random_converge(server):
-    async def person(client, seed, count):
-        rng = random.Random(seed)
-        for step in range(count):
-            ids = [row["id"] for section in client.screen["sections"] for row in section["rows"]]
-            row = rng.choice(ids) if ids else "Rnone"
-            after = rng.choice(ids + [None]) if ids else None
-            section = rng.choice(["Stodo", "Sdone"])
-            kind = rng.choice(["insert", "delete", "move", "update"] if len(ids) > 4 else ["insert", "update"])
-            message = {"insert": {"type": "insert", "list": "Ltasks", "section": section, "after": after,
-                                  "row": {"text": f"Item {seed}.{step}"}},
-                       "delete": {"type": "delete", "list": "Ltasks", "rows": [row]},
-                       "move": {"type": "move", "list": "Ltasks", "row": row, "section": section, "after": after},
-                       "update": {"type": "update", "list": "Ltasks", "row": row, "text": f"Step {seed}.{step}"},
-                       }[kind]
-            # Do not wait for the answer: both people type at once.
-            await client.send({**message, "ref": step})
-            while True:
-                try:
-                    client.inbox.append(await client.receive(0.001))
-                except asyncio.TimeoutError:
-                    break
+async def edit_at_random(client, seed, count):
+    """Random inserts, deletes, moves and renames of Ltasks, sent without waiting for
+    their answers (people type at once); what arrives meanwhile is merged."""
+    rng = random.Random(seed)
+    for step in range(count):
+        ids = [row["id"] for section in client.screen["sections"] for row in section["rows"]]
+        row = rng.choice(ids) if ids else "Rnone"
+        after = rng.choice(ids + [None]) if ids else None
+        section = rng.choice(["Stodo", "Sdone"])
+        kind = rng.choice(["insert", "delete", "move", "update"] if len(ids) > 4 else ["insert", "update"])
+        message = {"insert": {"type": "insert", "list": "Ltasks", "section": section, "after": after,
+                              "row": {"text": f"Item {seed}.{step}"}},
+                   "delete": {"type": "delete", "list": "Ltasks", "rows": [row]},
+                   "move": {"type": "move", "list": "Ltasks", "row": row, "section": section, "after": after},
+                   "update": {"type": "update", "list": "Ltasks", "row": row, "text": f"Step {seed}.{step}"},
+                   }[kind]
+        await client.send({**message, "ref": step})
+        while True:
+            try:
+                client.inbox.append(await client.receive(0.001))
+            except asyncio.TimeoutError:
+                break
 
+
+def test_two_people_editing_at_random_converge(server):
     async def scenario():
         a = await Client.open(server)
         b = await Client.open(server)
         for c in (a, b):
             await c.command({"type": "tap", "list": "Lhome", "row": "Rtasks"}, 1000)
-        await asyncio.gather(person(a, 1, 40), person(b, 2, 40))
+        await asyncio.gather(edit_at_random(a, 1, 40), edit_at_random(b, 2, 40))
         await a.settle(0.5)
         await b.settle(0.5)
         errors = [m for m in a.inbox + b.inbox if m["type"] == "error"]

@@ -46,7 +46,8 @@ extension ClientMessage {
       self = .hello(
         session: try fields.optionalString(WireKey.session),
         client: try fields.optionalString(WireKey.client),
-        access: try fields.optionalString(WireKey.access))
+        access: try fields.optionalString(WireKey.access),
+        have: try ListVersion(readingOptional: fields, WireKey.have))
     case .tap:
       self = .tap(
         list: try fields.string(WireKey.list), row: try fields.string(WireKey.row),
@@ -100,10 +101,11 @@ extension ClientMessage {
     var members: [(key: String, value: JSONValue)] = [(WireKey.type, .string(kind.rawValue))]
     if let ref { members.append((WireKey.ref, .int(ref))) }
     switch self {
-    case .hello(let session, let client, let access):
+    case .hello(let session, let client, let access, let have):
       members.append((WireKey.session, .string(session)))
       if let client { members.append((WireKey.client, .string(client))) }
       if let access { members.append((WireKey.access, .string(access))) }
+      if let have { members.append((WireKey.have, have.jsonValue)) }
     case .tap(let list, let row, let scrollAnchor),
       .accessory(let list, let row, let scrollAnchor):
       members.append((WireKey.list, .string(list)))

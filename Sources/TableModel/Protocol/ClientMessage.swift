@@ -7,8 +7,11 @@
 public enum ClientMessage: Sendable, Hashable {
   /// Opens or resumes a session: `session` is the token of an earlier `welcome`, nil for
   /// a new one. `client` (an extension) names the client program, for the server's log.
-  /// `access` (v1.1) is the credential, when the server requires one.
-  case hello(session: String?, client: String? = nil, access: String? = nil)
+  /// `access` (v1.1) is the credential, when the server requires one. `have` (v1.1) is
+  /// the top list the client shows and its version: a server that can still send every
+  /// diff since answers with them instead of a `screen` (gapless resume).
+  case hello(
+    session: String?, client: String? = nil, access: String? = nil, have: ListVersion? = nil)
   /// Selects a row: drill down, check it in a selection list, or only feedback.
   /// `scrollAnchor` (an extension) is the first visible row of the screen being left.
   case tap(list: String, row: String, scrollAnchor: String? = nil)

@@ -3,9 +3,10 @@ extension ServerMessage {
   public var jsonValue: JSONValue {
     var members: [(key: String, value: JSONValue)] = [(WireKey.type, .string(typeName))]
     switch self {
-    case .welcome(let session, let resumed, let role, let user):
+    case .welcome(let session, let resumed, let role, let user, let caughtUp):
       members.append((WireKey.session, .string(session)))
       members.append((WireKey.resumed, .bool(resumed)))
+      if caughtUp { members.append((WireKey.caughtUp, .bool(true))) }
       if let role {
         members.append((WireKey.role, .string(role)))
         members.append((WireKey.user, .string(user)))
@@ -69,7 +70,10 @@ extension ServerMessage {
     case .welcome:
       self = .welcome(
         session: try fields.string(WireKey.session), resumed: try fields.bool(WireKey.resumed),
-        role: try fields.optionalString(WireKey.role), user: try fields.optionalString(WireKey.user))
+        role: try fields.optionalString(WireKey.role),
+        user: try fields.optionalString(WireKey.user),
+        caughtUp: fields.optional(WireKey.caughtUp) == nil
+          ? false : try fields.bool(WireKey.caughtUp))
     case .screen:
       self = .screen(try ScreenMessage(reading: fields))
     case .diff:

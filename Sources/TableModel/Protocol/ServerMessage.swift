@@ -2,8 +2,11 @@
 public enum ServerMessage: Sendable, Hashable {
   /// The answer to `hello`: the session's token, and whether it already existed.
   /// `role` (`viewer`/`editor`) and `user` (v1.1) say who the server takes the client
-  /// for, when it requires access.
-  case welcome(session: String, resumed: Bool, role: String? = nil, user: String? = nil)
+  /// for, when it requires access. `caughtUp` (v1.1, gapless resume): the `have` of the
+  /// `hello` is answered with the missed diffs, which follow, instead of a `screen`.
+  case welcome(
+    session: String, resumed: Bool, role: String? = nil, user: String? = nil,
+    caughtUp: Bool = false)
   /// The whole top screen: after `welcome`, on push, on pop, on `reload`.
   case screen(ScreenMessage)
   /// A change to a list, from version `from` to `from + 1`.

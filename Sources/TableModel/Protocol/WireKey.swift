@@ -12,6 +12,8 @@ enum WireKey {
   static let access = "access"
   static let role = "role"
   static let user = "user"
+  static let have = "have"
+  static let caughtUp = "caughtUp"
 
   // Commands and their targets
   static let list = "list"

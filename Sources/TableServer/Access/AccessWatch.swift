@@ -26,9 +26,10 @@ public final class AccessWatch: Sendable {
   public func cancel() { task.cancel() }
 }
 
-/// Carries the host to the service thread, the only place it is used; weak, so that the
-/// watch does not keep a stopped server's host (and its database) alive.
-private final class HostReference: @unchecked Sendable {
+/// Carries the host to the service thread, the only place it is used; weak, so that a
+/// watch (this one, ``ChangeWatch``) does not keep a stopped server's host (and its
+/// database) alive.
+final class HostReference: @unchecked Sendable {
   weak var host: SessionHost?
   init(_ host: SessionHost) { self.host = host }
   /// Read off the service thread only as a hint to stop; the host is used only there.

@@ -18,6 +18,15 @@ public protocol WindowedDataSource: TableDataSource {
 
   /// Where the row `id` stands in `list` now, or nil when the list shows no such row.
   func indexPath(ofRow id: String, in list: String) throws(ProtocolError) -> IndexPath?
+
+  /// The list's version now, when the data source keeps versions (``keepsVersions``):
+  /// positions read at that version are the ones a diff to it may name. Nil by default:
+  /// then a change to a long list sends its viewers their screen again.
+  func currentVersion(of list: String) throws(ProtocolError) -> Int?
+}
+
+extension WindowedDataSource {
+  public func currentVersion(of list: String) throws(ProtocolError) -> Int? { nil }
 }
 
 /// A list's first rows: its snapshot with each section cut short, and each section's
@@ -58,6 +67,14 @@ extension StoreDataSource: WindowedDataSource {
   public func indexPath(ofRow id: String, in list: String) throws(ProtocolError) -> IndexPath? {
     do {
       return try store.indexPath(ofRow: id, in: list)
+    } catch {
+      throw error.protocolError
+    }
+  }
+
+  public func currentVersion(of list: String) throws(ProtocolError) -> Int? {
+    do {
+      return try store.version(of: list)
     } catch {
       throw error.protocolError
     }

@@ -84,6 +84,14 @@ public final class SessionHost: ConnectionDelegate {
     perform(server?.listChanged(list, edits: edits), since: changed)
   }
 
+  /// Another process committed to the data: publish what the change log holds since
+  /// (see ``ChangeWatch``).
+  public func catchUpWithLog() {
+    thread.check()
+    let noticed = clock.now
+    perform(server?.catchUpWithLog(), since: noticed)
+  }
+
   /// Every connection is closed and nothing more will come: let the core go, and with it
   /// the data source. (Sessions are already saved: every change was written when made.)
   public func transportDidStop() {

@@ -13,12 +13,16 @@ extension SessionServer {
     let (snapshot, counts) = try listState(of: list)
     var positions: RowPositions?
     if counts != nil {
-      positions = RowPositions(
-        list: list, before: try checkWindowed(edit, in: list, held: snapshot))
+      positions = try checkWindowed(edit, in: list, held: snapshot)
     } else {
       try snapshot.check(edit)
     }
     let change = try dataSource.commit(edit, in: list, by: identity)
+    // A logged change goes out from the log, after any change another process committed
+    // first; the log knows no positions, so those of a long list's rows wait here.
+    pendingPositions = positions
+    defer { pendingPositions = nil }
+    catchUpWithLog(effects: &effects)
     publish(change, positions: positions, effects: &effects)
     return change.version(of: list) ?? (change.lists.isEmpty ? snapshot.version : nil)
   }
@@ -42,11 +46,11 @@ extension SessionServer {
     }
     for listChange in change.lists {
       guard let old = snapshots[listChange.list] else { continue }  // nobody is looking
+      // Already published (read from the change log).
+      if dataSource.keepsVersions, old.version >= listChange.version { continue }
       if windowCounts[listChange.list] != nil {
-        // Rows are placed where they stood only for the list the command addressed:
-        // another list's edits (a parent's detail) are updates, placed where they are.
-        let before = positions?.list == listChange.list ? positions?.before ?? [:] : [:]
-        publishWindowed(listChange, old: old, before: before, effects: &effects)
+        publishWindowed(
+          listChange, old: old, positions: positions ?? pendingPositions, effects: &effects)
         continue
       }
       let viewers = viewers(of: listChange.list)
@@ -72,7 +76,9 @@ extension SessionServer {
         continue
       }
       let diff = TableDiff(list: new.list, from: old.version, ops: ops)
-      effects.append(.send(frame(for: .diff(diff)), to: viewers, kind: .diff))
+      let diffFrame = frame(for: .diff(diff))
+      changeFeed.remember(diffFrame, list: new.list, from: old.version)
+      effects.append(.send(diffFrame, to: viewers, kind: .diff))
     }
     if !change.removedLists.isEmpty {
       popSessions(standingOn: Set(change.removedLists), effects: &effects)
@@ -91,14 +97,8 @@ extension SessionServer {
       return effects
     }
     if windowCounts[list] != nil, let old = snapshots[list] {
-      if let edits, !dataSource.keepsVersions {
-        // Inserts and updates are placed where they are now; the rest resends screens.
-        publish(
-          TableChange(lists: [TableChange.ListChange(list: list, version: 0, edits: edits)]),
-          effects: &effects)
-        return effects
-      }
-      // A long list is not read whole to see what changed: its viewers get it anew.
+      // A long list is not read whole to see what changed, and rows placed now may have
+      // moved on since the app's edits: its viewers get it anew.
       if dataSource.keepsVersions {
         refreshWindow(of: list, version: nil, resend: false, effects: &effects)
         guard let current = snapshots[list]?.version, current != old.version else { return [] }
@@ -185,8 +185,10 @@ extension SessionServer {
   }
 }
 
-/// Where the rows an edit named stood in `list` just before it was committed.
+/// Where the rows an edit named stood in `list` just before it was committed, at the
+/// list's `version` then (nil when the data source does not say).
 struct RowPositions {
   var list: String
+  var version: Int?
   var before: [String: IndexPath]
 }

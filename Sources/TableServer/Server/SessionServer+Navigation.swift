@@ -3,7 +3,8 @@ import TableModel
 /// `hello`, drilling down, `back`, editing mode: what changes one session's stack.
 extension SessionServer {
   mutating func sayHello(
-    token text: String?, on connection: ConnectionID, effects: inout [ServerAction]
+    token text: String?, have: ListVersion? = nil, on connection: ConnectionID,
+    effects: inout [ServerAction]
   )
     throws(ProtocolError)
   {
@@ -39,19 +40,29 @@ extension SessionServer {
       resumed = false
       session = Session(token: SessionToken.random(), stack: try rootStack())
     }
+    // A client coming from another server may hold a version this one has not read yet.
+    if have != nil { catchUpWithLog(effects: &effects) }
     try cacheSnapshot(of: session.topList)
     session.connections.append(connection)
     session.identity = connections[connection]?.identity
     keep(session)
     connections[connection]?.session = session.token
     save(session)
+    // Gapless resume: the diffs the client missed instead of a screen, when all are known.
+    let missed =
+      resumed && notice == nil ? have.flatMap { missedDiffs(since: $0, on: session) } : nil
     effects.append(
       reply(
         .welcome(
           session: session.token.rawValue, resumed: resumed,
-          role: session.identity?.role.rawValue, user: session.identity?.name),
+          role: session.identity?.role.rawValue, user: session.identity?.name,
+          caughtUp: missed != nil),
         to: connection))
-    effects.append(screen(of: session.token, transition: .none, to: [connection]))
+    if let missed {
+      for frame in missed { effects.append(.send(frame, to: [connection], kind: .diff)) }
+    } else {
+      effects.append(screen(of: session.token, transition: .none, to: [connection]))
+    }
     if let notice { effects.append(reply(.notice(text: notice), to: connection)) }
   }
 

@@ -31,9 +31,10 @@ extension SessionServer {
   /// Checks `edit` against a long list as ``TableSnapshot/check(_:)`` does against a
   /// whole one (the rows it names read by id), and returns where those rows stand now.
   func checkWindowed(_ edit: TableEdit, in list: String, held: TableSnapshot)
-    throws(ProtocolError) -> [String: IndexPath]
+    throws(ProtocolError) -> RowPositions
   {
-    guard let windowed = windowedSource else { return [:] }
+    guard let windowed = windowedSource else { return RowPositions(list: list, version: nil, before: [:]) }
+    let version = try windowed.currentVersion(of: list)
     var probe = held
     for index in probe.sections.indices { probe.sections[index].rows = [] }
     var positions: [String: IndexPath] = [:]
@@ -45,17 +46,25 @@ extension SessionServer {
       positions[id] = at
     }
     try probe.check(edit)
-    return positions
+    return RowPositions(list: list, version: version, before: positions)
   }
 
-  /// One diff for a change to a long list, from its edits and where their rows stood
-  /// before (`before`: deletions and moves need it); the held first rows are read again.
+  /// One diff for a change to a long list, from its edits: deletions and move sources
+  /// where the rows stood before (`positions`, read at the version before this change),
+  /// the rest where they stand now, which must be this change's version (nothing
+  /// committed since). Otherwise, or for a data source that keeps no versions, viewers get
+  /// their screen again. The held first rows are read again when the change touches them.
   mutating func publishWindowed(
-    _ change: TableChange.ListChange, old: TableSnapshot, before: [String: IndexPath],
+    _ change: TableChange.ListChange, old: TableSnapshot, positions: RowPositions?,
     effects: inout [ServerAction]
   ) {
-    guard change.version == old.version + 1, let edits = change.edits,
-      let ops = windowOps(edits, in: change.list, before: before)
+    var before: [String: IndexPath] = [:]
+    if let positions, positions.list == change.list, positions.version == change.version - 1 {
+      before = positions.before
+    }
+    guard dataSource.keepsVersions, change.version == old.version + 1, let edits = change.edits,
+      let ops = windowOps(edits, in: change.list, before: before),
+      placedAt(change.version, list: change.list)
     else {
       refreshWindow(of: change.list, version: change.version, resend: true, effects: &effects)
       return
@@ -80,6 +89,16 @@ extension SessionServer {
     }
     let diff = TableDiff(list: change.list, from: old.version, ops: ops)
     effects.append(.send(frame(for: .diff(diff)), to: viewers(of: change.list), kind: .diff))
+  }
+
+  /// Whether `list` is still at `version`, so positions read now are that version's.
+  private func placedAt(_ version: Int, list: String) -> Bool {
+    do {
+      return try windowedSource?.currentVersion(of: list) == version
+    } catch {
+      ServerDiagnostics.report("the version of list \(list) could not be read (\(error))")
+      return false
+    }
   }
 
   /// Whether `op` changes rows a screen holds: any row placed or removed among the first

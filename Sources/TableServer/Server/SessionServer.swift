@@ -29,11 +29,15 @@ public struct SessionServer {
   /// The section counts of the lists in `snapshots` held as their first rows only (long
   /// lists of a ``WindowedDataSource``: see SessionServer+Windows).
   var windowCounts: [String: [Int]] = [:]
+  /// Where the rows of the command being committed stood, while its change is published.
+  var pendingPositions: RowPositions?
   /// Stacks the storage could not keep (a read-only database): held here instead, so
   /// that such a session still resumes after a reconnect, if not after a restart.
   var unsavedStacks: [SessionToken: NavigationStack] = [:]
   /// Failed `hello`s per peer address: a token bucket each (see SessionServer+Access).
   var failedHellos: [String: TokenBucket] = [:]
+  /// The change log read so far and the diffs recently sent (SessionServer+ChangeLog).
+  var changeFeed = ChangeFeed()
   /// The versions of each list, for a data source that does not keep its own.
   let listVersions = ListVersions()
   /// Told of every command answered: its wire type (`unknown` when it could not be read)
@@ -93,7 +97,7 @@ public struct SessionServer {
     let (ref, result) = ClientMessage.decode(text)
     switch result {
     case .success(let message):
-      if case .hello(_, _, let access) = message,
+      if case .hello(_, _, let access, _) = message,
         let refusal = refuseUnauthorized(access, ref: ref, on: connection, at: now)
       {
         onCommand?("hello", "unauthorized")
@@ -145,8 +149,8 @@ public struct SessionServer {
   private mutating func perform(
     _ message: ClientMessage, from connection: ConnectionID, effects: inout [ServerAction]
   ) throws(ProtocolError) -> Int? {
-    if case .hello(let token, _, _) = message {
-      try sayHello(token: token, on: connection, effects: &effects)
+    if case .hello(let token, _, _, let have) = message {
+      try sayHello(token: token, have: have, on: connection, effects: &effects)
       return nil
     }
     guard let token = connections[connection]?.session else {

@@ -81,6 +81,9 @@ public final class TablewebServer: Service, Sendable {
   /// Rechecks access every second while serving, when there is an authenticator.
   private let accessWatch: Mutex<AccessWatch?> = Mutex(nil)
   private let hasAuthenticator: Bool
+  /// Watches the SQLite file for other processes' commits, when the data is one.
+  private let changeWatch: Mutex<ChangeWatch?> = Mutex(nil)
+  private let watchedDatabase: String?
   /// `/healthz` and `/metrics`.
   private let routes: ServiceThreadBound<OperatorRoutes>
   /// Those and the session host's `/api/commands`, on the main port.
@@ -98,6 +101,7 @@ public final class TablewebServer: Service, Sendable {
     configuration: Configuration = Configuration()
   ) {
     hasAuthenticator = authenticator != nil
+    watchedDatabase = (dataSource as? StoreDataSource).map(\.store.path)
     self.configuration = configuration
     transport = WebSocketServer(
       configuration: .init(
@@ -161,6 +165,10 @@ public final class TablewebServer: Service, Sendable {
       let watch = AccessWatch(server: transport, host: sessions.value)
       accessWatch.withLock { $0 = watch }
     }
+    if let watchedDatabase {
+      let watch = ChangeWatch(path: watchedDatabase, server: transport, host: sessions.value)
+      changeWatch.withLock { $0 = watch }
+    }
   }
 
   /// Starts (unless started) and serves until ``stop()``, a graceful shutdown of the
@@ -172,6 +180,7 @@ public final class TablewebServer: Service, Sendable {
       await withGracefulShutdownHandler {
         await transport.waitUntilStopped()
         accessWatch.withLock { $0?.cancel() }
+        await changeWatch.withLock { $0 }?.stop()
       } onGracefulShutdown: { [transport] in
         transport.requestStop()
       }
@@ -186,6 +195,7 @@ public final class TablewebServer: Service, Sendable {
   public func stop() async {
     await transport.stop()
     accessWatch.withLock { $0?.cancel() }
+    await changeWatch.withLock { $0 }?.stop()
     await metricsTransport?.stop()
   }
 

@@ -44,6 +44,7 @@ extension Store {
           SELECT l.key FROM subtree s JOIN list l ON l.id = s.id ORDER BY s.depth, l.id
           """, [row.id], { $0.string(0) })
       }
+      for row in doomed where row.isVisible { try notePrior(row, in: record, placed: true) }
       // Every dependent is doomed too: unlink them so that no deletion cascades to a row
       // whose block counts would then go stale. Each row is re-read, as an earlier
       // deletion may have merged its block into the next.

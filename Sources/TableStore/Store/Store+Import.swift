@@ -33,6 +33,7 @@ extension Store {
         counter: try fetchInt("SELECT value FROM meta WHERE key = 'next_id'") ?? 1)
       _ = try importer.insert(root, parentRow: nil)
       try execute("UPDATE meta SET value = ? WHERE key = 'next_id'", importer.counter)
+      try appendReplacedToLog()
     }
   }
 }

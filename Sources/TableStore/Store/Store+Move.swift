@@ -28,6 +28,7 @@ extension Store {
       // (that move would change nothing), so it cannot be the neighbour the slot is taken
       // from, and block sizes are still those the records were read with.
       let target = try slot(inSection: sectionID, after: afterRow)
+      try notePrior(moving, in: record, placed: true)
       try execute(
         "UPDATE row SET block_id = ?, pos = ? WHERE id = ?", target.block, target.pos, moving.id)
       if target.block != moving.blockID {

@@ -98,6 +98,21 @@ extension Store {
     """
     ALTER TABLE row ADD COLUMN lines INTEGER NOT NULL DEFAULT 1;
     """,
+    // 4: the change log: every committed change to a list, with what it did and what the
+    // rows it touched were before (see Store+ListLog.swift). Pruning always keeps the
+    // newest entry, so ids only grow and a reader's high-water mark stays valid. No index
+    // but the rowid: each commit appends to one page; a resume scans the bounded log.
+    """
+    CREATE TABLE list_log (
+      id INTEGER PRIMARY KEY,
+      at INTEGER NOT NULL,       -- Unix time
+      list TEXT NOT NULL,
+      version INTEGER,           -- the list's new version; NULL when removed or replaced
+      kind TEXT NOT NULL,        -- edits | removed | replaced
+      edits TEXT,                -- JSON [RowEdit]; NULL when not known
+      prior TEXT                 -- JSON [PriorRow]: the touched rows before the change
+    );
+    """,
   ]
 
   /// Brings the schema up to date, one migration per transaction.

@@ -11,6 +11,7 @@ extension Store {
       var edits: [RowEdit] = []
       let lent = try lentDetail(of: record)
       var picked = found
+      try notePrior(found, in: record, placed: false)
       switch record.selection {
       case .none:
         throw .notAllowed("list \(list) is not a selection list")
@@ -19,6 +20,9 @@ extension Store {
         let checked = try fetchAll(
           "SELECT id, visible FROM row WHERE list_id = ? AND checked", [record.id],
           { ($0.int(0), $0.bool(1)) })
+        for (id, visible) in checked where visible {
+          if let old = try rowRecord(id: id) { try notePrior(old, in: record, placed: false) }
+        }
         for (id, _) in checked {
           try execute("UPDATE row SET checked = 0 WHERE id = ?", id)
         }
@@ -61,6 +65,9 @@ extension Store {
       let parentList = try listRecord(id: parentRow.listID)
     else { return nil }
     let row = try loadRow(id: parentRow.id, in: parentList)
+    var old = row
+    old.detail = before.text
+    try notePrior(old, list: parentList.key)
     return TableChange.ListChange(
       list: parentList.key, version: try bumpVersion(of: parentList), edits: [.update(row)])
   }

@@ -11,10 +11,16 @@ extension Store {
       let found = try requireVisibleRow(row, in: record)
       guard let current = found.isOn else { throw .notAllowed("row \(row) has no switch") }
       guard current != isOn else { return TableChange() }
+      try notePrior(found, in: record, placed: false)
       try execute("UPDATE row SET switch = ? WHERE id = ?", isOn, found.id)
       var edits: [RowEdit] = []
       var appeared: [RowRecord] = []
-      for (dependent, visible) in try visibilityChanges(in: record) {
+      let changes = try visibilityChanges(in: record)
+      // Where the rows about to hide stand, before any of them hides.
+      for (dependent, visible) in changes where !visible {
+        try notePrior(dependent, in: record, placed: true)
+      }
+      for (dependent, visible) in changes {
         try setVisible(dependent, visible)
         if visible {
           appeared.append(dependent)

@@ -14,6 +14,7 @@ extension Store {
       let newDetail = detail ?? found.detail
       guard newText != found.text || newDetail != found.detail else { return TableChange() }
       let lent = try lentDetail(of: record)
+      try notePrior(found, in: record, placed: record.isIndexed && newText != found.text)
       try execute("UPDATE row SET text = ?, detail = ? WHERE id = ?", newText, newDetail, found.id)
       var changed = found
       changed.text = newText

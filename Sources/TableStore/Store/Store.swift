@@ -25,6 +25,11 @@ public final class Store {
   /// write's transaction adds a `change_log` row for it.
   var pendingAuthor: ChangeAuthor?
   var pendingChange: (command: String, list: String)?
+  /// How the rows the write under way touches were before it, per list (see
+  /// Store+ListLog.swift): logged with the change.
+  var pendingPrior: [String: [PriorRow]] = [:]
+  /// How much of the change log is kept.
+  public var logRetention = LogRetention.default
 
   /// Opens the database at `path`, creating and migrating it as needed: WAL journal,
   /// `synchronous = NORMAL`, a 5 s busy timeout, foreign keys on.
@@ -145,9 +150,12 @@ public final class Store {
     guard !isReadOnly else { throw .readOnly("the database was opened read-only") }
     precondition(database.isAutocommit, "a store write inside another transaction on \(path)")
     do {
+      pendingPrior = [:]
+      defer { pendingPrior = [:] }
       return try database.inTransaction(.immediate) { () throws(StoreError) in
         let result = try body()
         try logPendingAuthor()
+        if let change = result as? TableChange { try appendToLog(change) }
         return result
       }
     } catch {

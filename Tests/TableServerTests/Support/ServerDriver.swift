@@ -37,6 +37,22 @@ struct ServerDriver {
     return connection
   }
 
+  /// Opens a connection that already shows `screen` (kept from an earlier connection,
+  /// perhaps to another server) and says hello with `have`; returns it with the replies.
+  mutating func resume(token: String, showing screen: JSONValue) -> (ConnectionID, [String]) {
+    let connection = connect()
+    screens[connection] = screen
+    let have =
+      #"{"list":"\#(screen["list"]!.stringValue!)","version":\#(screen["version"]!.intValue!)}"#
+    let replies = send(connection, #"{"type":"hello","session":"\#(token)","have":\#(have)}"#)
+    return (connection, replies)
+  }
+
+  /// What the server publishes from the change log (another process's commits).
+  mutating func catchUp() -> [String] {
+    record(server.catchUpWithLog())
+  }
+
   mutating func disconnect(_ connection: ConnectionID) {
     _ = server.connectionClosed(connection)
   }

@@ -28,6 +28,7 @@ enum Transcript {
     switch message["type"]?.stringValue {
     case "welcome":
       var line = message["resumed"]?.boolValue == true ? "welcome resumed" : "welcome new"
+      if message["caughtUp"]?.boolValue == true { line += " caughtUp" }
       if let role = message["role"]?.stringValue {
         line += " \(role) \(text(message["user"]))"
       }

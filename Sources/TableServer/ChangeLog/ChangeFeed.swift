@@ -1,0 +1,53 @@
+import TableModel
+
+/// What the server knows of changes beyond its cached snapshots: how far it has read the
+/// change log, and the diffs it sent recently, per list, for clients that resume.
+///
+/// The recent diffs serve a resume on this server for any data source (an app's own
+/// ``TableDataSource`` has no log): a list's history holds the diffs this server sent,
+/// contiguous in version; a gap (a list read again, a restart of its versions) starts it
+/// over. It holds at most ``historyLength`` diffs per list and forgets lists beyond
+/// ``historyLists`` (the least recently changed first).
+struct ChangeFeed {
+  /// The id of the last log entry published; nil until the log was first looked at.
+  var logPosition: Int?
+  /// Recent diffs per list: the version each starts from, and the frame sent.
+  private(set) var history: [String: [(from: Int, frame: OutgoingFrame)]] = [:]
+  private var changeOrder: [String: Int] = [:]
+  private var changes = 0
+
+  static let historyLength = 256
+  static let historyLists = 256
+
+  /// Remembers a diff sent for `list` from version `from`.
+  mutating func remember(_ frame: OutgoingFrame, list: String, from: Int) {
+    var diffs = history[list, default: []]
+    if let last = diffs.last, last.from + 1 != from { diffs.removeAll() }
+    diffs.append((from, frame))
+    if diffs.count > Self.historyLength { diffs.removeFirst(diffs.count - Self.historyLength) }
+    history[list] = diffs
+    changes += 1
+    changeOrder[list] = changes
+    if history.count > Self.historyLists,
+      let oldest = changeOrder.min(by: { $0.value < $1.value })?.key
+    {
+      history[oldest] = nil
+      changeOrder[oldest] = nil
+    }
+  }
+
+  /// The diffs that take `list` from `version` to `current`, if all were remembered.
+  func diffs(of list: String, from version: Int, to current: Int) -> [OutgoingFrame]? {
+    guard current > version else { return current == version ? [] : nil }
+    guard let diffs = history[list], let first = diffs.first, first.from <= version,
+      let last = diffs.last, last.from == current - 1
+    else { return nil }
+    return diffs[(version - first.from)...].map(\.frame)
+  }
+
+  /// Forgets every list's diffs (the data was replaced).
+  mutating func forgetHistory() {
+    history = [:]
+    changeOrder = [:]
+  }
+}

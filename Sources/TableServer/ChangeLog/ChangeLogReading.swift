@@ -1,0 +1,39 @@
+import TableModel
+import TableStore
+
+/// A data source whose every commit is also appended to a change log that other
+/// processes sharing the data can read (the SQLite store's `list_log`). The server reads
+/// it to publish changes made elsewhere and to rebuild older versions of a list for a
+/// client that resumes with `have` (see SessionServer+ChangeLog).
+///
+/// - Important: Called only on the service thread, like the data source itself.
+public protocol ChangeLogReading: AnyObject {
+  /// The id of the newest entry: where a server that just started begins reading.
+  func logHighWater() throws(ProtocolError) -> Int
+  /// The entries after `id`, oldest first (a bounded batch).
+  func logEntries(after id: Int) throws(ProtocolError) -> [Store.LogEntry]
+  /// The entries that take `list` from `version` to `current`, in order, or nil when the
+  /// log no longer holds all of them.
+  func logEntries(of list: String, after version: Int, upTo current: Int)
+    throws(ProtocolError) -> [Store.LogEntry]?
+}
+
+extension StoreDataSource: ChangeLogReading {
+  public func logHighWater() throws(ProtocolError) -> Int {
+    do { return try store.logHighWater() } catch { throw error.protocolError }
+  }
+
+  public func logEntries(after id: Int) throws(ProtocolError) -> [Store.LogEntry] {
+    do { return try store.logEntries(after: id) } catch { throw error.protocolError }
+  }
+
+  public func logEntries(of list: String, after version: Int, upTo current: Int)
+    throws(ProtocolError) -> [Store.LogEntry]?
+  {
+    do {
+      return try store.logEntries(of: list, after: version, upTo: current)
+    } catch {
+      throw error.protocolError
+    }
+  }
+}

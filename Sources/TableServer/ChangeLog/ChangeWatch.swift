@@ -1,0 +1,55 @@
+import TableStore
+
+/// Notices commits made by other processes to the SQLite file a server serves, and makes
+/// the server publish them from the change log.
+///
+/// It polls `PRAGMA data_version` about every 50 ms on a connection of its own,
+/// off the service thread; when the value moves, it hands ``SessionHost/catchUpWithLog()``
+/// to the service thread (the way `reloadList` reaches it from other threads). The
+/// server's own commits move it too: the catch-up then finds them published and skips
+/// them. One tiny read per tick; nothing on the path of a message.
+public final class ChangeWatch: Sendable {
+  private let task: Task<Void, Never>
+
+  /// Starts watching the database at `path`. Cancel it once the server has stopped; it
+  /// also ends when the host is gone.
+  public init(
+    path: String, server: WebSocketServer, host: SessionHost,
+    every interval: Duration = .milliseconds(50)
+  ) {
+    let reference = HostReference(host)
+    task = Task.detached {
+      // The first catch-up marks where this server starts reading the log.
+      server.perform { reference.host?.catchUpWithLog() }
+      // Writable when the file is (it only reads): whichever connection closes last folds
+      // the write-ahead log back into the file and removes it, which a read-only one cannot.
+      let store: Store
+      do {
+        store = try (try? Store(path: path)) ?? Store(path: path, readOnly: true)
+      } catch {
+        ServerDiagnostics.report("changes by other processes will not be seen: \(error)")
+        return
+      }
+      var seen = try? store.dataVersion()
+      while !Task.isCancelled, reference.isAlive {
+        do {
+          try await Task.sleep(for: interval)
+        } catch {
+          return  // cancelled
+        }
+        let now = try? store.dataVersion()
+        guard now != seen else { continue }
+        seen = now
+        server.perform { reference.host?.catchUpWithLog() }
+      }
+    }
+  }
+
+  public func cancel() { task.cancel() }
+
+  /// Stops watching and returns once the watcher's connection is closed.
+  public func stop() async {
+    task.cancel()
+    await task.value
+  }
+}
