@@ -172,4 +172,24 @@ import Testing
     // Told again with nothing new: nothing is sent.
     #expect(server.listChanged("Lbig", edits: nil).isEmpty)
   }
+
+  @Test mutating func aResumeOnTheLongListGetsTheDiffsItMissed() throws {
+    let first = open(1, "Rbig")
+    let editor = ConnectionID(2)
+    _ = open(2, "Rbig")
+    let version = first["version"]!.intValue!
+    let token = try #require(server.connections[ConnectionID(1)]?.session?.rawValue)
+    _ = server.connectionClosed(ConnectionID(1))
+    for (ref, row) in ["R50", "R60"].enumerated() {
+      _ = send(editor, #"{"type":"update","list":"Lbig","row":"\#(row)","text":"Edited","ref":\#(ref)}"#)
+    }
+    // Back with what it has: the two diffs it missed, not a screen.
+    let back = ConnectionID(4)
+    _ = server.connectionOpened(back, at: .now)
+    let resumed = send(
+      back,
+      #"{"type":"hello","session":"\#(token)","have":{"list":"Lbig","version":\#(version)}}"#)
+    #expect(resumed.filter { $0.0["type"]?.stringValue == "diff" }.count == 2)
+    #expect(!resumed.contains { $0.0["type"]?.stringValue == "screen" })
+  }
 }

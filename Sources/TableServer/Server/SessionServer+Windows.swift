@@ -87,8 +87,9 @@ extension SessionServer {
       windowCounts[change.list] = counts
       snapshots[change.list]?.version = change.version
     }
-    let diff = TableDiff(list: change.list, from: old.version, ops: ops)
-    effects.append(.send(frame(for: .diff(diff)), to: viewers(of: change.list), kind: .diff))
+    let diffFrame = frame(for: .diff(TableDiff(list: change.list, from: old.version, ops: ops)))
+    changeFeed.remember(diffFrame, list: change.list, from: old.version)  // for resumes
+    effects.append(.send(diffFrame, to: viewers(of: change.list), kind: .diff))
   }
 
   /// Whether `list` is still at `version`, so positions read now are that version's.
