@@ -47,17 +47,17 @@ extension SessionServer {
     }
   }
 
-  /// What `fetch` cuts rows from for `connection`: its search results when its session
-  /// searches `list`, else the list.
-  func fetchedSnapshot(of list: String, for connection: ConnectionID) throws(ProtocolError)
-    -> TableSnapshot
+  /// What `fetch` cuts rows from for `connection`: its search results (whole) when its
+  /// session searches `list`, else the list as it is held (see ``listState(of:)``).
+  func fetchedState(of list: String, for connection: ConnectionID) throws(ProtocolError)
+    -> (snapshot: TableSnapshot, counts: [Int]?)
   {
     if let token = connections[connection]?.session, let session = sessions[token],
       session.topList == list, let shown = searchResults(shownTo: session)
     {
-      return shown.results
+      return (shown.results, nil)
     }
-    return try currentSnapshot(of: list)
+    return try listState(of: list)
   }
 
   /// The connections that get `list`'s own diffs: its viewers that are not searching it.
