@@ -7,6 +7,7 @@ import { TableView } from "./table.js";
 import { NavigationBar, transition } from "./navigation.js";
 import { askForText } from "./alert.js";
 import { takeCredentialFromLink } from "./access.js";
+import { SearchField } from "./search.js";
 
 const K = W.K;
 const $ = (sel) => document.querySelector(sel);
@@ -36,6 +37,7 @@ const send = (cmd, rows = []) => {
   for (const id of rows) own.set(id, now);
   return socket.send(cmd);
 };
+const field = new SearchField($(".searchbar"), (cmd) => send(cmd));
 const isOwn = (id) => Date.now() - (own.get(id) ?? 0) < 3000;
 const list = () => model.screen.list;
 
@@ -111,6 +113,7 @@ function showScreen(msg) {
   $(".loading").hidden = true;
   if (view && previous?.list === sc.list && sc.transition === W.TRANSITION.none) {
     view.setScreen(sc);
+    if (previous.search !== sc.search) view.scroller.scrollTop = 0; // new results start at the top
   } else {
     const old = view;
     view = new TableView(actions);
@@ -124,6 +127,7 @@ function showScreen(msg) {
   trail.length = sc.depth + 1;
   if (trail[sc.depth]?.list !== sc.list) trail[sc.depth] = undefined;
   nav.show(sc, sc.transition !== W.TRANSITION.none);
+  field.show(sc);
   showToolbar();
   if (result.gap) requestReload();
 }
@@ -136,6 +140,7 @@ function applyDiff(msg) {
     return requestReload();
   }
   for (const changes of result.changes) view.applyChanges(changes, isOwn);
+  field.show(model.screen);
   if (result.gap) requestReload();
 }
 
@@ -197,7 +202,8 @@ document.addEventListener("pointerdown", (e) => {
 
 document.addEventListener("keydown", (e) => {
   if (!view || e.target.closest?.("input, .scrim") || e.ctrlKey || e.metaKey) return;
-  if (e.key === "Escape") {
+  if (e.key === "/" && !$(".searchbar").hidden) $(".searchbar input").focus(); // as Cmd-F on iPad
+  else if (e.key === "Escape") {
     if (view.openSwipe || view.confirming) {
       view.closeSwipe();
       view.confirming = null;

@@ -48,6 +48,8 @@ export function screenFromWire(msg) {
     indexTitles: s[K.indexTitles] || null,
     header: s[K.header] ?? null,
     footer: s[K.footer] ?? null,
+    searchable: !!s[K.searchable],
+    search: s[K.search] ?? null, // the query these are the results of
     sections: (s[K.sections] || []).map(sectionFromWire),
   };
 }

@@ -25,6 +25,7 @@ export const TOGGLE = "toggle";
 export const UPDATE = "update";
 export const FETCH = "fetch";
 export const RELOAD = "reload";
+export const SEARCH = "search";
 
 // Diff ops
 export const OP_DELETE = "delete";
@@ -49,6 +50,7 @@ export const K = Object.freeze({
   at: "at", section: "section", after: "after", code: "code",
   message: "message",
   scroll: "scroll", selected: "selected", // extensions (docs/protocol.md)
+  searchable: "searchable", search: "search", query: "query", // v1.1
 });
 
 // The one control kind
@@ -85,6 +87,7 @@ export const move = (list, row, section, after) =>
   ({ [K.type]: MOVE, [K.list]: list, [K.row]: row, [K.section]: section, [K.after]: after });
 export const rename = (list, row, text) =>
   ({ [K.type]: UPDATE, [K.list]: list, [K.row]: row, [K.text]: text });
+export const search = (list, query) => ({ [K.type]: SEARCH, [K.list]: list, [K.query]: query });
 export const fetchRows = (list, section, from, count) => ({
   [K.type]: FETCH, [K.list]: list, [K.section]: section, [K.from]: from, [K.count]: count,
 });

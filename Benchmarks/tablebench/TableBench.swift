@@ -9,5 +9,6 @@ struct TableBench: ParsableCommand {
     subcommands: [
       DiffBenchmark.self, StoreBenchmark.self, FanoutBenchmark.self, TwoServersBenchmark.self,
       BiglistBenchmark.self,
+      SearchBenchmark.self,
     ])
 }

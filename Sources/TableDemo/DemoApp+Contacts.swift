@@ -67,6 +67,6 @@ extension DemoApp {
     }
     return AppScreen(
       id: "contacts", title: "Contacts", isEditable: true, isIndexed: true,
-      sections: [AppSection(id: "contacts-all", rows: rows)])
+      sections: [AppSection(id: "contacts-all", rows: rows)], isSearchable: true)
   }
 }

@@ -18,11 +18,13 @@ public struct TableSnapshot: Sendable, Hashable {
   public var header: String?
   public var footer: String?
   public var sections: [Section]
+  /// Whether screens of the list show a search field (`UISearchController`).
+  public var isSearchable: Bool
 
   public init(
     list: String, version: Int, title: String, style: TableStyle = .plain,
     selection: SelectionMode = .none, isEditable: Bool = false, indexTitles: [String]? = nil,
-    header: String? = nil, footer: String? = nil, sections: [Section] = []
+    header: String? = nil, footer: String? = nil, sections: [Section] = [], isSearchable: Bool = false
   ) {
     self.list = list
     self.version = version
@@ -34,6 +36,7 @@ public struct TableSnapshot: Sendable, Hashable {
     self.header = header
     self.footer = footer
     self.sections = sections
+    self.isSearchable = isSearchable
   }
 
   public var numberOfRows: Int { sections.reduce(0) { $0 + $1.rows.count } }

@@ -35,6 +35,8 @@ private let clientMessages: [ClientMessage] = [
   .fetch(list: "L1", section: "S1", from: 0, count: 1),
   .fetch(list: "L1", section: "S1", from: 300, count: 100),
   .reload,
+  .search(list: "L1", query: "Café crème"),
+  .search(list: "L1", query: ""),
 ]
 
 private let screen = LoadedScreen(
@@ -51,6 +53,10 @@ private let serverMessages: [ServerMessage] = [
   .welcome(session: "abc", resumed: false),
   .welcome(session: "abc", resumed: true),
   .screen(ScreenMessage(transition: .none, stack: ["Fruit"], screen: screen)),
+  .screen(
+    ScreenMessage(
+      transition: .none, stack: ["Fruit"],
+      screen: LoadedScreen(list: "L9", version: 3, title: "Fruit", isSearchable: true, search: "pé"))),
   .screen(ScreenMessage(transition: .push, stack: ["Food", "Fruit"], screen: screen)),
   .screen(
     ScreenMessage(

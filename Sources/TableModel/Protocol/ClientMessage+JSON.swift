@@ -92,6 +92,9 @@ extension ClientMessage {
         count: try fields.int(WireKey.count, atLeast: 1))
     case .reload:
       self = .reload
+    case .search:
+      self = .search(
+        list: try fields.string(WireKey.list), query: try fields.string(WireKey.query))
     }
   }
 
@@ -141,6 +144,9 @@ extension ClientMessage {
       members.append((WireKey.section, .string(section)))
       members.append((WireKey.from, .int(from)))
       members.append((WireKey.count, .int(count)))
+    case .search(let list, let query):
+      members.append((WireKey.list, .string(list)))
+      members.append((WireKey.query, .string(query)))
     }
     return .object(JSONObject(uniqueMembers: members))
   }

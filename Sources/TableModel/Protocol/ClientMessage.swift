@@ -35,10 +35,14 @@ public enum ClientMessage: Sendable, Hashable {
   case fetch(list: String, section: String, from: Int, count: Int)
   /// Asks for the top screen again.
   case reload
+  /// Filters `list` (the session's top screen, a searchable one) to the rows matching
+  /// `query`; an empty query ends the search (v1.1).
+  case search(list: String, query: String)
 
   /// The wire `type` of each command.
   public enum Kind: String, Sendable, Hashable, CaseIterable {
     case hello, tap, accessory, back, editing, delete, insert, move, toggle, update, fetch, reload
+    case search
   }
 
   public var kind: Kind {
@@ -55,6 +59,7 @@ public enum ClientMessage: Sendable, Hashable {
     case .update: return .update
     case .fetch: return .fetch
     case .reload: return .reload
+    case .search: return .search
     }
   }
 
@@ -62,7 +67,7 @@ public enum ClientMessage: Sendable, Hashable {
   public var isWrite: Bool {
     switch self {
     case .delete, .insert, .move, .update, .toggle: return true
-    case .hello, .tap, .accessory, .back, .editing, .fetch, .reload: return false
+    case .hello, .tap, .accessory, .back, .editing, .fetch, .reload, .search: return false
     }
   }
 
@@ -72,7 +77,7 @@ public enum ClientMessage: Sendable, Hashable {
     case .hello, .back, .editing, .reload: return nil
     case .tap(let list, _, _), .accessory(let list, _, _), .delete(let list, _),
       .insert(let list, _, _, _), .move(let list, _, _, _), .toggle(let list, _, _),
-      .update(let list, _, _), .fetch(let list, _, _, _):
+      .update(let list, _, _), .fetch(let list, _, _, _), .search(let list, _):
       return list
     }
   }

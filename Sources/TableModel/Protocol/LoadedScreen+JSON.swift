@@ -4,8 +4,7 @@ extension LoadedScreen {
     var sectionValues: [JSONValue] = []
     sectionValues.reserveCapacity(sections.count)
     for section in sections { sectionValues.append(section.jsonValue) }
-    return .object(
-      JSONObject(uniqueMembers: [
+    var members: [(key: String, value: JSONValue)] = [
         (WireKey.list, .string(list)),
         (WireKey.version, .int(version)),
         (WireKey.title, .string(title)),
@@ -18,7 +17,11 @@ extension LoadedScreen {
         (WireKey.header, .string(header)),
         (WireKey.footer, .string(footer)),
         (WireKey.sections, .array(sectionValues)),
-      ]))
+      ]
+    // v1.1: written only when they say something, so a v1 screen is as it was.
+    if isSearchable { members.append((WireKey.searchable, .bool(true))) }
+    if let search { members.append((WireKey.search, .string(search))) }
+    return .object(JSONObject(uniqueMembers: members))
   }
 
   init(reading fields: FieldReader) throws(ProtocolError) {
@@ -34,6 +37,8 @@ extension LoadedScreen {
       indexTitles: try fields.optionalStrings(WireKey.indexTitles),
       header: try fields.optionalString(WireKey.header),
       footer: try fields.optionalString(WireKey.footer),
-      sections: try LoadedSection.sections(WireKey.sections, of: fields))
+      sections: try LoadedSection.sections(WireKey.sections, of: fields),
+      isSearchable: try fields.optional(WireKey.searchable) == nil ? false : fields.bool(WireKey.searchable),
+      search: try fields.optionalString(WireKey.search))
   }
 }

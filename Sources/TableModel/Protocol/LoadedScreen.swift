@@ -17,12 +17,17 @@ public struct LoadedScreen: Sendable, Hashable {
   public var header: String?
   public var footer: String?
   public var sections: [LoadedSection]
+  /// Whether the screen shows a search field (v1.1).
+  public var isSearchable: Bool
+  /// The query whose results this screen shows, or nil when it shows the whole list.
+  public var search: String?
 
   public init(
     list: String, version: Int, title: String, backTitle: String? = nil,
     style: TableStyle = .plain, isEditing: Bool = false, isEditable: Bool = false,
     selection: SelectionMode = .none, indexTitles: [String]? = nil, header: String? = nil,
-    footer: String? = nil, sections: [LoadedSection] = []
+    footer: String? = nil, sections: [LoadedSection] = [], isSearchable: Bool = false,
+    search: String? = nil
   ) {
     self.list = list
     self.version = version
@@ -36,11 +41,17 @@ public struct LoadedScreen: Sendable, Hashable {
     self.header = header
     self.footer = footer
     self.sections = sections
+    self.isSearchable = isSearchable
+    self.search = search
   }
 
   /// What the server sends of a list's snapshot to one session: each section cut to
   /// `rowLimit` rows, with this session's back title and editing mode.
-  public init(snapshot: TableSnapshot, backTitle: String?, isEditing: Bool, rowLimit: Int = 300) {
+  /// `search` is the query `snapshot` holds the results of.
+  public init(
+    snapshot: TableSnapshot, backTitle: String?, isEditing: Bool, rowLimit: Int = 300,
+    search: String? = nil
+  ) {
     var sections: [LoadedSection] = []
     sections.reserveCapacity(snapshot.sections.count)
     for section in snapshot.sections {
@@ -51,6 +62,6 @@ public struct LoadedScreen: Sendable, Hashable {
       backTitle: backTitle, style: snapshot.style, isEditing: isEditing,
       isEditable: snapshot.isEditable, selection: snapshot.selection,
       indexTitles: snapshot.indexTitles, header: snapshot.header, footer: snapshot.footer,
-      sections: sections)
+      sections: sections, isSearchable: snapshot.isSearchable, search: search)
   }
 }

@@ -43,6 +43,9 @@ enum WireKey {
   static let sections = "sections"
   static let id = "id"
   static let count = "count"
+  static let searchable = "searchable"
+  static let search = "search"
+  static let query = "query"
 
   // ROW
   static let text = "text"

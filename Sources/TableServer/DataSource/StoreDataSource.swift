@@ -28,6 +28,11 @@ public final class StoreDataSource: TableDataSource, SessionStorage {
     try shown { () throws(StoreError) in try store.snapshot(of: list) }
   }
 
+  /// Filtered in SQL (see `Store.search`), without reading the whole list into memory.
+  public func search(_ query: SearchQuery, in list: String) throws(ProtocolError) -> TableSnapshot {
+    try shown { () throws(StoreError) in try store.search(query, in: list) }
+  }
+
   public func destination(ofRow row: String, in list: String) throws(ProtocolError) -> String? {
     try shown { () throws(StoreError) in try store.childList(ofRow: row, in: list) }
   }

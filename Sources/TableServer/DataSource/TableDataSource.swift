@@ -41,6 +41,13 @@ public protocol TableDataSource: AnyObject {
   /// The default cuts them from ``snapshot(of:)``.
   func rows(of list: String, section: Int, range: Range<Int>) throws(ProtocolError) -> [Row]
 
+  /// The rows of `list` that match `query` (`UISearchController`'s results), at the list's
+  /// current version; sections without a match are left out. The default filters
+  /// ``snapshot(of:)`` with ``SearchQuery/matches(_:)`` (case- and accent-insensitive, on
+  /// text and detail); a data source over a large store answers it there, as the SQLite
+  /// store does in SQL, or matches rows its own way.
+  func search(_ query: SearchQuery, in list: String) throws(ProtocolError) -> TableSnapshot
+
   /// The list that selecting `row` pushes (the segue's destination), or nil when the row
   /// leads nowhere (the default).
   func destination(ofRow row: String, in list: String) throws(ProtocolError) -> String?
@@ -90,6 +97,10 @@ extension TableDataSource {
 
   public func destination(ofRow row: String, in list: String) throws(ProtocolError) -> String? {
     nil
+  }
+
+  public func search(_ query: SearchQuery, in list: String) throws(ProtocolError) -> TableSnapshot {
+    try snapshot(of: list).filtered(by: query)
   }
 
   public func commit(_ edit: TableEdit, in list: String) throws(ProtocolError) -> TableChange {

@@ -110,7 +110,9 @@ extension SessionServer {
   /// is made by undoing the log's entries on the current one, then the entries are
   /// replayed and each step diffed.
   mutating func missedDiffs(since have: ListVersion, on session: Session) -> [OutgoingFrame]? {
-    guard have.list == session.topList, let current = snapshots[have.list],
+    // A searching session holds results, not the list: it gets a screen.
+    guard have.list == session.topList, searches.query(of: session) == nil,
+      let current = snapshots[have.list],
       have.version <= current.version
     else { return nil }
     if let remembered = changeFeed.diffs(of: have.list, from: have.version, to: current.version) {

@@ -48,12 +48,13 @@ extension SessionServer {
       guard let old = snapshots[listChange.list] else { continue }  // nobody is looking
       // Already published (read from the change log).
       if dataSource.keepsVersions, old.version >= listChange.version { continue }
+      publishSearchResults(of: listChange.list, effects: &effects)
       if windowCounts[listChange.list] != nil {
         publishWindowed(
           listChange, old: old, positions: positions ?? pendingPositions, effects: &effects)
         continue
       }
-      let viewers = viewers(of: listChange.list)
+      let viewers = unsearchedViewers(of: listChange.list)
       let alreadyRead = read?.list == listChange.list ? read : nil
       guard let new = advance(old, by: listChange, read: alreadyRead) else {
         // The data source skipped versions or could not say how: resend the screens.

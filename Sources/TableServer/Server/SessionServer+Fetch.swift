@@ -9,7 +9,7 @@ extension SessionServer {
     guard from >= 0, count >= 1 else {
       throw ProtocolError(.badMessage, "fetch needs from ≥ 0 and count ≥ 1")
     }
-    let (snapshot, counts) = try listState(of: list)
+    let (snapshot, counts) = try fetchedState(of: list, for: connection)
     let sectionIndex = try snapshot.sectionIndex(sectionID)
     let rows = snapshot.sections[sectionIndex].rows
     let total = counts?[sectionIndex] ?? rows.count

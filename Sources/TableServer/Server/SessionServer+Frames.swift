@@ -17,7 +17,8 @@ extension SessionServer {
     -> ServerAction
   {
     guard let session = sessions[token] else { preconditionFailure("\(token) is not open") }
-    guard var snapshot = snapshots[session.topList] else {
+    let searched = searchResults(shownTo: session)
+    guard var snapshot = searched?.results ?? snapshots[session.topList] else {
       // Only a failing database leaves a top screen unread; say so rather than guess.
       let error = ProtocolError(.internal, "the screen \(session.topList) could not be read")
       return .send(frame(for: .error(ref: nil, error)), to: connections, kind: .reply)
@@ -27,8 +28,8 @@ extension SessionServer {
     var screen = LoadedScreen(
       snapshot: snapshot, backTitle: session.stack.backTitle,
       isEditing: top.isEditing && snapshot.isEditable,
-      rowLimit: configuration.screenRowLimit)
-    if let counts = windowCounts[session.topList] {  // held as its first rows only
+      rowLimit: configuration.screenRowLimit, search: searched?.query.text)
+    if searched == nil, let counts = windowCounts[session.topList] {  // held as its first rows only
       for index in screen.sections.indices { screen.sections[index].count = counts[index] }
     }
     let message = ScreenMessage(

@@ -89,7 +89,7 @@ extension SessionServer {
     }
     let diffFrame = frame(for: .diff(TableDiff(list: change.list, from: old.version, ops: ops)))
     changeFeed.remember(diffFrame, list: change.list, from: old.version)  // for resumes
-    effects.append(.send(diffFrame, to: viewers(of: change.list), kind: .diff))
+    effects.append(.send(diffFrame, to: unsearchedViewers(of: change.list), kind: .diff))
   }
 
   /// Whether `list` is still at `version`, so positions read now are that version's.

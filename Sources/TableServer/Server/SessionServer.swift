@@ -40,6 +40,8 @@ public struct SessionServer {
   var changeFeed = ChangeFeed()
   /// The versions of each list, for a data source that does not keep its own.
   let listVersions = ListVersions()
+  /// Each session's search and the results shown (see SessionServer+Search).
+  let searches = SearchBook()
   /// Told of every command answered: its wire type (`unknown` when it could not be read)
   /// and `ack` or the error code. For metrics and logs; never given row text or ids.
   public var onCommand: ((_ type: String, _ result: String) -> Void)?
@@ -179,6 +181,9 @@ public struct SessionServer {
       return nil
     case .reload:
       effects.append(screen(of: token, transition: .none, to: [connection]))
+      return nil
+    case .search(let list, let query):
+      try search(query, in: list, session: token, effects: &effects)
       return nil
     case .delete, .insert, .move, .update, .toggle:
       return try commitCommand(message, as: identity, effects: &effects)

@@ -89,6 +89,7 @@ struct AppDecoder {
       value, at: path,
       allowed: [
         "id", "title", "style", "selection", "editable", "index", "header", "footer", "sections",
+        "searchable",
       ])
     var screen = AppScreen(title: "")
     screen.id = try id(object, at: path)
@@ -99,6 +100,7 @@ struct AppDecoder {
       object, "selection", at: path, name: "selection", default: SelectionMode.none)
     screen.isEditable = try optionalBool(object, "editable", at: path) ?? false
     screen.isIndexed = try optionalBool(object, "index", at: path) ?? false
+    screen.isSearchable = try optionalBool(object, "searchable", at: path) ?? false
     screen.header = try optionalString(object, "header", at: path)
     screen.footer = try optionalString(object, "footer", at: path)
     let sectionsPath = member(path, "sections")

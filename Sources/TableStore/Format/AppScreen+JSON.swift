@@ -11,6 +11,7 @@ extension AppScreen {
     if selection != .none { object["selection"] = .string(selection.rawValue) }
     if isEditable { object["editable"] = .bool(true) }
     if isIndexed { object["index"] = .bool(true) }
+    if isSearchable { object["searchable"] = .bool(true) }
     if let header { object["header"] = .string(header) }
     if let footer { object["footer"] = .string(footer) }
     object["sections"] = .array(sections.map(\.json))

@@ -13,11 +13,13 @@ public struct AppScreen: Sendable, Hashable {
   public var header: String?
   public var footer: String?
   public var sections: [AppSection]
+  /// Whether the screen shows a search field (v1.1 `searchable`).
+  public var isSearchable: Bool
 
   public init(
     id: String? = nil, title: String, style: TableStyle = .plain, selection: SelectionMode = .none,
     isEditable: Bool = false, isIndexed: Bool = false, header: String? = nil, footer: String? = nil,
-    sections: [AppSection] = []
+    sections: [AppSection] = [], isSearchable: Bool = false
   ) {
     self.id = id
     self.title = title
@@ -28,6 +30,7 @@ public struct AppScreen: Sendable, Hashable {
     self.header = header
     self.footer = footer
     self.sections = sections
+    self.isSearchable = isSearchable
   }
 
   /// How many rows this screen and every screen below it hold.

@@ -13,9 +13,10 @@ struct ListRecord {
   var header: String?
   var footer: String?
   var version: Int
+  var isSearchable: Bool
 
   static let columns =
-    "id, key, parent_row, title, style, selection, editable, indexed, header, footer, version"
+    "id, key, parent_row, title, style, selection, editable, indexed, header, footer, version, searchable"
   // Built once: the statement cache hashes the SQL of every statement it hands out.
   static let selectByKey = "SELECT \(columns) FROM list WHERE key = ?"
   static let selectByID = "SELECT \(columns) FROM list WHERE id = ?"
@@ -32,5 +33,13 @@ struct ListRecord {
     header = s.optionalString(8)
     footer = s.optionalString(9)
     version = s.int(10)
+    isSearchable = s.bool(11)
+  }
+
+  /// The list's snapshot before its sections are read.
+  var emptySnapshot: TableSnapshot {
+    TableSnapshot(
+      list: key, version: version, title: title, style: style, selection: selection,
+      isEditable: isEditable, header: header, footer: footer, isSearchable: isSearchable)
   }
 }

@@ -19,7 +19,7 @@ extension Store {
     var screen = AppScreen(
       id: list.key, title: list.title, style: list.style, selection: list.selection,
       isEditable: list.isEditable, isIndexed: list.isIndexed, header: list.header,
-      footer: list.footer)
+      footer: list.footer, isSearchable: list.isSearchable)
     for section in try storedSections(of: list) {
       let rows = try fetchAll(
         """

@@ -75,11 +75,11 @@ private struct Importer {
     guard
       let listID = try store.fetchInt(
         """
-        INSERT INTO list (key, parent_row, title, style, selection, editable, indexed, header, footer, version)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+        INSERT INTO list (key, parent_row, title, style, selection, editable, indexed, header, footer, version, searchable)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
         """, listKey, parentRow, screen.title, screen.style.rawValue, screen.selection.rawValue,
         screen.isEditable, screen.isIndexed, screen.header, screen.footer,
-        (versions[listKey] ?? 0) + 1)
+        (versions[listKey] ?? 0) + 1, screen.isSearchable)
     else { throw .notFound("list \(listKey)") }
 
     var sections = screen.sections

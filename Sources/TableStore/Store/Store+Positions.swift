@@ -14,10 +14,7 @@ extension Store {
     try read { () throws(StoreError) -> (snapshot: TableSnapshot, counts: [Int])? in
       let record = try requireList(list)
       guard !record.isIndexed else { return nil }
-      var snapshot = TableSnapshot(
-        list: record.key, version: record.version, title: record.title, style: record.style,
-        selection: record.selection, isEditable: record.isEditable, header: record.header,
-        footer: record.footer)
+      var snapshot = record.emptySnapshot  // searchable too
       var counts: [Int] = []
       for section in try storedSections(of: record) {
         let rows = try window(

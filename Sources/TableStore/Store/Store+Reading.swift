@@ -33,10 +33,7 @@ extension Store {
   public func snapshot(of list: String) throws(StoreError) -> TableSnapshot {
     try read { () throws(StoreError) in
       let record = try requireList(list)
-      var snapshot = TableSnapshot(
-        list: record.key, version: record.version, title: record.title, style: record.style,
-        selection: record.selection, isEditable: record.isEditable, header: record.header,
-        footer: record.footer)
+      var snapshot = record.emptySnapshot
       let stored = try storedSections(of: record)
       var sections: [Section] = []
       for section in stored {

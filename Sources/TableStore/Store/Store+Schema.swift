@@ -113,6 +113,20 @@ extension Store {
       prior TEXT                 -- JSON [PriorRow]: the touched rows before the change
     );
     """,
+    // 5: data format v1.1's `searchable` screens, and each row's folded text and detail
+    // (SearchQuery.key, through the tableweb_search_key function the store defines) for
+    // searching in SQL. Triggers keep it, so every way of writing a row does.
+    """
+    ALTER TABLE list ADD COLUMN searchable INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE row ADD COLUMN search TEXT NOT NULL DEFAULT '';
+    UPDATE row SET search = tableweb_search_key(text, detail);
+    CREATE TRIGGER row_search_insert AFTER INSERT ON row BEGIN
+      UPDATE row SET search = tableweb_search_key(NEW.text, NEW.detail) WHERE id = NEW.id;
+    END;
+    CREATE TRIGGER row_search_update AFTER UPDATE OF text, detail ON row BEGIN
+      UPDATE row SET search = tableweb_search_key(NEW.text, NEW.detail) WHERE id = NEW.id;
+    END;
+    """,
   ]
 
   /// Brings the schema up to date, one migration per transaction.

@@ -55,6 +55,7 @@ public final class Store {
     if !readOnly && database.isFileReadOnly {
       throw .readOnly("\(path) cannot be written (open it read-only to serve it)")
     }
+    try sql { () throws(SQLiteError) in try database.defineSearchKeyFunction() }
     try execute("PRAGMA foreign_keys = ON")
     if !readOnly {
       // New files get 1 KiB pages rather than 4 KiB: every commit writes each page it

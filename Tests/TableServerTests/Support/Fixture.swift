@@ -36,7 +36,7 @@ final class Fixture {
                         {"id": "Speak", "rows": [
                           {"id": "Rlength", "text": "Length", "style": "value2", "detail": "5 km"}]}]}}]}]}}]}]}},
         {"id": "Rtasks", "text": "Tasks", "children":
-          {"id": "Ltasks", "title": "Tasks", "editable": true, "sections": [
+          {"id": "Ltasks", "title": "Tasks", "editable": true, "searchable": true, "sections": [
             {"id": "Stodo", "header": "To do", "rows": [
               {"id": "Rmilk", "text": "Milk", "children":
                 {"id": "Lmilk", "title": "Milk", "sections": [

@@ -1,0 +1,110 @@
+import TableModel
+
+/// `search`: a session's filtered view of a searchable list (`UISearchController`). The
+/// data source filters the whole list (``TableDataSource/search(_:in:)``); the session
+/// gets the results as a `screen` carrying `search`, and, while others edit, diffs between
+/// one version's results and the next instead of the list's own diffs.
+extension SessionServer {
+  /// The longest query accepted, in characters.
+  static let searchQueryLimit = 256
+
+  mutating func search(
+    _ text: String, in list: String, session token: SessionToken, effects: inout [ServerAction]
+  ) throws(ProtocolError) {
+    guard let session = sessions[token] else { preconditionFailure("\(token) is not open") }
+    guard session.topList == list else {
+      throw ProtocolError(.notAllowed, "list \(list) is not on this session's top screen")
+    }
+    guard snapshots[list]?.isSearchable == true else {
+      throw ProtocolError(.notAllowed, "“\(session.stack.top.title)” cannot be searched")
+    }
+    guard text.count <= Self.searchQueryLimit else {
+      throw ProtocolError(
+        .badMessage, "query is longer than \(Self.searchQueryLimit) characters")
+    }
+    let query = SearchQuery(text)
+    if !query.isEmpty, searches.results[list]?[query] == nil {
+      searches.results[list, default: [:]][query] = try readSearch(query, in: list)
+    }
+    searches.setQuery(query.isEmpty ? nil : query, of: session)
+    forgetUnshownResults(of: list)
+    effects.append(screen(of: token, transition: .none, to: session.connections))
+  }
+
+  /// The results the session's top screen shows, read now if they are not kept; nil when
+  /// it shows its whole list (or the results cannot be read, which is reported).
+  func searchResults(shownTo session: Session) -> (query: SearchQuery, results: TableSnapshot)? {
+    searches.prune(session)
+    guard let query = searches.query(of: session) else { return nil }
+    if let kept = searches.results[session.topList]?[query] { return (query, kept) }
+    do {
+      let results = try readSearch(query, in: session.topList)
+      searches.results[session.topList, default: [:]][query] = results
+      return (query, results)
+    } catch {
+      ServerDiagnostics.report("a search of list \(session.topList) failed (\(error))")
+      return nil
+    }
+  }
+
+  /// What `fetch` cuts rows from for `connection`: its search results (whole) when its
+  /// session searches `list`, else the list as it is held (see ``listState(of:)``).
+  func fetchedState(of list: String, for connection: ConnectionID) throws(ProtocolError)
+    -> (snapshot: TableSnapshot, counts: [Int]?)
+  {
+    if let token = connections[connection]?.session, let session = sessions[token],
+      session.topList == list, let shown = searchResults(shownTo: session)
+    {
+      return (shown.results, nil)
+    }
+    return try listState(of: list)
+  }
+
+  /// The connections that get `list`'s own diffs: its viewers that are not searching it.
+  func unsearchedViewers(of list: String) -> [ConnectionID] {
+    sessions(showing: list).filter { searches.query(of: $0) == nil }.flatMap(\.connections)
+  }
+
+  /// After `list` changed: each query shown on it is read again and its viewers get the
+  /// difference as one diff from the results they have (or a new screen when the results
+  /// skipped a version or cannot be diffed).
+  mutating func publishSearchResults(of list: String, effects: inout [ServerAction]) {
+    var searchers: [SearchQuery: [Session]] = [:]
+    for session in sessions(showing: list) {
+      if let query = searches.query(of: session) { searchers[query, default: []].append(session) }
+    }
+    forgetUnshownResults(of: list)
+    for (query, viewers) in searchers {
+      let old = searches.results[list]?[query]
+      searches.results[list]?[query] = nil
+      guard let new = searchResults(shownTo: viewers[0])?.results else { continue }
+      if let old, new.version == old.version + 1,
+        let ops = try? TableDiff.ops(from: old.sections, to: new.sections)
+      {
+        let diff = TableDiff(list: list, from: old.version, ops: ops)
+        effects.append(.send(frame(for: .diff(diff)), to: viewers.flatMap(\.connections), kind: .diff))
+      } else if old?.version != new.version {
+        for session in viewers {
+          effects.append(screen(of: session.token, transition: .none, to: session.connections))
+        }
+      }
+    }
+  }
+
+  /// The data source's results, numbered by the server when the data source does not
+  /// keep versions.
+  private func readSearch(_ query: SearchQuery, in list: String) throws(ProtocolError)
+    -> TableSnapshot
+  {
+    var results = try dataSource.search(query, in: list)
+    if !dataSource.keepsVersions { results.version = listVersions.current(of: list) }
+    return results
+  }
+
+  /// Drops the results of `list` that no open session shows on its top screen.
+  private func forgetUnshownResults(of list: String) {
+    let shown = Set(sessions(showing: list).compactMap { searches.query(of: $0) })
+    searches.results[list] = searches.results[list]?.filter { shown.contains($0.key) }
+    if searches.results[list]?.isEmpty == true { searches.results[list] = nil }
+  }
+}
