@@ -49,6 +49,7 @@ export function screenFromWire(msg) {
     header: s[K.header] ?? null,
     footer: s[K.footer] ?? null,
     sections: (s[K.sections] || []).map(sectionFromWire),
+    actions: s.actions || [], // extension: row actions
   };
 }
 

@@ -25,6 +25,7 @@ export const TOGGLE = "toggle";
 export const UPDATE = "update";
 export const FETCH = "fetch";
 export const RELOAD = "reload";
+export const ACTION = "action"; // extension
 
 // Diff ops
 export const OP_DELETE = "delete";
@@ -85,6 +86,7 @@ export const move = (list, row, section, after) =>
   ({ [K.type]: MOVE, [K.list]: list, [K.row]: row, [K.section]: section, [K.after]: after });
 export const rename = (list, row, text) =>
   ({ [K.type]: UPDATE, [K.list]: list, [K.row]: row, [K.text]: text });
+export const action = (list, row, id) => ({ [K.type]: ACTION, [K.list]: list, [K.row]: row, action: id });
 export const fetchRows = (list, section, from, count) => ({
   [K.type]: FETCH, [K.list]: list, [K.section]: section, [K.from]: from, [K.count]: count,
 });

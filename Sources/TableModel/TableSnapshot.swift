@@ -18,6 +18,8 @@ public struct TableSnapshot: Sendable, Hashable {
   public var header: String?
   public var footer: String?
   public var sections: [Section]
+  /// The swipe actions and context menu of every row (empty: none but Delete's swipe).
+  public var actions: [RowAction] = []
 
   public init(
     list: String, version: Int, title: String, style: TableStyle = .plain,

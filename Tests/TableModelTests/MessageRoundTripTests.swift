@@ -35,6 +35,7 @@ private let clientMessages: [ClientMessage] = [
   .fetch(list: "L1", section: "S1", from: 0, count: 1),
   .fetch(list: "L1", section: "S1", from: 300, count: 100),
   .reload,
+  .action(list: "L7", row: "R5", action: "flag"),
 ]
 
 private let screen = LoadedScreen(

@@ -66,6 +66,14 @@ def main():
                     page.wait_for_timeout(400)
                     shoot(page, f"tasks-swipe-{scheme}")
                     page.locator(".nav-title").click()
+                    swipe(page, "task-today-2", 120)  # the leading action
+                    page.wait_for_timeout(400)
+                    shoot(page, f"tasks-leading-{scheme}")
+                    page.locator(".nav-title").click()
+                    cell(page, "task-today-3").click(button="right")  # the context menu
+                    page.wait_for_timeout(400)
+                    shoot(page, f"tasks-menu-{scheme}")
+                    page.keyboard.press("Escape")
                     answered(page, page.locator(".nav-edit").click)
                     cell(page, "task-later-0").click()
                     cell(page, "task-later-1").click()

@@ -92,6 +92,10 @@ extension ClientMessage {
         count: try fields.int(WireKey.count, atLeast: 1))
     case .reload:
       self = .reload
+    case .action:
+      self = .action(
+        list: try fields.string(WireKey.list), row: try fields.string(WireKey.row),
+        action: try fields.string(WireKey.action))
     }
   }
 
@@ -136,6 +140,10 @@ extension ClientMessage {
       members.append((WireKey.list, .string(list)))
       members.append((WireKey.row, .string(row)))
       members.append(contentsOf: edit.jsonMembers)
+    case .action(let list, let row, let action):
+      members.append((WireKey.list, .string(list)))
+      members.append((WireKey.row, .string(row)))
+      members.append((WireKey.action, .string(action)))
     case .fetch(let list, let section, let from, let count):
       members.append((WireKey.list, .string(list)))
       members.append((WireKey.section, .string(section)))

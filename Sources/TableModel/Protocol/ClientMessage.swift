@@ -35,10 +35,14 @@ public enum ClientMessage: Sendable, Hashable {
   case fetch(list: String, section: String, from: Int, count: Int)
   /// Asks for the top screen again.
   case reload
+  /// Performs the list's row action `action` (an extension: a swipe action or a context
+  /// menu item) on `row`.
+  case action(list: String, row: String, action: String)
 
   /// The wire `type` of each command.
   public enum Kind: String, Sendable, Hashable, CaseIterable {
     case hello, tap, accessory, back, editing, delete, insert, move, toggle, update, fetch, reload
+    case action
   }
 
   public var kind: Kind {
@@ -55,13 +59,14 @@ public enum ClientMessage: Sendable, Hashable {
     case .update: return .update
     case .fetch: return .fetch
     case .reload: return .reload
+    case .action: return .action
     }
   }
 
   /// Whether the command changes shared data, and so is refused in read-only mode.
   public var isWrite: Bool {
     switch self {
-    case .delete, .insert, .move, .update, .toggle: return true
+    case .delete, .insert, .move, .update, .toggle, .action: return true
     case .hello, .tap, .accessory, .back, .editing, .fetch, .reload: return false
     }
   }
@@ -72,7 +77,7 @@ public enum ClientMessage: Sendable, Hashable {
     case .hello, .back, .editing, .reload: return nil
     case .tap(let list, _, _), .accessory(let list, _, _), .delete(let list, _),
       .insert(let list, _, _, _), .move(let list, _, _, _), .toggle(let list, _, _),
-      .update(let list, _, _), .fetch(let list, _, _, _):
+      .update(let list, _, _), .fetch(let list, _, _, _), .action(let list, _, _):
       return list
     }
   }

@@ -4,8 +4,7 @@ extension LoadedScreen {
     var sectionValues: [JSONValue] = []
     sectionValues.reserveCapacity(sections.count)
     for section in sections { sectionValues.append(section.jsonValue) }
-    return .object(
-      JSONObject(uniqueMembers: [
+    var members: [(String, JSONValue)] = [
         (WireKey.list, .string(list)),
         (WireKey.version, .int(version)),
         (WireKey.title, .string(title)),
@@ -18,7 +17,9 @@ extension LoadedScreen {
         (WireKey.header, .string(header)),
         (WireKey.footer, .string(footer)),
         (WireKey.sections, .array(sectionValues)),
-      ]))
+      ]
+    if !actions.isEmpty { members.append((WireKey.actions, .array(actions.map(\.jsonValue)))) }
+    return .object(JSONObject(uniqueMembers: members))
   }
 
   init(reading fields: FieldReader) throws(ProtocolError) {
@@ -35,5 +36,8 @@ extension LoadedScreen {
       header: try fields.optionalString(WireKey.header),
       footer: try fields.optionalString(WireKey.footer),
       sections: try LoadedSection.sections(WireKey.sections, of: fields))
+    if fields.optional(WireKey.actions) != nil {
+      for action in try fields.objects(WireKey.actions) { actions.append(try RowAction(reading: action)) }
+    }
   }
 }

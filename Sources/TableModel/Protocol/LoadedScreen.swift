@@ -17,6 +17,8 @@ public struct LoadedScreen: Sendable, Hashable {
   public var header: String?
   public var footer: String?
   public var sections: [LoadedSection]
+  /// The list's row actions (an extension, sent only when there are some).
+  public var actions: [RowAction] = []
 
   public init(
     list: String, version: Int, title: String, backTitle: String? = nil,
@@ -52,5 +54,6 @@ public struct LoadedScreen: Sendable, Hashable {
       isEditable: snapshot.isEditable, selection: snapshot.selection,
       indexTitles: snapshot.indexTitles, header: snapshot.header, footer: snapshot.footer,
       sections: sections)
+    actions = snapshot.actions
   }
 }

@@ -41,6 +41,8 @@ enum WireKey {
   static let header = "header"
   static let footer = "footer"
   static let sections = "sections"
+  static let actions = "actions"
+  static let action = "action"
   static let id = "id"
   static let count = "count"
 

@@ -84,11 +84,37 @@ struct AppDecoder {
     return id
   }
 
+  /// A screen's `actions`: ids unique within it, every field checked.
+  private func actions(_ value: JSONValue?, at path: String) throws(StoreError) -> [AppAction] {
+    guard let value, !value.isNull else { return [] }
+    guard case .array(let array) = value else {
+      throw fail(path, "expected an array, found \(value.kindName)")
+    }
+    var actions: [AppAction] = []
+    for (index, element) in array.enumerated() {
+      let at = "\(path)[\(index)]"
+      let object = try object(element, at: at, allowed: ["id", "title", "edge", "color", "effect"])
+      let id = try requiredString(object, "id", at: at)
+      guard !actions.contains(where: { $0.action.id == id }) else {
+        throw fail(member(at, "id"), "duplicate action id \"\(id)\"")
+      }
+      let action = RowAction(
+        id: id, title: try requiredString(object, "title", at: at),
+        edge: try enumeration(object, "edge", at: at, name: "edge", default: .trailing),
+        color: try enumeration(object, "color", at: at, name: "color", default: .gray))
+      guard object["effect"] != nil else { throw fail(member(at, "effect"), "missing (required)") }
+      let effect = try enumeration(object, "effect", at: at, name: "effect", default: AppAction.Effect.delete)
+      actions.append(AppAction(action, effect: effect))
+    }
+    return actions
+  }
+
   mutating func screen(_ value: JSONValue, at path: String) throws(StoreError) -> AppScreen {
     let object = try object(
       value, at: path,
       allowed: [
         "id", "title", "style", "selection", "editable", "index", "header", "footer", "sections",
+        "actions",
       ])
     var screen = AppScreen(title: "")
     screen.id = try id(object, at: path)
@@ -101,6 +127,7 @@ struct AppDecoder {
     screen.isIndexed = try optionalBool(object, "index", at: path) ?? false
     screen.header = try optionalString(object, "header", at: path)
     screen.footer = try optionalString(object, "footer", at: path)
+    screen.actions = try actions(object["actions"], at: member(path, "actions"))
     let sectionsPath = member(path, "sections")
     let sectionValues: [JSONValue]
     switch object["sections"] {

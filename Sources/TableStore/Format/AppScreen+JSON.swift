@@ -14,6 +14,7 @@ extension AppScreen {
     if let header { object["header"] = .string(header) }
     if let footer { object["footer"] = .string(footer) }
     object["sections"] = .array(sections.map(\.json))
+    if !actions.isEmpty { object["actions"] = .array(actions.map(\.json)) }
     return .object(object)
   }
 }

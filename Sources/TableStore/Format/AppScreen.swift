@@ -13,6 +13,8 @@ public struct AppScreen: Sendable, Hashable {
   public var header: String?
   public var footer: String?
   public var sections: [AppSection]
+  /// Swipe actions and context menu items of every row (see ``AppAction``).
+  public var actions: [AppAction] = []
 
   public init(
     id: String? = nil, title: String, style: TableStyle = .plain, selection: SelectionMode = .none,

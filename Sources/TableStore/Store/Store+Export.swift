@@ -20,6 +20,7 @@ extension Store {
       id: list.key, title: list.title, style: list.style, selection: list.selection,
       isEditable: list.isEditable, isIndexed: list.isIndexed, header: list.header,
       footer: list.footer)
+    screen.actions = try actions(ofList: list.id)
     for section in try storedSections(of: list) {
       let rows = try fetchAll(
         """

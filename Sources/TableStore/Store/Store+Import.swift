@@ -81,6 +81,7 @@ private struct Importer {
         screen.isEditable, screen.isIndexed, screen.header, screen.footer,
         (versions[listKey] ?? 0) + 1)
     else { throw .notFound("list \(listKey)") }
+    try store.insertActions(screen.actions, list: listID)
 
     var sections = screen.sections
     if sections.isEmpty { sections = [AppSection()] }  // an indexed list given no sections

@@ -37,6 +37,7 @@ extension Store {
         list: record.key, version: record.version, title: record.title, style: record.style,
         selection: record.selection, isEditable: record.isEditable, header: record.header,
         footer: record.footer)
+      snapshot.actions = try actions(ofList: record.id).map(\.action)
       let stored = try storedSections(of: record)
       var sections: [Section] = []
       for section in stored {

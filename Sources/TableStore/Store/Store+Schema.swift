@@ -113,6 +113,19 @@ extension Store {
       prior TEXT                 -- JSON [PriorRow]: the touched rows before the change
     );
     """,
+    // 5: a list's row actions (swipe actions and context menu items), in order.
+    """
+    CREATE TABLE list_action (
+      list_id INTEGER NOT NULL REFERENCES list(id) ON DELETE CASCADE,
+      pos INTEGER NOT NULL,
+      key TEXT NOT NULL,
+      title TEXT NOT NULL,
+      edge TEXT NOT NULL,        -- leading | trailing
+      color TEXT NOT NULL,
+      effect TEXT NOT NULL,      -- delete | check
+      PRIMARY KEY (list_id, pos)
+    ) WITHOUT ROWID;
+    """,
   ]
 
   /// Brings the schema up to date, one migration per transaction.
