@@ -27,7 +27,8 @@ export function fillCell(node, row, state) {
   node.className = `cell s-${row.style}`;
   node.classList.toggle("selected", !!state.selected);
   node.classList.toggle("confirming", !!state.confirming);
-  const label = [row.text, row.detail, row.accessory === A.checkmark && "checked"].filter(Boolean);
+  node.classList.toggle("flagged", row.flagged);
+  const label = [row.text, row.detail, row.accessory === A.checkmark && "checked", row.flagged && "flagged"].filter(Boolean);
   node.setAttribute("aria-label", label.join(", "));
 
   if (state.editing && row.editing !== E.none) {

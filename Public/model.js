@@ -12,6 +12,7 @@ export function rowFromWire(w) {
     text: w[K.text] ?? "",
     detail: w[K.detail] ?? null,
     lines: Number.isInteger(w[K.lines]) && w[K.lines] >= 0 ? w[K.lines] : 1, // v1.1; 0: any
+    flagged: w.flagged === true, // extension: a row action's flag
     image: w[K.image] ?? null,
     accessory: w[K.accessory] || W.ACCESSORY_TYPE.none,
     control: c && c[K.kind] === W.CONTROL_SWITCH ? { on: !!c[K.on] } : null,

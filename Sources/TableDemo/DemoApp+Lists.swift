@@ -24,7 +24,7 @@ extension DemoApp {
           rows: later.enumerated().map { AppRow(id: "task-later-\($0)", text: $1) }),
       ])
     screen.actions = [
-      AppAction(RowAction(id: "done", title: "Done", edge: .leading, color: .green), effect: .check),
+      AppAction(RowAction(id: "flag", title: "Flag", edge: .leading, color: .orange), effect: .flag),
       AppAction(RowAction(id: "delete", title: "Delete", edge: .trailing, color: .red), effect: .delete),
     ]
     return screen

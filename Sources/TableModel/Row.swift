@@ -21,6 +21,8 @@ public struct Row: Sendable, Hashable, Identifiable {
   public var isMovable: Bool
   /// Whether tapping the row does anything (highlights, drills down, checks).
   public var isSelectable: Bool
+  /// Whether the row carries a flag (a row action's effect; shown beside its text).
+  public var isFlagged: Bool = false
 
   public init(
     id: String, style: CellStyle = .default, text: String, detail: String? = nil,

@@ -10,6 +10,7 @@ import Testing
     {"id": "L", "title": "L", "editable": true, "selection": "multiple",
      "actions": [
        {"id": "done", "title": "Done", "edge": "leading", "color": "green", "effect": "check"},
+       {"id": "flag", "title": "Flag", "edge": "leading", "color": "orange", "effect": "flag"},
        {"id": "delete", "title": "Delete", "color": "red", "effect": "delete"}],
      "sections": [{"id": "s", "rows": [{"id": "a", "text": "A"}, {"id": "b", "text": "B"}]},
        {"rows": [{"text": "c", "children": {"id": "R", "title": "R", "actions": [
@@ -43,6 +44,7 @@ import Testing
     #expect(
       snapshot.actions == [
         RowAction(id: "done", title: "Done", edge: .leading, color: .green),
+        RowAction(id: "flag", title: "Flag", edge: .leading, color: .orange),
         RowAction(id: "delete", title: "Delete", edge: .trailing, color: .red),
       ])
     let screen = LoadedScreen(snapshot: snapshot, backTitle: nil, isEditing: false)
@@ -66,8 +68,19 @@ import Testing
     _ = try store.performAction("delete", onRow: "b", in: "L")
     #expect(try store.snapshot(of: "L").sections[0].rows.map(\.id) == ["a"])
     #expect(try store.version(of: "L") == before + 3)
-    #expect(throws: StoreError.notFound("action flag in list L")) {
-      try store.performAction("flag", onRow: "a", in: "L")
+    // A flag: on the row, on the wire, in the export; the change is one update.
+    let change = try store.performAction("flag", onRow: "a", in: "L")
+    #expect(change.lists.first?.edits?.count == 1)
+    let flagged = try store.snapshot(of: "L").sections[0].rows[0]
+    #expect(flagged.isFlagged)
+    #expect(flagged.jsonValue.serialized.hasSuffix(#","flagged":true}"#))
+    #expect(try Row(json: flagged.jsonValue) == flagged)
+    #expect(try store.exportJSON().contains(#""flagged": true"#))
+    _ = try store.performAction("flag", onRow: "a", in: "L")
+    #expect(try !store.snapshot(of: "L").sections[0].rows[0].jsonValue.serialized.contains("flagged"))
+    // R has no flag action; its rows cannot be flagged through it.
+    #expect(throws: StoreError.notFound("action flag in list R")) {
+      try store.performAction("flag", onRow: "r1", in: "R")
     }
     // R is not editable: its delete effect is refused, and nothing changes.
     #expect(throws: StoreError.notAllowed("list R cannot be edited")) {

@@ -15,6 +15,7 @@ extension Row {
       (WireKey.selectable, .bool(isSelectable)),
     ]
     if lines != 1 { members.append((WireKey.lines, .int(lines))) }
+    if isFlagged { members.append((WireKey.flagged, .bool(true))) }
     return .object(JSONObject(uniqueMembers: members))
   }
 
@@ -42,6 +43,7 @@ extension Row {
       isMovable: try fields.bool(WireKey.movable),
       isSelectable: try fields.bool(WireKey.selectable),
       lines: fields.optional(WireKey.lines) == nil ? 1 : try fields.int(WireKey.lines, atLeast: 0))
+    isFlagged = fields.optional(WireKey.flagged) == nil ? false : try fields.bool(WireKey.flagged)
   }
 
   /// Reads the array `key` of ROWs.

@@ -50,6 +50,7 @@ enum WireKey {
   static let text = "text"
   static let detail = "detail"
   static let lines = "lines"
+  static let flagged = "flagged"
   static let image = "image"
   static let accessory = "accessory"
   static let control = "control"

@@ -9,6 +9,8 @@ public struct AppAction: Sendable, Hashable {
     case delete
     /// Checks or unchecks the row (as a tap in a multiple-selection list).
     case check
+    /// Flags or unflags the row (`flagged`, shown on the row to every viewer).
+    case flag
   }
 
   public var action: RowAction
@@ -28,5 +30,14 @@ public struct AppAction: Sendable, Hashable {
     object["color"] = .string(action.color.rawValue)
     object["effect"] = .string(effect.rawValue)
     return .object(object)
+  }
+}
+
+extension AppRow {
+  /// The row with its flag set to `isFlagged`.
+  func flagged(_ isFlagged: Bool) -> AppRow {
+    var row = self
+    row.isFlagged = isFlagged
+    return row
   }
 }

@@ -187,7 +187,7 @@ struct AppDecoder {
       value, at: path,
       allowed: [
         "id", "text", "detail", "style", "image", "accessory", "switch", "checked", "showWhen",
-        "children", "lines",
+        "children", "lines", "flagged",
       ])
     var row = AppRow(text: "")
     row.id = try id(object, at: path)
@@ -196,6 +196,7 @@ struct AppDecoder {
     row.style = try enumeration(
       object, "style", at: path, name: "style", default: CellStyle.default)
     row.image = try optionalString(object, "image", at: path)
+    row.isFlagged = try optionalBool(object, "flagged", at: path) ?? false
     if let lines = object["lines"], !lines.isNull {
       guard let count = lines.intValue, count >= 0 else {
         let found = if case .number = lines { lines.serialized } else { lines.kindName }

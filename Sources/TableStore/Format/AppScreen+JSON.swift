@@ -42,6 +42,7 @@ extension AppRow {
     if let accessory { object["accessory"] = .string(accessory.rawValue) }
     if let isOn { object["switch"] = .bool(isOn) }
     if isChecked { object["checked"] = .bool(true) }
+    if isFlagged { object["flagged"] = .bool(true) }
     if let showWhen {
       object["showWhen"] = .object(["row": .string(showWhen.row), "on": .bool(showWhen.isOn)])
     }

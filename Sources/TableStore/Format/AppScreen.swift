@@ -74,6 +74,8 @@ public struct AppRow: Sendable, Hashable {
   public var style: CellStyle
   /// The most lines the text may take; 0: as many as it needs (v1.1).
   public var lines: Int
+  /// Whether the row carries a flag (see ``AppAction/Effect/flag``).
+  public var isFlagged: Bool = false
   public var image: String?
   /// nil: the default (disclosure when the row has children, else none).
   public var accessory: AccessoryType?

@@ -42,6 +42,23 @@ extension Store {
         throw .notAllowed("list \(list) is not a multiple-selection list")
       }
       return try select(row, in: list)
+    case .flag:
+      return try toggleFlag(row, in: list)
+    }
+  }
+
+  /// Flags an unflagged row, unflags a flagged one: one change, shown on the row.
+  func toggleFlag(_ row: String, in list: String) throws(StoreError) -> TableChange {
+    try write { () throws(StoreError) in
+      let record = try requireList(list)
+      var found = try requireVisibleRow(row, in: record)
+      try notePrior(found, in: record, placed: false)
+      found.isFlagged.toggle()
+      try execute("UPDATE row SET flagged = ? WHERE id = ?", found.isFlagged, found.id)
+      return TableChange(lists: [
+        TableChange.ListChange(
+          list: list, version: try bumpVersion(of: record), edits: [.update(found.row(in: record))])
+      ])
     }
   }
 }

@@ -113,11 +113,11 @@ private struct Importer {
           try store.execute(
             """
             INSERT INTO row (key, list_id, block_id, pos, text, detail, style, image, accessory, switch,
-              checked, visible, lines)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              checked, visible, lines, flagged)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, rowKey, listID, blockID, (index - start) * Store.rowGap, row.text, row.detail,
             row.style.rawValue, row.image, row.accessory?.rawValue, row.isOn, row.isChecked,
-            visible[sectionIndex][index], row.lines)
+            visible[sectionIndex][index], row.lines, row.isFlagged)
           let rowID = store.database.lastInsertedRowID
           if row.id != nil { rowIDs[rowKey] = rowID }
           if let showWhen = row.showWhen { pending.append((rowID, showWhen)) }

@@ -113,7 +113,7 @@ extension Store {
       prior TEXT                 -- JSON [PriorRow]: the touched rows before the change
     );
     """,
-    // 5: a list's row actions (swipe actions and context menu items), in order.
+    // 5: a list's row actions (swipe actions and context menu items), in order; a row's flag.
     """
     CREATE TABLE list_action (
       list_id INTEGER NOT NULL REFERENCES list(id) ON DELETE CASCADE,
@@ -125,6 +125,7 @@ extension Store {
       effect TEXT NOT NULL,      -- delete | check
       PRIMARY KEY (list_id, pos)
     ) WITHOUT ROWID;
+    ALTER TABLE row ADD COLUMN flagged INTEGER NOT NULL DEFAULT 0;
     """,
   ]
 
