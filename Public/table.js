@@ -269,7 +269,7 @@ export class TableView {
       }
       const cs = cellState.get(node);
       if (cs.row !== row || cs.sig !== sig) {
-        fillCell(node, row, state);
+        fillCell(node, row, state, sc.cell);
         if (this.openSwipe?.node === node) row && !sc.editing ? keepSwipeOpen(this, node) : (this.openSwipe = null);
         for (const c of cs.fx) node.classList.add(c);
         cs.row = row;

@@ -18,6 +18,7 @@ extension LoadedScreen {
         (WireKey.footer, .string(footer)),
         (WireKey.sections, .array(sectionValues)),
       ]
+    if let cell { members.append((WireKey.cell, cell.jsonValue)) }
     if !actions.isEmpty { members.append((WireKey.actions, .array(actions.map(\.jsonValue)))) }
     return .object(JSONObject(uniqueMembers: members))
   }
@@ -36,6 +37,7 @@ extension LoadedScreen {
       header: try fields.optionalString(WireKey.header),
       footer: try fields.optionalString(WireKey.footer),
       sections: try LoadedSection.sections(WireKey.sections, of: fields))
+    if fields.optional(WireKey.cell) != nil { cell = try CellTemplate(reading: fields.object(WireKey.cell)) }
     if fields.optional(WireKey.actions) != nil {
       for action in try fields.objects(WireKey.actions) { actions.append(try RowAction(reading: action)) }
     }

@@ -19,6 +19,8 @@ public struct LoadedScreen: Sendable, Hashable {
   public var sections: [LoadedSection]
   /// The list's row actions (an extension, sent only when there are some).
   public var actions: [RowAction] = []
+  /// The list's custom cell layout (an extension, sent only when there is one).
+  public var cell: CellTemplate?
 
   public init(
     list: String, version: Int, title: String, backTitle: String? = nil,
@@ -55,5 +57,6 @@ public struct LoadedScreen: Sendable, Hashable {
       indexTitles: snapshot.indexTitles, header: snapshot.header, footer: snapshot.footer,
       sections: sections)
     actions = snapshot.actions
+    cell = snapshot.cell
   }
 }

@@ -16,6 +16,10 @@ extension Row {
     ]
     if lines != 1 { members.append((WireKey.lines, .int(lines))) }
     if isFlagged { members.append((WireKey.flagged, .bool(true))) }
+    if !values.isEmpty {
+      members.append(
+        (WireKey.values, .object(JSONObject(values.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))))
+    }
     return .object(JSONObject(uniqueMembers: members))
   }
 
@@ -44,6 +48,10 @@ extension Row {
       isSelectable: try fields.bool(WireKey.selectable),
       lines: fields.optional(WireKey.lines) == nil ? 1 : try fields.int(WireKey.lines, atLeast: 0))
     isFlagged = fields.optional(WireKey.flagged) == nil ? false : try fields.bool(WireKey.flagged)
+    if fields.optional(WireKey.values) != nil {
+      let object = try fields.object(WireKey.values)
+      for key in object.object.keys { values[key] = try object.string(key) }
+    }
   }
 
   /// Reads the array `key` of ROWs.

@@ -51,6 +51,8 @@ enum WireKey {
   static let detail = "detail"
   static let lines = "lines"
   static let flagged = "flagged"
+  static let values = "values"
+  static let cell = "cell"
   static let image = "image"
   static let accessory = "accessory"
   static let control = "control"

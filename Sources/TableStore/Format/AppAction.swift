@@ -34,10 +34,11 @@ public struct AppAction: Sendable, Hashable {
 }
 
 extension AppRow {
-  /// The row with its flag set to `isFlagged`.
-  func flagged(_ isFlagged: Bool) -> AppRow {
+  /// The row with its flag set to `isFlagged` and its custom cell's `values`.
+  func flagged(_ isFlagged: Bool, values: [String: String]) -> AppRow {
     var row = self
     row.isFlagged = isFlagged
+    row.values = values
     return row
   }
 }

@@ -84,6 +84,55 @@ struct AppDecoder {
     return id
   }
 
+  /// A screen's custom cell layout: slot names unique, kinds known.
+  private func cell(_ value: JSONValue?, at path: String) throws(StoreError) -> CellTemplate? {
+    guard let value, !value.isNull else { return nil }
+    let object = try object(value, at: path, allowed: ["slots"])
+    let slotsPath = member(path, "slots")
+    guard case .array(let array)? = object["slots"], !array.isEmpty else {
+      throw fail(slotsPath, "expected a non-empty array of slots")
+    }
+    var slots: [CellTemplate.Slot] = []
+    for (index, element) in array.enumerated() {
+      let at = "\(slotsPath)[\(index)]"
+      let slot = try self.object(element, at: at, allowed: ["name", "kind", "lines"])
+      let name = try requiredString(slot, "name", at: at)
+      guard !name.isEmpty, !slots.contains(where: { $0.name == name }) else {
+        throw fail(member(at, "name"), name.isEmpty ? "empty" : "duplicate slot name \"\(name)\"")
+      }
+      guard slot["kind"] != nil else { throw fail(member(at, "kind"), "missing (required)") }
+      let kind = try enumeration(slot, "kind", at: at, name: "kind", default: CellTemplate.Kind.title)
+      var lines = 1
+      if let value = slot["lines"], !value.isNull {
+        guard let count = value.intValue, count >= 0 else {
+          throw fail(member(at, "lines"), "expected a whole number of at least 0")
+        }
+        lines = count
+      }
+      slots.append(CellTemplate.Slot(name: name, kind: kind, lines: lines))
+    }
+    return CellTemplate(slots: slots)
+  }
+
+  /// A row's slot values: strings for slots of the screen's cell; image slots' values
+  /// http(s) or relative URLs.
+  private func values(_ value: JSONValue?, at path: String, cell: CellTemplate?) throws(StoreError)
+    -> [String: String]
+  {
+    guard let value, !value.isNull else { return [:] }
+    guard let cell else { throw fail(path, "the screen has no \"cell\" for values to fill") }
+    let object = try object(value, at: path, allowed: Set(cell.slots.map(\.name)))
+    var values: [String: String] = [:]
+    for slot in cell.slots {
+      guard let text = try optionalString(object, slot.name, at: path) else { continue }
+      if slot.kind == .image, !CellTemplate.isAllowedURL(text) {
+        throw fail(member(path, slot.name), "not an http, https or relative URL")
+      }
+      values[slot.name] = text
+    }
+    return values
+  }
+
   /// A screen's `actions`: ids unique within it, every field checked.
   private func actions(_ value: JSONValue?, at path: String) throws(StoreError) -> [AppAction] {
     guard let value, !value.isNull else { return [] }
@@ -114,7 +163,7 @@ struct AppDecoder {
       value, at: path,
       allowed: [
         "id", "title", "style", "selection", "editable", "index", "header", "footer", "sections",
-        "actions",
+        "actions", "cell",
       ])
     var screen = AppScreen(title: "")
     screen.id = try id(object, at: path)
@@ -128,6 +177,7 @@ struct AppDecoder {
     screen.header = try optionalString(object, "header", at: path)
     screen.footer = try optionalString(object, "footer", at: path)
     screen.actions = try actions(object["actions"], at: member(path, "actions"))
+    screen.cell = try cell(object["cell"], at: member(path, "cell"))
     let sectionsPath = member(path, "sections")
     let sectionValues: [JSONValue]
     switch object["sections"] {
@@ -187,7 +237,7 @@ struct AppDecoder {
       value, at: path,
       allowed: [
         "id", "text", "detail", "style", "image", "accessory", "switch", "checked", "showWhen",
-        "children", "lines", "flagged",
+        "children", "lines", "flagged", "values",
       ])
     var row = AppRow(text: "")
     row.id = try id(object, at: path)
@@ -197,6 +247,7 @@ struct AppDecoder {
       object, "style", at: path, name: "style", default: CellStyle.default)
     row.image = try optionalString(object, "image", at: path)
     row.isFlagged = try optionalBool(object, "flagged", at: path) ?? false
+    row.values = try values(object["values"], at: member(path, "values"), cell: parent.cell)
     if let lines = object["lines"], !lines.isNull {
       guard let count = lines.intValue, count >= 0 else {
         let found = if case .number = lines { lines.serialized } else { lines.kindName }

@@ -15,6 +15,8 @@ public struct AppScreen: Sendable, Hashable {
   public var sections: [AppSection]
   /// Swipe actions and context menu items of every row (see ``AppAction``).
   public var actions: [AppAction] = []
+  /// The screen's custom cell layout, which rows with `values` fill.
+  public var cell: CellTemplate?
 
   public init(
     id: String? = nil, title: String, style: TableStyle = .plain, selection: SelectionMode = .none,
@@ -76,6 +78,8 @@ public struct AppRow: Sendable, Hashable {
   public var lines: Int
   /// Whether the row carries a flag (see ``AppAction/Effect/flag``).
   public var isFlagged: Bool = false
+  /// The values of the screen's custom cell slots, by slot name.
+  public var values: [String: String] = [:]
   public var image: String?
   /// nil: the default (disclosure when the row has children, else none).
   public var accessory: AccessoryType?

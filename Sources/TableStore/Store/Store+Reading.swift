@@ -38,6 +38,7 @@ extension Store {
         selection: record.selection, isEditable: record.isEditable, header: record.header,
         footer: record.footer)
       snapshot.actions = try actions(ofList: record.id).map(\.action)
+      snapshot.cell = try cell(ofList: record.id)
       let stored = try storedSections(of: record)
       var sections: [Section] = []
       for section in stored {

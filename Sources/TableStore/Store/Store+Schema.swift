@@ -113,7 +113,7 @@ extension Store {
       prior TEXT                 -- JSON [PriorRow]: the touched rows before the change
     );
     """,
-    // 5: a list's row actions (swipe actions and context menu items), in order; a row's flag.
+    // 5: a list's row actions (swipe actions and context menu items), in order; a row's flag; custom cells.
     """
     CREATE TABLE list_action (
       list_id INTEGER NOT NULL REFERENCES list(id) ON DELETE CASCADE,
@@ -126,6 +126,13 @@ extension Store {
       PRIMARY KEY (list_id, pos)
     ) WITHOUT ROWID;
     ALTER TABLE row ADD COLUMN flagged INTEGER NOT NULL DEFAULT 0;
+    -- Custom cells: a list's layout (JSON: the wire's screen.cell) and a row's slot values
+    -- (JSON: an object of strings; NULL for a standard cell).
+    CREATE TABLE list_cell (
+      list_id INTEGER PRIMARY KEY REFERENCES list(id) ON DELETE CASCADE,
+      slots TEXT NOT NULL
+    );
+    ALTER TABLE row ADD COLUMN slot_values TEXT;
     """,
   ]
 
