@@ -95,8 +95,14 @@ def test_context_menu_by_right_click_and_by_keyboard(two):
     checked(b, "t6").wait_for()
 
 
+# A list past the server's windowed threshold (10,000 rows), held as its first rows only.
+MANY = {"id": "many", "text": "Many", "children": {
+    "title": "Many", "actions": ACTIONS[:1], "cell": {"slots": [{"name": "t", "kind": "title"}]},
+    "sections": [{"id": "many-s", "rows": [{"id": f"n{i}", "text": f"N {i}"} for i in range(10_001)]}]}}
+
+
 def test_the_action_command_viewers_and_unknown_actions():
-    s = Server(APP)
+    s = Server({**APP, "sections": [{"id": "home-s", "rows": APP["sections"][0]["rows"] + [MANY]}]})
     try:
         editor_key, viewer_key = grant(s.db, "editor", "Ed"), grant(s.db, "viewer", "Vi")
 
@@ -120,6 +126,17 @@ def test_the_action_command_viewers_and_unknown_actions():
             assert ack["ref"] == 4 and ack["version"] == screen["version"] + 1
             diff = await until(viewer, "diff")
             assert diff["ops"][0]["row"]["flagged"] is True
+            # A long list keeps its actions and cell layout; a flag far down reaches viewers.
+            for ws in (editor, viewer):
+                await ws.send(json.dumps({"type": "back"}))
+                await until(ws, "screen")
+                await ws.send(json.dumps({"type": "tap", "list": home["screen"]["list"], "row": "many"}))
+                many = (await until(ws, "screen"))["screen"]
+            assert many["sections"][0]["count"] == 10_001 and len(many["sections"][0]["rows"]) < 10_001
+            assert [a["id"] for a in many["actions"]] == ["flag"] and many["cell"]["slots"][0]["name"] == "t"
+            await editor.send(json.dumps({"type": "action", "list": many["list"], "row": "n9000", "action": "flag", "ref": 5}))
+            assert (await until(editor, "ack"))["ref"] == 5
+            await until(viewer, "diff")
         # Playwright's loop runs in this thread: the socket test gets one of its own.
         with ThreadPoolExecutor(1) as pool:
             pool.submit(asyncio.run, run()).result()

@@ -18,6 +18,8 @@ extension Store {
         list: record.key, version: record.version, title: record.title, style: record.style,
         selection: record.selection, isEditable: record.isEditable, header: record.header,
         footer: record.footer)
+      snapshot.actions = try actions(ofList: record.id).map(\.action)
+      snapshot.cell = try cell(ofList: record.id)
       var counts: [Int] = []
       for section in try storedSections(of: record) {
         let rows = try window(
