@@ -2,6 +2,7 @@
 // editing mode, the editing control and reorder handle.
 import { cellButton, el } from "./dom.js";
 import { ACCESSORY_TYPE as A, CELL_STYLE, EDITING_STYLE as E } from "./wire.js";
+import { fillCustom } from "./custom.js";
 
 export const ROW_HEIGHT = 44;
 const IMAGE_STYLES = new Set([CELL_STYLE.default, CELL_STYLE.subtitle, CELL_STYLE.value1]);
@@ -11,8 +12,9 @@ const IMAGE_STYLES = new Set([CELL_STYLE.default, CELL_STYLE.subtitle, CELL_STYL
 export const cellState = new WeakMap();
 
 /// Fills `node` for `row` (null: a row not fetched yet). `state` carries what the row
-/// does not: {editing, selected, confirming, last, posinset, setsize}.
-export function fillCell(node, row, state) {
+/// does not: {editing, selected, confirming, last, posinset, setsize}. `cell`: the list's
+/// custom cell layout, which a row with `values` fills.
+export function fillCell(node, row, state, cell) {
   node.textContent = "";
   node.setAttribute("role", "listitem");
   node.setAttribute("aria-posinset", state.posinset);
@@ -27,22 +29,27 @@ export function fillCell(node, row, state) {
   node.className = `cell s-${row.style}`;
   node.classList.toggle("selected", !!state.selected);
   node.classList.toggle("confirming", !!state.confirming);
-  const label = [row.text, row.detail, row.accessory === A.checkmark && "checked"].filter(Boolean);
-  node.setAttribute("aria-label", label.join(", "));
+  node.classList.toggle("flagged", row.flagged);
+  const custom = cell && row.values;
+  let said = [row.text, row.detail];
 
   if (state.editing && row.editing !== E.none) {
     const insert = row.editing === E.insert;
     content.appendChild(cellButton(`edit-control ${insert ? "plus" : "minus"}`, `${insert ? "Insert" : "Delete"} ${row.text}`));
   }
-  if (row.image && IMAGE_STYLES.has(row.style)) {
+  if (custom) {
+    said = fillCustom(content, row, cell);
+    node.classList.add("multi", "custom");
+  } else if (row.image && IMAGE_STYLES.has(row.style)) {
     const img = content.appendChild(el("img", "image"));
     img.alt = "";
     img.src = row.image;
     node.classList.add("has-image");
   }
-  const labels = content.appendChild(el("div", "labels"));
-  const texts = [labels.appendChild(el("span", "text", row.text))];
-  if (row.detail != null && row.style !== CELL_STYLE.default) texts.push(labels.appendChild(el("span", "detail", row.detail)));
+  const labels = custom ? null : content.appendChild(el("div", "labels"));
+  const texts = custom ? [] : [labels.appendChild(el("span", "text", row.text))];
+  if (!custom && row.detail != null && row.style !== CELL_STYLE.default) texts.push(labels.appendChild(el("span", "detail", row.detail)));
+  node.setAttribute("aria-label", [...said, row.accessory === A.checkmark && "checked", row.flagged && "flagged"].filter(Boolean).join(", "));
   if (row.lines !== 1) {
     node.classList.add("multi"); // self-sizing: the row grows to its text (`lines`: 0 any, n at most n)
     for (const t of texts) if (row.lines > 1) t.classList.add("clamp"), (t.style.webkitLineClamp = String(row.lines));

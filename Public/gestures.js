@@ -1,10 +1,10 @@
 // Pointer gestures on a table: swipe-to-delete and drag-to-reorder, by touch or mouse.
 import { cellButton, el } from "./dom.js";
 import { ROW_HEIGHT as H, cellState } from "./cell.js";
-import { EDITING_STYLE } from "./wire.js";
+import { actionsFor, perform } from "./actions.js";
 
 const SWIPE_SLOP = 8;
-const SWIPE_OPEN = 80; // the Delete button's width
+const SWIPE_OPEN = 80; // one button's width
 const EDGE = 48; // auto-scroll zone at the top and bottom while reordering
 
 export function attachGestures(view) {
@@ -20,7 +20,7 @@ export function attachGestures(view) {
     const row = node && cellState.get(node).row;
     if (!row) return;
     if (e.target.closest(".reorder")) return reorder(view, node, e);
-    if (!view.screen.editing && view.screen.editable && row.editing === EDITING_STYLE.delete) swipe(view, node, e);
+    if (!view.screen.editing) swipe(view, node, e);
   });
 }
 
@@ -36,24 +36,38 @@ function track(onMove, onUp) {
   addEventListener("pointercancel", up);
 }
 
-function addSwipeActions(node) {
-  if (!node.querySelector(".swipe-actions")) {
-    node.insertBefore(el("div", "swipe-actions"), node.querySelector(".content")).appendChild(cellButton(null, null, "Delete"));
-  }
+/// Shows the buttons of `side` behind the row; returns how far the row opens to show them.
+function addSwipeActions(view, node, side) {
+  node.querySelector(".swipe-actions")?.remove();
+  const acts = actionsFor(view, cellState.get(node).row)[side];
+  const box = node.insertBefore(el("div", `swipe-actions ${side} c-${acts[0]?.color}`), node.querySelector(".content"));
+  for (const act of acts) box.appendChild(cellButton(`c-${act.color}`, null, act.title)).dataset.action = act.id ?? "";
+  return acts.length * SWIPE_OPEN * (side === "leading" ? 1 : -1);
 }
 
 /// A cell refilled while swiped open (its row or its neighbours changed) stays open.
-export function keepSwipeOpen(node) {
-  addSwipeActions(node);
-  node.querySelector(".content").style.transform = `translateX(${-SWIPE_OPEN}px)`;
+export function keepSwipeOpen(view, node) {
+  node.querySelector(".content").style.transform = `translateX(${addSwipeActions(view, node, view.openSwipe.side)}px)`;
+}
+
+/// The action of a revealed button, when a tap chose one.
+export function chosenAction(view, node, button) {
+  const id = button?.dataset.action;
+  return id == null ? null : (actionsFor(view, cellState.get(node).row)[view.openSwipe.side].find((a) => (a.id ?? "") === id) ?? null);
 }
 
 function swipe(view, node, down) {
   const content = node.querySelector(".content");
-  const base = view.openSwipe?.node === node ? -SWIPE_OPEN : 0;
+  const row = cellState.get(node).row;
+  const sets = actionsFor(view, row);
+  if (!sets.leading.length && !sets.trailing.length) return;
+  const open = view.openSwipe?.node === node ? view.openSwipe : null;
+  const base = open ? open.dx : 0;
   const width = node.clientWidth;
   let swiping = false;
   let dx = base;
+  let side = open?.side;
+  let full = 0;
   track((e) => {
     const mx = e.clientX - down.clientX;
     const my = e.clientY - down.clientY;
@@ -61,22 +75,26 @@ function swipe(view, node, down) {
       if (Math.abs(mx) < SWIPE_SLOP || Math.abs(mx) < Math.abs(my)) return;
       swiping = true;
       node.setPointerCapture(down.pointerId);
-      addSwipeActions(node);
       content.style.transition = "none";
     }
-    dx = Math.min(0, base + mx);
+    dx = Math.max(sets.trailing.length ? -width : 0, Math.min(sets.leading.length ? width : 0, base + mx));
+    const now = dx > 0 ? "leading" : "trailing";
+    if (now !== side) (side = now), (full = addSwipeActions(view, node, side));
     content.style.transform = `translateX(${dx}px)`;
   }, () => {
     if (!swiping) return;
     view.suppressClick = true;
     content.style.transition = "";
-    if (-dx > width * 0.6) {
-      content.style.transform = `translateX(${-width}px)`;
+    const first = sets[side]?.[0];
+    if (first && Math.abs(dx) > width * 0.6) {
+      // A full swipe performs the edge's first action; a destructive one slides the row away.
       view.openSwipe = null;
-      view.actions.remove([cellState.get(node).row.id]);
-    } else if (-dx > SWIPE_OPEN / 2) {
-      content.style.transform = `translateX(${-SWIPE_OPEN}px)`;
-      view.openSwipe = { node };
+      if (first.color === "red") content.style.transform = `translateX(${Math.sign(dx) * width}px)`;
+      else (view.openSwipe = { node }), view.closeSwipe();
+      perform(view, row, first);
+    } else if (Math.abs(dx) > Math.abs(full) / 2 && Math.sign(dx) === Math.sign(full)) {
+      content.style.transform = `translateX(${full}px)`;
+      view.openSwipe = { node, side, dx: full };
     } else {
       view.openSwipe = { node };
       view.closeSwipe();

@@ -68,6 +68,7 @@ const actions = {
   accessory: (row) => leave(W.accessory, row),
   toggle: (row, on) => send(W.toggle(list(), row.id, on), [row.id]),
   remove: (ids) => send(W.deleteRows(list(), ids), ids),
+  perform: (row, id) => send(W.action(list(), row.id, id), [row.id]),
   move: (row, section, after) => send(W.move(list(), row.id, section, after), [row.id]),
   async insertAt(section, after) {
     const text = await askForText("New Row", "", "Add");

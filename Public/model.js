@@ -11,7 +11,9 @@ export function rowFromWire(w) {
     style: w[K.style] || W.CELL_STYLE.default,
     text: w[K.text] ?? "",
     detail: w[K.detail] ?? null,
-    lines: Number.isInteger(w[K.lines]) && w[K.lines] >= 0 ? w[K.lines] : 1, // v1.1; 0: any
+    lines: w.values ? 0 : Number.isInteger(w[K.lines]) && w[K.lines] >= 0 ? w[K.lines] : 1, // v1.1; 0: any
+    flagged: w.flagged === true, // extension: a row action's flag
+    values: w.values && typeof w.values === "object" ? w.values : null, // extension: custom cell
     image: w[K.image] ?? null,
     accessory: w[K.accessory] || W.ACCESSORY_TYPE.none,
     control: c && c[K.kind] === W.CONTROL_SWITCH ? { on: !!c[K.on] } : null,
@@ -51,6 +53,8 @@ export function screenFromWire(msg) {
     searchable: !!s[K.searchable],
     search: s[K.search] ?? null, // the query these are the results of
     sections: (s[K.sections] || []).map(sectionFromWire),
+    actions: s.actions || [], // extension: row actions
+    cell: s.cell?.slots ? s.cell : null, // extension: custom cell layout
   };
 }
 

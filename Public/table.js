@@ -5,7 +5,8 @@
 import { el, afterMotion } from "./dom.js";
 import { cellState, fillCell, ROW_HEIGHT } from "./cell.js";
 import { locate } from "./model.js";
-import { attachGestures, keepSwipeOpen } from "./gestures.js";
+import { attachGestures, chosenAction, keepSwipeOpen } from "./gestures.js";
+import { attachMenu, perform } from "./actions.js";
 import { FETCH_PAGE, RowFetcher } from "./fetcher.js";
 import { keyboard } from "./keys.js";
 import { drawnHeights, rowOffsets, scrollFor } from "./scale.js";
@@ -57,6 +58,7 @@ export class TableView {
       this.schedule();
     }).observe(this.scroller);
     attachGestures(this);
+    attachMenu(this);
     Object.assign(this, keyboard);
   }
 
@@ -267,8 +269,8 @@ export class TableView {
       }
       const cs = cellState.get(node);
       if (cs.row !== row || cs.sig !== sig) {
-        fillCell(node, row, state);
-        if (this.openSwipe?.node === node) row && !sc.editing ? keepSwipeOpen(node) : (this.openSwipe = null);
+        fillCell(node, row, state, sc.cell);
+        if (this.openSwipe?.node === node) row && !sc.editing ? keepSwipeOpen(this, node) : (this.openSwipe = null);
         for (const c of cs.fx) node.classList.add(c);
         cs.row = row;
         cs.sig = sig;
@@ -373,7 +375,8 @@ export class TableView {
     const node = e.target.closest(".cell");
     if (this.suppressClick) return void (this.suppressClick = false);
     if (this.openSwipe) {
-      if (node === this.openSwipe.node && e.target.closest(".swipe-actions")) this.actions.remove([cellState.get(node).row.id]);
+      const act = node === this.openSwipe.node && chosenAction(this, node, e.target.closest(".swipe-actions button"));
+      if (act) perform(this, cellState.get(node).row, act);
       return this.closeSwipe();
     }
     const row = node && cellState.get(node).row;

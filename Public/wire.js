@@ -26,6 +26,7 @@ export const UPDATE = "update";
 export const FETCH = "fetch";
 export const RELOAD = "reload";
 export const SEARCH = "search";
+export const ACTION = "action"; // extension
 
 // Diff ops
 export const OP_DELETE = "delete";
@@ -88,6 +89,7 @@ export const move = (list, row, section, after) =>
 export const rename = (list, row, text) =>
   ({ [K.type]: UPDATE, [K.list]: list, [K.row]: row, [K.text]: text });
 export const search = (list, query) => ({ [K.type]: SEARCH, [K.list]: list, [K.query]: query });
+export const action = (list, row, id) => ({ [K.type]: ACTION, [K.list]: list, [K.row]: row, action: id });
 export const fetchRows = (list, section, from, count) => ({
   [K.type]: FETCH, [K.list]: list, [K.section]: section, [K.from]: from, [K.count]: count,
 });

@@ -10,7 +10,7 @@ extension DemoApp {
       "Open this screen in a second window", "Delete a finished task",
     ]
     let later = ["Import a data file", "Export it again", "Compare the two files"]
-    return AppScreen(
+    var screen = AppScreen(
       id: "tasks", title: "Tasks", selection: .multiple, isEditable: true,
       footer: "Tap a task to check it off; Edit to delete and reorder.",
       sections: [
@@ -23,6 +23,11 @@ extension DemoApp {
           id: "tasks-later", header: "Later",
           rows: later.enumerated().map { AppRow(id: "task-later-\($0)", text: $1) }),
       ])
+    screen.actions = [
+      AppAction(RowAction(id: "flag", title: "Flag", edge: .leading, color: .orange), effect: .flag),
+      AppAction(RowAction(id: "delete", title: "Delete", edge: .trailing, color: .red), effect: .delete),
+    ]
+    return screen
   }
 
   /// A multiple-selection list of the week's days, named by the system's calendar.

@@ -31,6 +31,7 @@ enum DemoApp {
           rows: [
             AppRow(id: "root-tasks", text: "Tasks", children: tasks()),
             AppRow(id: "root-repeat", text: "Repeat", children: repeatDays()),
+            AppRow(id: "root-mail", text: "Mail", children: mail()),
           ]),
       ])
   }

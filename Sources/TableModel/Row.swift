@@ -21,6 +21,10 @@ public struct Row: Sendable, Hashable, Identifiable {
   public var isMovable: Bool
   /// Whether tapping the row does anything (highlights, drills down, checks).
   public var isSelectable: Bool
+  /// Whether the row carries a flag (a row action's effect; shown beside its text).
+  public var isFlagged: Bool = false
+  /// The values of the list's custom cell slots, by slot name; empty: a standard cell.
+  public var values: [String: String] = [:]
 
   public init(
     id: String, style: CellStyle = .default, text: String, detail: String? = nil,

@@ -20,6 +20,10 @@ public struct TableSnapshot: Sendable, Hashable {
   public var sections: [Section]
   /// Whether screens of the list show a search field (`UISearchController`).
   public var isSearchable: Bool
+  /// The swipe actions and context menu of every row (empty: none but Delete's swipe).
+  public var actions: [RowAction] = []
+  /// The list's custom cell layout, which rows with `values` fill; nil: none.
+  public var cell: CellTemplate?
 
   public init(
     list: String, version: Int, title: String, style: TableStyle = .plain,

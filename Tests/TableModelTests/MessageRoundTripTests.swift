@@ -37,6 +37,7 @@ private let clientMessages: [ClientMessage] = [
   .reload,
   .search(list: "L1", query: "Café crème"),
   .search(list: "L1", query: ""),
+  .action(list: "L7", row: "R5", action: "flag"),
 ]
 
 private let screen = LoadedScreen(

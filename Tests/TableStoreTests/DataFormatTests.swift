@@ -7,14 +7,7 @@ import TableModel
 /// The data format: each rule, the path of the first problem, and round trips.
 @Suite struct DataFormatTests {
   /// The error a file gets, as `path: message`.
-  func problem(_ text: String) -> String? {
-    do {
-      _ = try AppScreen(jsonText: text)
-      return nil
-    } catch {
-      return error.description
-    }
-  }
+  func problem(_ text: String) -> String? { importProblem(text) }
 
   @Test(arguments: [
     (#"[1]"#, "expected an object, found an array"),

@@ -95,6 +95,10 @@ extension ClientMessage {
     case .search:
       self = .search(
         list: try fields.string(WireKey.list), query: try fields.string(WireKey.query))
+    case .action:
+      self = .action(
+        list: try fields.string(WireKey.list), row: try fields.string(WireKey.row),
+        action: try fields.string(WireKey.action))
     }
   }
 
@@ -139,6 +143,10 @@ extension ClientMessage {
       members.append((WireKey.list, .string(list)))
       members.append((WireKey.row, .string(row)))
       members.append(contentsOf: edit.jsonMembers)
+    case .action(let list, let row, let action):
+      members.append((WireKey.list, .string(list)))
+      members.append((WireKey.row, .string(row)))
+      members.append((WireKey.action, .string(action)))
     case .fetch(let list, let section, let from, let count):
       members.append((WireKey.list, .string(list)))
       members.append((WireKey.section, .string(section)))

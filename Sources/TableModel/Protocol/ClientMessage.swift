@@ -38,11 +38,14 @@ public enum ClientMessage: Sendable, Hashable {
   /// Filters `list` (the session's top screen, a searchable one) to the rows matching
   /// `query`; an empty query ends the search (v1.1).
   case search(list: String, query: String)
+  /// Performs the list's row action `action` (an extension: a swipe action or a context
+  /// menu item) on `row`.
+  case action(list: String, row: String, action: String)
 
   /// The wire `type` of each command.
   public enum Kind: String, Sendable, Hashable, CaseIterable {
     case hello, tap, accessory, back, editing, delete, insert, move, toggle, update, fetch, reload
-    case search
+    case search, action
   }
 
   public var kind: Kind {
@@ -60,13 +63,14 @@ public enum ClientMessage: Sendable, Hashable {
     case .fetch: return .fetch
     case .reload: return .reload
     case .search: return .search
+    case .action: return .action
     }
   }
 
   /// Whether the command changes shared data, and so is refused in read-only mode.
   public var isWrite: Bool {
     switch self {
-    case .delete, .insert, .move, .update, .toggle: return true
+    case .delete, .insert, .move, .update, .toggle, .action: return true
     case .hello, .tap, .accessory, .back, .editing, .fetch, .reload, .search: return false
     }
   }
@@ -77,7 +81,8 @@ public enum ClientMessage: Sendable, Hashable {
     case .hello, .back, .editing, .reload: return nil
     case .tap(let list, _, _), .accessory(let list, _, _), .delete(let list, _),
       .insert(let list, _, _, _), .move(let list, _, _, _), .toggle(let list, _, _),
-      .update(let list, _, _), .fetch(let list, _, _, _), .search(let list, _):
+      .update(let list, _, _), .fetch(let list, _, _, _), .search(let list, _),
+      .action(let list, _, _):
       return list
     }
   }

@@ -21,6 +21,8 @@ extension LoadedScreen {
     // v1.1: written only when they say something, so a v1 screen is as it was.
     if isSearchable { members.append((WireKey.searchable, .bool(true))) }
     if let search { members.append((WireKey.search, .string(search))) }
+    if let cell { members.append((WireKey.cell, cell.jsonValue)) }
+    if !actions.isEmpty { members.append((WireKey.actions, .array(actions.map(\.jsonValue)))) }
     return .object(JSONObject(uniqueMembers: members))
   }
 
@@ -40,5 +42,9 @@ extension LoadedScreen {
       sections: try LoadedSection.sections(WireKey.sections, of: fields),
       isSearchable: try fields.optional(WireKey.searchable) == nil ? false : fields.bool(WireKey.searchable),
       search: try fields.optionalString(WireKey.search))
+    if fields.optional(WireKey.cell) != nil { cell = try CellTemplate(reading: fields.object(WireKey.cell)) }
+    if fields.optional(WireKey.actions) != nil {
+      for action in try fields.objects(WireKey.actions) { actions.append(try RowAction(reading: action)) }
+    }
   }
 }

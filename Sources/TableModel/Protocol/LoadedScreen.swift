@@ -21,6 +21,10 @@ public struct LoadedScreen: Sendable, Hashable {
   public var isSearchable: Bool
   /// The query whose results this screen shows, or nil when it shows the whole list.
   public var search: String?
+  /// The list's row actions (an extension, sent only when there are some).
+  public var actions: [RowAction] = []
+  /// The list's custom cell layout (an extension, sent only when there is one).
+  public var cell: CellTemplate?
 
   public init(
     list: String, version: Int, title: String, backTitle: String? = nil,
@@ -63,5 +67,7 @@ public struct LoadedScreen: Sendable, Hashable {
       isEditable: snapshot.isEditable, selection: snapshot.selection,
       indexTitles: snapshot.indexTitles, header: snapshot.header, footer: snapshot.footer,
       sections: sections, isSearchable: snapshot.isSearchable, search: search)
+    actions = snapshot.actions
+    cell = snapshot.cell
   }
 }

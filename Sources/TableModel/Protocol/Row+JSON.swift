@@ -15,6 +15,11 @@ extension Row {
       (WireKey.selectable, .bool(isSelectable)),
     ]
     if lines != 1 { members.append((WireKey.lines, .int(lines))) }
+    if isFlagged { members.append((WireKey.flagged, .bool(true))) }
+    if !values.isEmpty {
+      members.append(
+        (WireKey.values, .object(JSONObject(values.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))))
+    }
     return .object(JSONObject(uniqueMembers: members))
   }
 
@@ -42,6 +47,11 @@ extension Row {
       isMovable: try fields.bool(WireKey.movable),
       isSelectable: try fields.bool(WireKey.selectable),
       lines: fields.optional(WireKey.lines) == nil ? 1 : try fields.int(WireKey.lines, atLeast: 0))
+    isFlagged = fields.optional(WireKey.flagged) == nil ? false : try fields.bool(WireKey.flagged)
+    if fields.optional(WireKey.values) != nil {
+      let object = try fields.object(WireKey.values)
+      for key in object.object.keys { values[key] = try object.string(key) }
+    }
   }
 
   /// Reads the array `key` of ROWs.

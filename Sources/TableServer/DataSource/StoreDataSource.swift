@@ -55,6 +55,8 @@ public final class StoreDataSource: TableDataSource, SessionStorage {
         return try store.setSwitch(row, in: list, isOn: isOn)
       case .select(let row):
         return try store.select(row, in: list)
+      case .action(let row, let action):
+        return try store.performAction(action, onRow: row, in: list)
       }
   }
 

@@ -13,6 +13,9 @@ public enum TableEdit: Sendable, Hashable {
   /// A pick in a selection list: a single-selection list moves its checkmark here, a
   /// multiple-selection list toggles this row's.
   case select(row: String)
+  /// The list's row action `action` (a swipe action or context menu item) on `row`: the
+  /// data source performs it and says what changed.
+  case action(row: String, action: String)
 
   /// What the change log calls it: the protocol command that asks for it.
   public var commandName: String {
@@ -23,6 +26,7 @@ public enum TableEdit: Sendable, Hashable {
     case .update: return "update"
     case .setSwitch: return "toggle"
     case .select: return "tap"
+    case .action: return "action"
     }
   }
 }

@@ -57,6 +57,11 @@ extension TableSnapshot {
         throw ProtocolError(.notAllowed, "list \(list) is not a selection list")
       }
       _ = try row(id)
+    case .action(let id, let action):
+      _ = try row(id)
+      guard actions.contains(where: { $0.id == action }) else {
+        throw ProtocolError(.notFound, "no action \(action) in list \(list)")
+      }
     }
   }
 

@@ -185,7 +185,7 @@ public struct SessionServer {
     case .search(let list, let query):
       try search(query, in: list, session: token, effects: &effects)
       return nil
-    case .delete, .insert, .move, .update, .toggle:
+    case .delete, .insert, .move, .update, .toggle, .action:
       return try commitCommand(message, as: identity, effects: &effects)
     }
   }
@@ -208,6 +208,8 @@ public struct SessionServer {
         .update(row: row, text: edit.text, detail: edit.detail), in: list, as: identity, effects: &effects)
     case .toggle(let list, let row, let isOn):
       return try commit(.setSwitch(row: row, isOn: isOn), in: list, as: identity, effects: &effects)
+    case .action(let list, let row, let action):
+      return try commit(.action(row: row, action: action), in: list, as: identity, effects: &effects)
     default:
       throw ProtocolError(
         .badMessage, "\(message.kind.rawValue) needs a session: send it over the WebSocket")

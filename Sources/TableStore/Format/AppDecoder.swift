@@ -84,12 +84,87 @@ struct AppDecoder {
     return id
   }
 
+  /// A screen's custom cell layout: slot names unique, kinds known.
+  private func cell(_ value: JSONValue?, at path: String) throws(StoreError) -> CellTemplate? {
+    guard let value, !value.isNull else { return nil }
+    let object = try object(value, at: path, allowed: ["slots"])
+    let slotsPath = member(path, "slots")
+    guard case .array(let array)? = object["slots"], !array.isEmpty else {
+      throw fail(slotsPath, "expected a non-empty array of slots")
+    }
+    var slots: [CellTemplate.Slot] = []
+    for (index, element) in array.enumerated() {
+      let at = "\(slotsPath)[\(index)]"
+      let slot = try self.object(element, at: at, allowed: ["name", "kind", "lines"])
+      let name = try requiredString(slot, "name", at: at)
+      guard !name.isEmpty, !slots.contains(where: { $0.name == name }) else {
+        throw fail(member(at, "name"), name.isEmpty ? "empty" : "duplicate slot name \"\(name)\"")
+      }
+      guard slot["kind"] != nil else { throw fail(member(at, "kind"), "missing (required)") }
+      let kind = try enumeration(slot, "kind", at: at, name: "kind", default: CellTemplate.Kind.title)
+      var lines = 1
+      if let value = slot["lines"], !value.isNull {
+        guard let count = value.intValue, count >= 0 else {
+          throw fail(member(at, "lines"), "expected a whole number of at least 0")
+        }
+        lines = count
+      }
+      slots.append(CellTemplate.Slot(name: name, kind: kind, lines: lines))
+    }
+    return CellTemplate(slots: slots)
+  }
+
+  /// A row's slot values: strings for slots of the screen's cell; image slots' values
+  /// http(s) or relative URLs.
+  private func values(_ value: JSONValue?, at path: String, cell: CellTemplate?) throws(StoreError)
+    -> [String: String]
+  {
+    guard let value, !value.isNull else { return [:] }
+    guard let cell else { throw fail(path, "the screen has no \"cell\" for values to fill") }
+    let object = try object(value, at: path, allowed: Set(cell.slots.map(\.name)))
+    var values: [String: String] = [:]
+    for slot in cell.slots {
+      guard let text = try optionalString(object, slot.name, at: path) else { continue }
+      if slot.kind == .image, !CellTemplate.isAllowedURL(text) {
+        throw fail(member(path, slot.name), "not an http, https or relative URL")
+      }
+      values[slot.name] = text
+    }
+    return values
+  }
+
+  /// A screen's `actions`: ids unique within it, every field checked.
+  private func actions(_ value: JSONValue?, at path: String) throws(StoreError) -> [AppAction] {
+    guard let value, !value.isNull else { return [] }
+    guard case .array(let array) = value else {
+      throw fail(path, "expected an array, found \(value.kindName)")
+    }
+    var actions: [AppAction] = []
+    for (index, element) in array.enumerated() {
+      let at = "\(path)[\(index)]"
+      let object = try object(element, at: at, allowed: ["id", "title", "edge", "color", "effect"])
+      let id = try requiredString(object, "id", at: at)
+      guard !actions.contains(where: { $0.action.id == id }) else {
+        throw fail(member(at, "id"), "duplicate action id \"\(id)\"")
+      }
+      let action = RowAction(
+        id: id, title: try requiredString(object, "title", at: at),
+        edge: try enumeration(object, "edge", at: at, name: "edge", default: .trailing),
+        color: try enumeration(object, "color", at: at, name: "color", default: .gray))
+      guard object["effect"] != nil else { throw fail(member(at, "effect"), "missing (required)") }
+      let effect = try enumeration(object, "effect", at: at, name: "effect", default: AppAction.Effect.delete)
+      actions.append(AppAction(action, effect: effect))
+    }
+    return actions
+  }
+
   mutating func screen(_ value: JSONValue, at path: String) throws(StoreError) -> AppScreen {
     let object = try object(
       value, at: path,
       allowed: [
         "id", "title", "style", "selection", "editable", "index", "header", "footer", "sections",
         "searchable",
+        "actions", "cell",
       ])
     var screen = AppScreen(title: "")
     screen.id = try id(object, at: path)
@@ -103,6 +178,8 @@ struct AppDecoder {
     screen.isSearchable = try optionalBool(object, "searchable", at: path) ?? false
     screen.header = try optionalString(object, "header", at: path)
     screen.footer = try optionalString(object, "footer", at: path)
+    screen.actions = try actions(object["actions"], at: member(path, "actions"))
+    screen.cell = try cell(object["cell"], at: member(path, "cell"))
     let sectionsPath = member(path, "sections")
     let sectionValues: [JSONValue]
     switch object["sections"] {
@@ -162,7 +239,7 @@ struct AppDecoder {
       value, at: path,
       allowed: [
         "id", "text", "detail", "style", "image", "accessory", "switch", "checked", "showWhen",
-        "children", "lines",
+        "children", "lines", "flagged", "values",
       ])
     var row = AppRow(text: "")
     row.id = try id(object, at: path)
@@ -171,6 +248,8 @@ struct AppDecoder {
     row.style = try enumeration(
       object, "style", at: path, name: "style", default: CellStyle.default)
     row.image = try optionalString(object, "image", at: path)
+    row.isFlagged = try optionalBool(object, "flagged", at: path) ?? false
+    row.values = try values(object["values"], at: member(path, "values"), cell: parent.cell)
     if let lines = object["lines"], !lines.isNull {
       guard let count = lines.intValue, count >= 0 else {
         let found = if case .number = lines { lines.serialized } else { lines.kindName }

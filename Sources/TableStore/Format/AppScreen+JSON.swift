@@ -15,6 +15,8 @@ extension AppScreen {
     if let header { object["header"] = .string(header) }
     if let footer { object["footer"] = .string(footer) }
     object["sections"] = .array(sections.map(\.json))
+    if !actions.isEmpty { object["actions"] = .array(actions.map(\.json)) }
+    if let cell { object["cell"] = cell.jsonValue }
     return .object(object)
   }
 }
@@ -42,6 +44,8 @@ extension AppRow {
     if let accessory { object["accessory"] = .string(accessory.rawValue) }
     if let isOn { object["switch"] = .bool(isOn) }
     if isChecked { object["checked"] = .bool(true) }
+    if isFlagged { object["flagged"] = .bool(true) }
+    if let values = Store.storedValues(values) { object["values"] = try? JSONValue(parsing: values) }
     if let showWhen {
       object["showWhen"] = .object(["row": .string(showWhen.row), "on": .bool(showWhen.isOn)])
     }

@@ -15,6 +15,10 @@ public struct AppScreen: Sendable, Hashable {
   public var sections: [AppSection]
   /// Whether the screen shows a search field (v1.1 `searchable`).
   public var isSearchable: Bool
+  /// Swipe actions and context menu items of every row (see ``AppAction``).
+  public var actions: [AppAction] = []
+  /// The screen's custom cell layout, which rows with `values` fill.
+  public var cell: CellTemplate?
 
   public init(
     id: String? = nil, title: String, style: TableStyle = .plain, selection: SelectionMode = .none,
@@ -75,6 +79,10 @@ public struct AppRow: Sendable, Hashable {
   public var style: CellStyle
   /// The most lines the text may take; 0: as many as it needs (v1.1).
   public var lines: Int
+  /// Whether the row carries a flag (see ``AppAction/Effect/flag``).
+  public var isFlagged: Bool = false
+  /// The values of the screen's custom cell slots, by slot name.
+  public var values: [String: String] = [:]
   public var image: String?
   /// nil: the default (disclosure when the row has children, else none).
   public var accessory: AccessoryType?

@@ -26,6 +26,8 @@ struct RowRecord {
   var childCheckedText: String?
   /// The most lines the text may take; 0: any.
   var lines: Int
+  var isFlagged: Bool
+  var values: [String: String]
 
   /// Whether the row drills into a child list.
   var hasChildren: Bool { childSelection != nil }
@@ -38,12 +40,12 @@ struct RowRecord {
       r.text, r.detail, r.style, r.show_when_row, c.selection, r.image, r.accessory, b.size,
       CASE WHEN c.selection = 'single' THEN
         (SELECT o.text FROM row o WHERE o.list_id = c.id AND o.checked ORDER BY o.id LIMIT 1)
-      END, r.lines\(extraColumns)
+      END, r.lines, r.flagged, r.slot_values\(extraColumns)
     FROM row r JOIN block b ON b.id = r.block_id LEFT JOIN list c ON c.parent_row = r.id
     """
   }
 
-  static let columnCount = 19
+  static let columnCount = 21
   // Built once: the statement cache hashes the SQL of every statement it hands out.
   static let selectByKey = select() + " WHERE r.key = ?"
   static let selectByID = select() + " WHERE r.id = ?"
@@ -69,6 +71,8 @@ struct RowRecord {
     blockSize = s.int(16)
     childCheckedText = s.optionalString(17)
     lines = s.int(18)
+    isFlagged = s.bool(19)
+    values = Store.values(stored: s.optionalString(20))
   }
 
   /// The row as `list` shows it (see ``Store/makeRow(id:text:detail:style:image:accessory:isOn:isChecked:hasChildren:borrowedDetail:lines:in:)``).
@@ -76,6 +80,7 @@ struct RowRecord {
     Store.makeRow(
       id: key, text: text, detail: detail, style: style, image: image, accessory: accessory,
       isOn: isOn, isChecked: isChecked, hasChildren: hasChildren,
-      borrowedDetail: childSelection == .single ? childCheckedText : nil, lines: lines, in: list)
+      borrowedDetail: childSelection == .single ? childCheckedText : nil, lines: lines,
+      isFlagged: isFlagged, values: values, in: list)
   }
 }

@@ -20,11 +20,13 @@ extension Store {
       id: list.key, title: list.title, style: list.style, selection: list.selection,
       isEditable: list.isEditable, isIndexed: list.isIndexed, header: list.header,
       footer: list.footer, isSearchable: list.isSearchable)
+    screen.actions = try actions(ofList: list.id)
+    screen.cell = try cell(ofList: list.id)
     for section in try storedSections(of: list) {
       let rows = try fetchAll(
         """
         SELECT r.key, r.text, r.detail, r.style, r.image, r.accessory, r.switch, r.checked,
-          w.key, r.show_when_on, c.id, r.lines
+          w.key, r.show_when_on, c.id, r.lines, r.flagged, r.slot_values
         FROM block b JOIN row r ON r.block_id = b.id
         LEFT JOIN row w ON w.id = r.show_when_row
         LEFT JOIN list c ON c.parent_row = r.id
@@ -39,7 +41,7 @@ extension Store {
             isOn: s.optionalBool(6),
             isChecked: s.bool(7),
             showWhen: s.optionalString(8).map { ShowWhen(row: $0, isOn: s.bool(9)) },
-            lines: s.int(11)),
+            lines: s.int(11)).flagged(s.bool(12), values: Store.values(stored: s.optionalString(13))),
           child: s.optionalInt(10)
         )
       }

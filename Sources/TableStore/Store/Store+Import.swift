@@ -81,6 +81,8 @@ private struct Importer {
         screen.isEditable, screen.isIndexed, screen.header, screen.footer,
         (versions[listKey] ?? 0) + 1, screen.isSearchable)
     else { throw .notFound("list \(listKey)") }
+    try store.insertActions(screen.actions, list: listID)
+    try store.insertCell(screen.cell, list: listID)
 
     var sections = screen.sections
     if sections.isEmpty { sections = [AppSection()] }  // an indexed list given no sections
@@ -112,11 +114,12 @@ private struct Importer {
           try store.execute(
             """
             INSERT INTO row (key, list_id, block_id, pos, text, detail, style, image, accessory, switch,
-              checked, visible, lines)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              checked, visible, lines, flagged, slot_values)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, rowKey, listID, blockID, (index - start) * Store.rowGap, row.text, row.detail,
             row.style.rawValue, row.image, row.accessory?.rawValue, row.isOn, row.isChecked,
-            visible[sectionIndex][index], row.lines)
+            visible[sectionIndex][index], row.lines, row.isFlagged,
+            Store.storedValues(row.values))
           let rowID = store.database.lastInsertedRowID
           if row.id != nil { rowIDs[rowKey] = rowID }
           if let showWhen = row.showWhen { pending.append((rowID, showWhen)) }

@@ -15,6 +15,8 @@ extension Store {
       let record = try requireList(list)
       guard !record.isIndexed else { return nil }
       var snapshot = record.emptySnapshot  // searchable too
+      snapshot.actions = try actions(ofList: record.id).map(\.action)
+      snapshot.cell = try cell(ofList: record.id)
       var counts: [Int] = []
       for section in try storedSections(of: record) {
         let rows = try window(

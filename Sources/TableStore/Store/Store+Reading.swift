@@ -34,6 +34,8 @@ extension Store {
     try read { () throws(StoreError) in
       let record = try requireList(list)
       var snapshot = record.emptySnapshot
+      snapshot.actions = try actions(ofList: record.id).map(\.action)
+      snapshot.cell = try cell(ofList: record.id)
       let stored = try storedSections(of: record)
       var sections: [Section] = []
       for section in stored {

@@ -127,6 +127,27 @@ extension Store {
       UPDATE row SET search = tableweb_search_key(NEW.text, NEW.detail) WHERE id = NEW.id;
     END;
     """,
+    // 6: a list's row actions (swipe actions and context menu items), in order; a row's flag; custom cells.
+    """
+    CREATE TABLE list_action (
+      list_id INTEGER NOT NULL REFERENCES list(id) ON DELETE CASCADE,
+      pos INTEGER NOT NULL,
+      key TEXT NOT NULL,
+      title TEXT NOT NULL,
+      edge TEXT NOT NULL,        -- leading | trailing
+      color TEXT NOT NULL,
+      effect TEXT NOT NULL,      -- delete | check | flag
+      PRIMARY KEY (list_id, pos)
+    ) WITHOUT ROWID;
+    ALTER TABLE row ADD COLUMN flagged INTEGER NOT NULL DEFAULT 0;
+    -- Custom cells: a list's layout (JSON: the wire's screen.cell) and a row's slot values
+    -- (JSON: an object of strings; NULL for a standard cell).
+    CREATE TABLE list_cell (
+      list_id INTEGER PRIMARY KEY REFERENCES list(id) ON DELETE CASCADE,
+      slots TEXT NOT NULL
+    );
+    ALTER TABLE row ADD COLUMN slot_values TEXT;
+    """,
   ]
 
   /// Brings the schema up to date, one migration per transaction.

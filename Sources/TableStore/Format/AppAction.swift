@@ -1,0 +1,44 @@
+import TableModel
+
+/// A row action of a data file's screen: what the page shows (``RowAction``) and what the
+/// store does when someone chooses it (`docs/data-format.md`, "Row actions").
+public struct AppAction: Sendable, Hashable {
+  /// The built-in effects a data file may give an action.
+  public enum Effect: String, Sendable, Hashable, CaseIterable {
+    /// Deletes the row (as `delete`: the list must be editable, the row deletable).
+    case delete
+    /// Checks or unchecks the row (as a tap in a multiple-selection list).
+    case check
+    /// Flags or unflags the row (`flagged`, shown on the row to every viewer).
+    case flag
+  }
+
+  public var action: RowAction
+  public var effect: Effect
+
+  public init(_ action: RowAction, effect: Effect) {
+    self.action = action
+    self.effect = effect
+  }
+
+  /// The element of a screen's `actions` in the data format.
+  public var json: JSONValue {
+    var object = JSONObject()
+    object["id"] = .string(action.id)
+    object["title"] = .string(action.title)
+    object["edge"] = .string(action.edge.rawValue)
+    object["color"] = .string(action.color.rawValue)
+    object["effect"] = .string(effect.rawValue)
+    return .object(object)
+  }
+}
+
+extension AppRow {
+  /// The row with its flag set to `isFlagged` and its custom cell's `values`.
+  func flagged(_ isFlagged: Bool, values: [String: String]) -> AppRow {
+    var row = self
+    row.isFlagged = isFlagged
+    row.values = values
+    return row
+  }
+}

@@ -1,0 +1,64 @@
+import TableModel
+
+extension Store {
+  /// Stores a screen's row actions, in order (import).
+  func insertActions(_ actions: [AppAction], list: Int) throws(StoreError) {
+    for (pos, item) in actions.enumerated() {
+      try execute(
+        "INSERT INTO list_action (list_id, pos, key, title, edge, color, effect) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        list, pos, item.action.id, item.action.title, item.action.edge.rawValue,
+        item.action.color.rawValue, item.effect.rawValue)
+    }
+  }
+
+  /// The list's row actions, in order.
+  func actions(ofList list: Int) throws(StoreError) -> [AppAction] {
+    try fetchAll(
+      "SELECT key, title, edge, color, effect FROM list_action WHERE list_id = ? ORDER BY pos", [list]
+    ) { s in
+      AppAction(
+        RowAction(
+          id: s.string(0), title: s.string(1), edge: RowAction.Edge(rawValue: s.string(2)) ?? .trailing,
+          color: RowAction.Color(rawValue: s.string(3)) ?? .gray),
+        effect: AppAction.Effect(rawValue: s.string(4)) ?? .check)
+    }
+  }
+
+  /// Performs the list's action `action` on `row`: its built-in effect, as the edit it
+  /// stands for (a deletion, a checkmark toggled), refused where that edit would be.
+  public func performAction(_ action: String, onRow row: String, in list: String)
+    throws(StoreError) -> TableChange
+  {
+    let record = try read { () throws(StoreError) in try requireList(list) }
+    guard let found = try actions(ofList: record.id).first(where: { $0.action.id == action }) else {
+      throw .notFound("action \(action) in list \(list)")
+    }
+    switch found.effect {
+    case .delete:
+      guard record.isEditable else { throw .notAllowed("list \(list) cannot be edited") }
+      return try deleteRows([row], in: list)
+    case .check:
+      guard record.selection == .multiple else {
+        throw .notAllowed("list \(list) is not a multiple-selection list")
+      }
+      return try select(row, in: list)
+    case .flag:
+      return try toggleFlag(row, in: list)
+    }
+  }
+
+  /// Flags an unflagged row, unflags a flagged one: one change, shown on the row.
+  func toggleFlag(_ row: String, in list: String) throws(StoreError) -> TableChange {
+    try write { () throws(StoreError) in
+      let record = try requireList(list)
+      var found = try requireVisibleRow(row, in: record)
+      try notePrior(found, in: record, placed: false)
+      found.isFlagged.toggle()
+      try execute("UPDATE row SET flagged = ? WHERE id = ?", found.isFlagged, found.id)
+      return TableChange(lists: [
+        TableChange.ListChange(
+          list: list, version: try bumpVersion(of: record), edits: [.update(found.row(in: record))])
+      ])
+    }
+  }
+}

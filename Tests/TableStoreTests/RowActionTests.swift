@@ -1,0 +1,98 @@
+import Testing
+@testable import TableModel
+
+@testable import TableStore
+
+/// Row actions: the data format's `actions` (errors by path, export), the wire's
+/// `screen.actions` and `action` command, and the store's built-in effects.
+@Suite struct RowActionTests {
+  static let file = #"""
+    {"id": "L", "title": "L", "editable": true, "selection": "multiple",
+     "actions": [
+       {"id": "done", "title": "Done", "edge": "leading", "color": "green", "effect": "check"},
+       {"id": "flag", "title": "Flag", "edge": "leading", "color": "orange", "effect": "flag"},
+       {"id": "delete", "title": "Delete", "color": "red", "effect": "delete"}],
+     "sections": [{"id": "s", "rows": [{"id": "a", "text": "A"}, {"id": "b", "text": "B"}]},
+       {"rows": [{"text": "c", "children": {"id": "R", "title": "R", "actions": [
+         {"id": "delete", "title": "Delete", "effect": "delete"}],
+         "sections": [{"rows": [{"id": "r1", "text": "x"}]}]}}]}]}
+    """#
+
+  @Test(arguments: [
+    (#"{"title": "x", "actions": {}, "sections": [{"rows": []}]}"#, "actions: expected an array, found an object"),
+    (#"{"title": "x", "actions": [{"title": "T", "effect": "check"}], "sections": [{"rows": []}]}"#, "actions[0].id: missing (required)"),
+    (#"{"title": "x", "actions": [{"id": "a", "title": "T"}], "sections": [{"rows": []}]}"#, "actions[0].effect: missing (required)"),
+    (#"{"title": "x", "actions": [{"id": "a", "title": "T", "effect": "pin"}], "sections": [{"rows": []}]}"#, #"actions[0].effect: unknown effect "pin""#),
+    (#"{"title": "x", "actions": [{"id": "a", "title": "T", "effect": "check", "color": "pink"}], "sections": [{"rows": []}]}"#, #"actions[0].color: unknown color "pink""#),
+    (#"{"title": "x", "actions": [{"id": "a", "title": "T", "effect": "check", "edge": "top"}], "sections": [{"rows": []}]}"#, #"actions[0].edge: unknown edge "top""#),
+    (#"{"title": "x", "actions": [{"id": "a", "title": "T", "effect": "check", "icon": "x"}], "sections": [{"rows": []}]}"#, "actions[0].icon: unknown field"),
+    (#"{"title": "x", "actions": [{"id": "a", "title": "T", "effect": "check"}, {"id": "a", "title": "U", "effect": "delete"}], "sections": [{"rows": []}]}"#, #"actions[1].id: duplicate action id "a""#),
+    (#"{"title": "x", "sections": [{"rows": [{"text": "a", "children": {"title": "y", "actions": [3], "sections": [{"rows": []}]}}]}]}"#, "sections[0].rows[0].children.actions[0]: expected an object, found a number"),
+  ])
+  func badActionsNameTheirPath(text: String, message: String) {
+    let problem = importProblem(text)
+    #expect(problem?.contains(message) == true, "\(problem ?? "accepted")")
+  }
+
+
+  @Test func actionsGoThroughImportTheWireAndExport() throws {
+    let temporary = try TemporaryStore(json: Self.file)
+    let snapshot = try temporary.store.snapshot(of: "L")
+    #expect(
+      snapshot.actions == [
+        RowAction(id: "done", title: "Done", edge: .leading, color: .green),
+        RowAction(id: "flag", title: "Flag", edge: .leading, color: .orange),
+        RowAction(id: "delete", title: "Delete", edge: .trailing, color: .red),
+      ])
+    let screen = LoadedScreen(snapshot: snapshot, backTitle: nil, isEditing: false)
+    let text = screen.jsonValue.serialized
+    #expect(text.contains(#""actions":[{"id":"done","title":"Done","edge":"leading","color":"green"}"#))
+    let exported = try temporary.store.exportJSON()
+    #expect(try AppScreen(jsonText: exported).actions == AppScreen(jsonText: Self.file).actions)
+    #expect(try LoadedScreen(reading: FieldReader(screen.jsonValue, at: "screen")) == screen)
+    #expect(try temporary.store.exportJSON() == exported)
+    #expect(try temporary.store.snapshot(of: "R").actions.map(\.id) == ["delete"])
+  }
+
+  @Test func effectsCheckAndDeleteAndUnknownActionsAreRefused() throws {
+    let temporary = try TemporaryStore(json: Self.file)
+    let store = temporary.store
+    let before = try store.version(of: "L")
+    _ = try store.performAction("done", onRow: "a", in: "L")
+    #expect(try store.snapshot(of: "L").sections[0].rows[0].accessory == .checkmark)
+    _ = try store.performAction("done", onRow: "a", in: "L")
+    #expect(try store.snapshot(of: "L").sections[0].rows[0].accessory == .none)
+    _ = try store.performAction("delete", onRow: "b", in: "L")
+    #expect(try store.snapshot(of: "L").sections[0].rows.map(\.id) == ["a"])
+    #expect(try store.version(of: "L") == before + 3)
+    // A flag: on the row, on the wire, in the export; the change is one update.
+    let change = try store.performAction("flag", onRow: "a", in: "L")
+    #expect(change.lists.first?.edits?.count == 1)
+    let flagged = try store.snapshot(of: "L").sections[0].rows[0]
+    #expect(flagged.isFlagged)
+    #expect(flagged.jsonValue.serialized.hasSuffix(#","flagged":true}"#))
+    #expect(try Row(json: flagged.jsonValue) == flagged)
+    #expect(try store.exportJSON().contains(#""flagged": true"#))
+    _ = try store.performAction("flag", onRow: "a", in: "L")
+    #expect(try !store.snapshot(of: "L").sections[0].rows[0].jsonValue.serialized.contains("flagged"))
+    // R has no flag action; its rows cannot be flagged through it.
+    #expect(throws: StoreError.notFound("action flag in list R")) {
+      try store.performAction("flag", onRow: "r1", in: "R")
+    }
+    // R is not editable: its delete effect is refused, and nothing changes.
+    #expect(throws: StoreError.notAllowed("list R cannot be edited")) {
+      try store.performAction("delete", onRow: "r1", in: "R")
+    }
+  }
+
+  @Test func theActionCommandRoundTrips() throws {
+    let message = ClientMessage.action(list: "L7", row: "R5", action: "flag")
+    let text = message.serialized(ref: 3)
+    #expect(text == #"{"type":"action","ref":3,"list":"L7","row":"R5","action":"flag"}"#)
+    #expect(try ClientMessage.decode(text).result.get() == message)
+    #expect(message.isWrite)
+    #expect(throws: ProtocolError.self) {
+      try ClientMessage.decode(#"{"type":"action","list":"L7","row":"R5"}"#).result.get()
+    }
+  }
+}

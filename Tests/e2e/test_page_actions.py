@@ -1,0 +1,144 @@
+"""Row actions in Chromium: swipe actions on both edges (a full swipe performs the first),
+the context menu by right click and by keyboard, and the chosen action reaching the server
+and another viewer; viewers are refused."""
+import asyncio
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from page_helpers import Server, cell, chromium, drill, open_app, serving, swipe  # noqa: F401 (fixtures)
+from test_access import grant, hello, until
+
+ACTIONS = [
+    {"id": "flag", "title": "Flag", "edge": "leading", "color": "orange", "effect": "flag"},
+    {"id": "done", "title": "Done", "edge": "leading", "color": "green", "effect": "check"},
+    {"id": "delete", "title": "Delete", "edge": "trailing", "color": "red", "effect": "delete"},
+]
+APP = {"title": "Home", "sections": [{"id": "home-s", "rows": [
+    {"id": "tasks", "text": "Tasks", "children": {
+        "title": "Tasks", "editable": True, "selection": "multiple", "actions": ACTIONS,
+        "sections": [{"id": "tasks-s", "rows": [{"id": f"t{i}", "text": f"Task {i}"} for i in range(1, 9)]}]}},
+]}]}
+
+server = serving(APP)
+
+
+@pytest.fixture
+def two(chromium, server):
+    pages = [open_app(chromium, server) for _ in range(2)]
+    for p in pages:
+        drill(p, "tasks", "Tasks")
+    yield pages
+    for p in pages:
+        assert p.errors == []
+        p.close_context()
+
+
+def checked(page, row_id):
+    return cell(page, row_id).locator(".checkmark")
+
+
+def flagged(page, row_id):
+    return page.locator(f".page:last-child .cell.flagged[data-id='{row_id}']")
+
+
+def test_swipe_reveals_each_edge_and_a_full_swipe_performs_the_first(two):
+    a, b = two
+    swipe(a, "t1", 120)  # rightwards: the leading actions, in order, in their colours
+    buttons = cell(a, "t1").locator(".swipe-actions.leading button")
+    buttons.first.wait_for()
+    assert buttons.all_text_contents() == ["Flag", "Done"]
+    assert buttons.first.evaluate("b => getComputedStyle(b).backgroundColor") == "rgb(255, 149, 0)"
+    buttons.nth(1).click()
+    checked(b, "t1").wait_for()  # the server checked it, and the other viewer sees it
+    checked(a, "t1").wait_for()
+    swipe(a, "t2", -120)  # leftwards: the trailing ones
+    assert cell(a, "t2").locator(".swipe-actions.trailing button").all_text_contents() == ["Delete"]
+    a.locator(".nav-title").click()  # a tap elsewhere closes it
+    cell(a, "t2").locator(".swipe-actions").wait_for(state="detached")
+    assert a.locator(".cell.flagged").count() == 0
+    swipe(a, "t3", 340, steps=12)  # a full swipe right: Flag, at once
+    flagged(b, "t3").wait_for()
+    assert "flagged" in flagged(b, "t3").get_attribute("aria-label")
+    flagged(a, "t3").wait_for()
+    swipe(a, "t3", 340, steps=12)  # and again: unflagged
+    flagged(b, "t3").wait_for(state="detached")
+    swipe(a, "t4", -340, steps=12)  # a full swipe left: Delete
+    cell(b, "t4").wait_for(state="detached")
+    cell(a, "t4").wait_for(state="detached")
+
+
+def test_context_menu_by_right_click_and_by_keyboard(two):
+    a, b = two
+    cell(a, "t5").click(button="right")
+    items = a.locator(".menu [role=menuitem]")
+    items.first.wait_for()
+    assert items.all_text_contents() == ["Flag", "Done", "Delete"]
+    assert a.locator(".menu").get_attribute("role") == "menu"
+    assert a.locator(".menu").get_attribute("aria-label") == "Task 5"
+    assert a.evaluate("document.activeElement.textContent") == "Flag"
+    a.keyboard.press("Escape")
+    a.locator(".menu").wait_for(state="detached")
+    assert a.evaluate("document.activeElement.dataset.id") == "t5"  # focus goes back to the row
+    a.keyboard.press("Shift+F10")
+    items.first.wait_for()
+    a.keyboard.press("ArrowUp")  # wraps to the last
+    assert a.evaluate("document.activeElement.textContent") == "Delete"
+    a.keyboard.press("Enter")
+    cell(b, "t5").wait_for(state="detached")
+    cell(a, "t6").focus()
+    a.keyboard.press("ContextMenu")
+    items.first.wait_for()
+    a.keyboard.press("ArrowDown")
+    a.keyboard.press("Enter")  # Done
+    checked(b, "t6").wait_for()
+
+
+# A list past the server's windowed threshold (10,000 rows), held as its first rows only.
+MANY = {"id": "many", "text": "Many", "children": {
+    "title": "Many", "actions": ACTIONS[:1], "cell": {"slots": [{"name": "t", "kind": "title"}]},
+    "sections": [{"id": "many-s", "rows": [{"id": f"n{i}", "text": f"N {i}"} for i in range(10_001)]}]}}
+
+
+def test_the_action_command_viewers_and_unknown_actions():
+    s = Server({**APP, "sections": [{"id": "home-s", "rows": APP["sections"][0]["rows"] + [MANY]}]})
+    try:
+        editor_key, viewer_key = grant(s.db, "editor", "Ed"), grant(s.db, "viewer", "Vi")
+
+        async def run():
+            (editor, _), (viewer, _) = await hello(s.server, editor_key), await hello(s.server, viewer_key)
+            for ws in (editor, viewer):
+                home = await until(ws, "screen")
+                await ws.send(json.dumps({"type": "tap", "list": home["screen"]["list"], "row": "tasks"}))
+                screen = (await until(ws, "screen"))["screen"]
+            assert [a["id"] for a in screen["actions"]] == ["flag", "done", "delete"]
+            assert "effect" not in screen["actions"][0]  # the server's business
+            lst = screen["list"]
+            await viewer.send(json.dumps({"type": "action", "list": lst, "row": "t7", "action": "flag", "ref": 1}))
+            assert (await until(viewer, "error"))["code"] == "not_allowed"
+            await editor.send(json.dumps({"type": "action", "list": lst, "row": "t7", "action": "pin", "ref": 2}))
+            assert (await until(editor, "error"))["code"] == "not_found"
+            await editor.send(json.dumps({"type": "action", "list": lst, "row": "t7", "ref": 3}))
+            assert (await until(editor, "error"))["code"] == "bad_message"
+            await editor.send(json.dumps({"type": "action", "list": lst, "row": "t7", "action": "flag", "ref": 4}))
+            ack = await until(editor, "ack")
+            assert ack["ref"] == 4 and ack["version"] == screen["version"] + 1
+            diff = await until(viewer, "diff")
+            assert diff["ops"][0]["row"]["flagged"] is True
+            # A long list keeps its actions and cell layout; a flag far down reaches viewers.
+            for ws in (editor, viewer):
+                await ws.send(json.dumps({"type": "back"}))
+                await until(ws, "screen")
+                await ws.send(json.dumps({"type": "tap", "list": home["screen"]["list"], "row": "many"}))
+                many = (await until(ws, "screen"))["screen"]
+            assert many["sections"][0]["count"] == 10_001 and len(many["sections"][0]["rows"]) < 10_001
+            assert [a["id"] for a in many["actions"]] == ["flag"] and many["cell"]["slots"][0]["name"] == "t"
+            await editor.send(json.dumps({"type": "action", "list": many["list"], "row": "n9000", "action": "flag", "ref": 5}))
+            assert (await until(editor, "ack"))["ref"] == 5
+            await until(viewer, "diff")
+        # Playwright's loop runs in this thread: the socket test gets one of its own.
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, run()).result()
+    finally:
+        s.close()
