@@ -1,0 +1,208 @@
+import CPostgres
+import TableModel
+
+/// PostgreSQL as a ``Store``'s connection. The store's statements are SQLite's dialect
+/// with `?`/`?N` placeholders: each text is rewritten to `$N` once and then prepared once
+/// (``PostgresConnection`` caches prepared statements by their text). `unixepoch()` is a
+/// function the schema defines; booleans are `boolean` columns, which read as 0 or 1.
+///
+/// Transactions: a read runs in `REPEATABLE READ, READ ONLY`, so that it sees one state
+/// throughout, as a SQLite read transaction does. A write runs in `READ COMMITTED` and
+/// first takes a transaction-scoped advisory lock that every tableweb writer of the
+/// database takes (``writeLock``): writers on any number of servers commit one at a time,
+/// exactly as SQLite's write lock makes them, so each list's version goes up by one per
+/// change with no duplicate, and the change log's ids grow in commit order — a reader that
+/// has seen id N has seen every commit before it (what ``Store/logEntries(after:limit:)``
+/// relies on).
+///
+/// - Important: Not `Sendable`: use it from one thread at a time (libpq's rule).
+final class PostgresStoreConnection: StoreConnection {
+  let connection: PostgresConnection
+  let isReadOnly: Bool
+  private(set) var changes = 0
+  /// The PostgreSQL text of each statement, by its SQLite text.
+  private var texts: [String: String] = [:]
+
+  /// The advisory lock key every write transaction takes ("tw" + 1).
+  static let writeLock = 0x7477_0001
+
+  var dialect: SQLDialect { .postgres }
+
+  /// Connects to `url` (`postgres://…` or `postgresql://…`). A read-only connection makes
+  /// every transaction read-only on the server too.
+  init(url: String, readOnly: Bool) throws(StoreError) {
+    do {
+      connection = try PostgresConnection(url)
+    } catch {
+      throw StoreError(error)
+    }
+    isReadOnly = readOnly
+    if readOnly { try runScript("SET default_transaction_read_only = on") }
+  }
+
+  var isInTransaction: Bool { PQtransactionStatus(connection.handle) != PQTRANS_IDLE }
+
+  /// The PostgreSQL text of a statement written with SQLite's placeholders: `?N` becomes
+  /// `$N`, and a bare `?` the number after the highest so far (SQLite's rule). Quoted
+  /// text and identifiers are left alone.
+  static func postgresText(_ sql: String) -> String {
+    var result = ""
+    result.reserveCapacity(sql.utf8.count + 8)
+    var highest = 0
+    var quote: Character?
+    var characters = sql.makeIterator()
+    var pending: Character? = characters.next()
+    while let character = pending {
+      pending = characters.next()
+      if let open = quote {
+        result.append(character)
+        if character == open { quote = nil }
+        continue
+      }
+      switch character {
+      case "'", "\"":
+        quote = character
+        result.append(character)
+      case "?":
+        var digits = ""
+        while let next = pending, next.isASCII, next.isNumber {
+          digits.append(next)
+          pending = characters.next()
+        }
+        let index = Int(digits) ?? (highest + 1)
+        highest = max(highest, index)
+        result += "$\(index)"
+      default:
+        result.append(character)
+      }
+    }
+    return result
+  }
+
+  private func text(_ sql: String) -> String {
+    if let text = texts[sql] { return text }
+    let text = Self.postgresText(sql)
+    texts[sql] = text
+    return text
+  }
+
+  private static func values(_ arguments: [any DatabaseValueConvertible]) -> [(any PostgresValue)?] {
+    arguments.map { argument -> (any PostgresValue)? in
+      switch argument.databaseValue {
+      case .null: return nil
+      case .integer(let value): return Int(value)
+      case .real(let value): return value
+      case .text(let value): return value
+      }
+    }
+  }
+
+  func run(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError) {
+    do {
+      changes = try connection.execute(text(sql), arguments: Self.values(arguments))
+    } catch {
+      throw StoreError(error)
+    }
+  }
+
+  func each(
+    _ sql: String, _ arguments: [any DatabaseValueConvertible], _ body: (Columns) -> Bool
+  ) throws(StoreError) {
+    var going = true
+    do {
+      _ = try connection.fetchAll(text(sql), Self.values(arguments)) { row -> Void in
+        if going { going = body(.postgres(row)) }
+      }
+    } catch {
+      throw StoreError(error)
+    }
+  }
+
+  func runScript(_ sql: String) throws(StoreError) {
+    do {
+      try connection.executeScript(sql)
+    } catch {
+      throw StoreError(error)
+    }
+  }
+
+  /// `lastval()`: the value the last identity column (or sequence) handed out in this
+  /// session, which is the id of the last insert for the store's tables.
+  func lastInsertID() throws(StoreError) -> Int {
+    var id = 0
+    try each("SELECT lastval()", []) { row in
+      id = row.int(0)
+      return false
+    }
+    return id
+  }
+
+  func inTransaction<T>(writing: Bool, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    try connection.access.exclusively { () throws(StoreError) -> T in
+      try run(writing ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", [])
+      let value: T
+      do throws(StoreError) {
+        if writing { try run("SELECT pg_advisory_xact_lock(\(Self.writeLock))", []) }
+        value = try body()
+        try run("COMMIT", [])
+      } catch {
+        rollBack()
+        throw error
+      }
+      return value
+    }
+  }
+
+  private func rollBack() {
+    guard isInTransaction else { return }
+    do {
+      try run("ROLLBACK", [])
+    } catch {
+      // The error that made us roll back is the one worth reporting; a connection that
+      // broke has nothing left applied.
+    }
+  }
+
+  func schemaVersion() throws(StoreError) -> Int {
+    var exists = false
+    try each("SELECT to_regclass('tableweb_schema') IS NOT NULL", []) { row in
+      exists = row.bool(0)
+      return false
+    }
+    guard exists else { return 0 }
+    var version = 0
+    try each("SELECT max(version) FROM tableweb_schema", []) { row in
+      version = row.int(0)
+      return false
+    }
+    return version
+  }
+
+  func setSchemaVersion(_ version: Int) throws(StoreError) {
+    try runScript(
+      """
+      CREATE TABLE IF NOT EXISTS tableweb_schema (version INTEGER NOT NULL);
+      DELETE FROM tableweb_schema;
+      INSERT INTO tableweb_schema (version) VALUES (\(version));
+      """)
+  }
+
+  /// The change log's newest id: every commit that changes a list appends to it.
+  func dataVersion() throws(StoreError) -> Int {
+    var version = 0
+    try each("SELECT coalesce(max(id), 0) FROM list_log", []) { row in
+      version = row.int(0)
+      return false
+    }
+    return version
+  }
+
+  func ping() -> Bool {
+    do {
+      try run("SELECT 1", [])
+      return true
+    } catch {
+      return false
+    }
+  }
+}
