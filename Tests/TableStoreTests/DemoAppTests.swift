@@ -44,7 +44,7 @@ import TableModel
 
     // Opening again keeps the data.
     _ = try store.select("ringtone-0", in: "ringtone")
-    let reopened = try Store.openOrCreateDemo(path: path)
+    let reopened = try Store.openOrCreateDemo(path: temporary.path)
     #expect(try reopened.snapshot(of: "sounds").sections[1].rows[0].detail == "Apex")
   }
 }
