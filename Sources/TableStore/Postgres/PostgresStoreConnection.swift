@@ -34,10 +34,34 @@ final class PostgresStoreConnection: StoreConnection {
     do {
       connection = try PostgresConnection(url)
     } catch {
-      throw StoreError(error)
+      throw StoreError(Self.oneLine(error, hiding: url))
     }
     isReadOnly = readOnly
     if readOnly { try runScript("SET default_transaction_read_only = on") }
+  }
+
+  /// libpq's message on one line, with any password in `url` (libpq may quote the part
+  /// of a URL it could not parse) replaced by `***`.
+  static func oneLine(_ error: PostgresError, hiding url: String) -> PostgresError {
+    var error = error
+    error.message = error.message.split(whereSeparator: \.isNewline)
+      .map { $0.drop(while: \.isWhitespace) }.filter { !$0.isEmpty }.joined(separator: "; ")
+    if let password = password(in: url), !password.isEmpty {
+      error.message = error.message.replacing(password, with: "***")
+    }
+    return error
+  }
+
+  /// The password in a `postgres://user:password@host` URL or a `password=` option.
+  static func password(in url: String) -> String? {
+    if let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@"),
+      let colon = url[scheme.upperBound..<at].firstIndex(of: ":")
+    {
+      return String(url[url.index(after: colon)..<at])
+    }
+    guard let option = url.range(of: "password=") else { return nil }
+    let end = url[option.upperBound...].firstIndex(where: { $0 == " " || $0 == "&" }) ?? url.endIndex
+    return String(url[option.upperBound..<end])
   }
 
   var isInTransaction: Bool { PQtransactionStatus(connection.handle) != PQTRANS_IDLE }

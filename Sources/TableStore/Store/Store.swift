@@ -16,6 +16,8 @@ import TableModel
 ///   time (see ``PostgresStoreConnection``).
 public final class Store {
   let database: any StoreConnection
+  /// The file's path or the PostgreSQL URL, as given (a URL may hold a password: show
+  /// ``redactedPath`` instead).
   public let path: String
   public let isReadOnly: Bool
   /// The most rows a block holds before it splits (see Store+Ordering.swift); tests make
@@ -45,14 +47,13 @@ public final class Store {
   /// a change waits for another process's lock before failing with `SQLITE_BUSY`.
   ///
   /// A `postgres://` or `postgresql://` URL (``isPostgresURL(_:)``) opens that PostgreSQL
-  /// database instead, with the same schema and semantics; `path` is then the URL without
-  /// its password.
+  /// database instead, with the same schema and semantics.
   public init(path: String, readOnly: Bool = false, busyTimeout milliseconds: Int = 5_000)
     throws(StoreError)
   {
     self.isReadOnly = readOnly
     if Store.isPostgresURL(path) {
-      self.path = PostgresConnection.redacted(path)
+      self.path = path
       database = try PostgresStoreConnection(url: path, readOnly: readOnly)
       try migrate()
       return
@@ -98,6 +99,14 @@ public final class Store {
   public static func isPostgresURL(_ path: String) -> Bool {
     path.hasPrefix("postgres://") || path.hasPrefix("postgresql://")
   }
+
+  /// `path` with any password replaced by `***`: for logs and messages.
+  public static func redacted(_ path: String) -> String {
+    isPostgresURL(path) ? PostgresConnection.redacted(path) : path
+  }
+
+  /// ``path`` with any password replaced by `***`.
+  public var redactedPath: String { Store.redacted(path) }
 
   /// Which backend the store is on.
   public var dialect: SQLDialect { database.dialect }
@@ -158,7 +167,7 @@ public final class Store {
   /// run again from the start, a few times.
   func write<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
     guard !isReadOnly else { throw .readOnly("the database was opened read-only") }
-    precondition(!database.isInTransaction, "a store write inside another transaction on \(path)")
+    precondition(!database.isInTransaction, "a store write inside another transaction on \(redactedPath)")
     let author = pendingAuthor
     var attempt = 1
     while true {
