@@ -99,3 +99,26 @@ def test_serve_names_an_unreachable_database_without_its_password(postgres, tmp_
     assert result.returncode != 0
     assert "cannot open the database postgres://tableweb:***@127.0.0.1:1/x" in result.stderr
     assert "s3cret-pw" not in result.stderr + result.stdout
+
+
+def test_an_edit_through_one_server_reaches_a_viewer_on_another(postgres, launch_server):
+    """Two servers on one PostgreSQL database: the other's commits come from the change
+    log (polled, as on a shared SQLite file), in order and without gaps."""
+    url = postgres.new_database()
+    assert tableweb("import", APP, "--db", url).returncode == 0
+    writer, other = launch_server(db=url), launch_server(db=url)
+
+    async def scenario():
+        viewer = await Client.open(other)
+        await viewer.command({"type": "tap", "list": "Lhome", "row": "Rtasks"}, 1)
+        version = viewer.screen["version"]
+        for index, text in enumerate(["Butter", "Jam"]):
+            status, answer = await asyncio.to_thread(post, writer, {
+                "type": "insert", "list": "Ltasks", "section": "Stodo", "row": {"text": text}})
+            assert status == 200 and answer["version"] == version + index + 1
+        for index in range(2):
+            diff = await viewer.expect("diff")
+            assert diff["from"] == version + index
+        assert viewer.rows()[0][:2] == ["Jam", "Butter"]
+        await viewer.close()
+    asyncio.run(scenario())
