@@ -20,7 +20,10 @@ struct AccessRevokeCommand: AsyncParsableCommand {
     let removed = try AccessCommand.failing { () throws(StoreError) in
       try store.revokeAccess(name: name)
     }
-    guard removed else { throw CommandFailure("no grant named “\(name)” in \(DatabaseOption.shown(DatabaseOption.resolve(db)))") }
+    guard removed else {
+      throw CommandFailure(
+        "no grant named “\(name)” in \(DatabaseOption.shown(DatabaseOption.resolve(db)))")
+    }
     print("Revoked “\(name)”.")
   }
 }

@@ -209,7 +209,8 @@ struct ServeCommand: AsyncParsableCommand {
     logger.info(
       "listening",
       metadata: [
-        "host": "\(settings.host)", "port": "\(server.port)", "database": "\(DatabaseOption.shown(settings.db))",
+        "host": "\(settings.host)", "port": "\(server.port)",
+        "database": "\(DatabaseOption.shown(settings.db))",
         "read_only": "\(settings.readOnly)", "version": "\(TablewebCommand.version)",
         "metrics_port": "\(settings.servesMetrics ? String(server.metricsPort) : "off")",
       ])

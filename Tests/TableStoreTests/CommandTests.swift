@@ -28,7 +28,9 @@ import TableModel
       ]}]}
     """
 
-  func makeStore(_ kind: StoreKind) throws -> TemporaryStore { try TemporaryStore(kind: kind, json: CommandTests.file) }
+  func makeStore(_ kind: StoreKind) throws -> TemporaryStore {
+    try TemporaryStore(kind: kind, json: CommandTests.file)
+  }
 
   /// Applies `change` to `before` and checks the result against a fresh snapshot.
   func expectEditsReproduce(_ store: Store, _ before: TableSnapshot, _ change: TableChange.ListChange?) throws {
@@ -40,7 +42,9 @@ import TableModel
     #expect(after == (try store.snapshot(of: before.list)))
   }
 
-  @Test(arguments: StoreKind.allCases) func rowsShowTheProtocolsFields(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+
+  func rowsShowTheProtocolsFields(kind: StoreKind) throws {
     let temporary = try makeStore(kind)
     defer { withExtendedLifetime(temporary) {} }
     let store = temporary.store
@@ -66,7 +70,9 @@ import TableModel
     #expect(try store.listExists("tasks") && !(try store.listExists("nope")))
   }
 
-  @Test(arguments: StoreKind.allCases) func singleSelectionMovesTheCheckmarkAndTheParentsDetailFollows(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+
+  func singleSelectionMovesTheCheckmarkAndTheParentsDetailFollows(kind: StoreKind) throws {
     let temporary = try makeStore(kind)
     defer { withExtendedLifetime(temporary) {} }
     let store = temporary.store
@@ -85,7 +91,9 @@ import TableModel
     #expect(other.lists.map(\.list) == ["named-list"])
   }
 
-  @Test(arguments: StoreKind.allCases) func multipleSelectionToggles(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+
+  func multipleSelectionToggles(kind: StoreKind) throws {
     let temporary = try makeStore(kind)
     defer { withExtendedLifetime(temporary) {} }
     let store = temporary.store
@@ -96,7 +104,9 @@ import TableModel
     #expect(throws: StoreError.self) { try store.select("auto", in: "home") }
   }
 
-  @Test(arguments: StoreKind.allCases) func switchesRevealAndHideRows(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+
+  func switchesRevealAndHideRows(kind: StoreKind) throws {
     let temporary = try makeStore(kind)
     defer { withExtendedLifetime(temporary) {} }
     let store = temporary.store
@@ -121,7 +131,9 @@ import TableModel
     }
   }
 
-  @Test(arguments: StoreKind.allCases) func insertMoveUpdateDelete(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+
+  func insertMoveUpdateDelete(kind: StoreKind) throws {
     let temporary = try makeStore(kind)
     defer { withExtendedLifetime(temporary) {} }
     let store = temporary.store
@@ -152,7 +164,9 @@ import TableModel
     #expect(!(try store.listExists("deeper")))
   }
 
-  @Test(arguments: StoreKind.allCases) func refusals(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+
+  func refusals(kind: StoreKind) throws {
     let temporary = try makeStore(kind)
     defer { withExtendedLifetime(temporary) {} }
     let store = temporary.store
@@ -182,7 +196,9 @@ import TableModel
       StoreError.sqlite(code: 13, message: "full", sql: "INSERT").protocolError.code == .internal)
   }
 
-  @Test(arguments: StoreKind.allCases) func indexedListsSortIntoLetterSections(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+
+  func indexedListsSortIntoLetterSections(kind: StoreKind) throws {
     let temporary = try TemporaryStore(
       kind: kind, json: """
         {"id": "people", "title": "People", "index": true, "editable": true, "sections": [{"id": "all", "rows": [
@@ -214,7 +230,9 @@ import TableModel
     }
   }
 
-  @Test(arguments: StoreKind.allCases) func twoConnectionsNeverHandOutTheSameId(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+
+  func twoConnectionsNeverHandOutTheSameId(kind: StoreKind) throws {
     let temporary = try makeStore(kind)
     let other = try Store(path: temporary.path)
     var ids = Set<String>()
@@ -228,7 +246,9 @@ import TableModel
     #expect(try other.snapshot(of: "tasks").sections[1].rows.count == 600)
   }
 
-  @Test(arguments: StoreKind.allCases) func sessionsSurviveReopening(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+
+  func sessionsSurviveReopening(kind: StoreKind) throws {
     let temporary = try makeStore(kind)
     var stack = NavigationStack(root: NavigationLevel(list: "home", title: "Home"))
     stack.push(

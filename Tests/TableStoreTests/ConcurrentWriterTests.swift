@@ -59,7 +59,7 @@ import Testing
               change = try store.setSwitch("sw", in: list, isOn: random.next(below: 2) == 0)
             }
             versions += change.lists.map(\.version)
-          } catch where Self.lostARace(error) {
+          } catch  where Self.lostARace(error) {
             // Another writer deleted or moved the row first: nothing was committed.
           }
         }

@@ -119,7 +119,9 @@ import TableModel
     #expect(found.hasPrefix(expected) || found.contains(expected), "got \(found)")
   }
 
-  @Test(arguments: StoreKind.allCases) func anInvalidFileLeavesTheDatabaseUntouched(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+
+  func anInvalidFileLeavesTheDatabaseUntouched(kind: StoreKind) throws {
     let temporary = try TemporaryStore(kind: kind, json: CommandTests.file)
     let before = try temporary.store.exportJSON()
     let version = try temporary.store.version(of: "home")
@@ -131,7 +133,9 @@ import TableModel
     #expect(try temporary.store.version(of: "home") == version)
   }
 
-  @Test(arguments: StoreKind.allCases) func indexedListsMayOmitSections(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+
+  func indexedListsMayOmitSections(kind: StoreKind) throws {
     let screen = try AppScreen(jsonText: #"{"title": "People", "index": true}"#)
     #expect(screen.sections.isEmpty)
     let temporary = try TemporaryStore(kind: kind)
@@ -140,7 +144,9 @@ import TableModel
     _ = try temporary.store.snapshot(of: root)
   }
 
-  @Test(arguments: StoreKind.allCases) func exportImportExportIsAFixedPoint(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+
+  func exportImportExportIsAFixedPoint(kind: StoreKind) throws {
     let temporary = try TemporaryStore(kind: kind, json: CommandTests.file)
     let store = temporary.store
     _ = try store.setSwitch("auto", in: "home", isOn: false)
@@ -160,7 +166,9 @@ import TableModel
     #expect(try store.version(of: "home") > 1)
   }
 
-  @Test(arguments: StoreKind.allCases) func linesGoThroughImportTheStoreTheWireAndExport(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+
+  func linesGoThroughImportTheStoreTheWireAndExport(kind: StoreKind) throws {
     let file = #"""
       {"id": "L", "title": "L", "sections": [{"id": "s", "rows": [
         {"id": "any", "text": "a", "lines": 0}, {"id": "three", "text": "b", "lines": 3},
@@ -180,7 +188,9 @@ import TableModel
     #expect(throws: ProtocolError.self) { try Row(json: JSONValue(parsing: negative)) }
   }
 
-  @Test(arguments: StoreKind.allCases) func theDemoRoundTrips(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+
+  func theDemoRoundTrips(kind: StoreKind) throws {
     let temporary = try TemporaryStore(kind: kind)
     let store = try Store.openOrCreateDemo(path: temporary.path)
     let first = try store.exportJSON()
@@ -188,7 +198,9 @@ import TableModel
     #expect(try store.exportJSON() == first)
   }
 
-  @Test(arguments: StoreKind.allCases) func generatedIdsAvoidTheFilesOwn(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+
+  func generatedIdsAvoidTheFilesOwn(kind: StoreKind) throws {
     let temporary = try TemporaryStore(
       kind: kind, json:
         #"{"title": "x", "editable": true, "sections": [{"rows": [{"id": "R3", "text": "a"}, {"text": "b"}, {"text": "c"}]}]}"#

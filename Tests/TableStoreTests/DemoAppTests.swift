@@ -6,7 +6,8 @@ import TableModel
 @testable import TableStore
 
 @Suite struct DemoAppTests {
-  @Test(arguments: StoreKind.allCases) func demoHasEveryScreenTheIssueAsksFor(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+  func demoHasEveryScreenTheIssueAsksFor(kind: StoreKind) throws {
     let temporary = try TemporaryStore(kind: kind)
     let store = try Store.openOrCreateDemo(path: temporary.path)
     let root = try store.snapshot(of: try store.rootList())

@@ -7,7 +7,8 @@ import TableModel
 /// What the world can do to the file: read-only, locked, full, corrupt. Each is a clear
 /// error and never a half-applied change.
 @Suite struct FailureTests {
-  @Test(arguments: StoreKind.allCases) func aReadOnlyStoreReadsAndRefusesChanges(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+  func aReadOnlyStoreReadsAndRefusesChanges(kind: StoreKind) throws {
     let temporary = try TemporaryStore(kind: kind, json: CommandTests.file)
     let readOnly = try Store(path: temporary.path, readOnly: true)
     #expect(try readOnly.snapshot(of: "home").sections[0].rows.count == 4)
@@ -75,7 +76,8 @@ import TableModel
 
   /// A commit is in the WAL file when the call returns: a writer that never closes (as
   /// after `kill -9`) loses nothing, and the next process sees the change.
-  @Test(arguments: StoreKind.allCases) func aCommittedChangeOutlivesItsWriter(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+  func aCommittedChangeOutlivesItsWriter(kind: StoreKind) throws {
     let temporary = try TemporaryStore(kind: kind, json: CommandTests.file)
     let writer = try Store(path: temporary.path)
     _ = try writer.select("t2", in: "tones")
@@ -97,7 +99,9 @@ import TableModel
     }
   }
 
-  @Test(arguments: StoreKind.allCases) func aNewerSchemaIsRefused(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+
+  func aNewerSchemaIsRefused(kind: StoreKind) throws {
     let temporary = try TemporaryStore(kind: kind)
     try temporary.store.database.inTransaction(writing: true) { () throws(StoreError) in
       try temporary.store.database.setSchemaVersion(99)

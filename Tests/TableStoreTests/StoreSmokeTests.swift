@@ -6,7 +6,8 @@ import TableModel
 @testable import TableStore
 
 @Suite struct StoreSmokeTests {
-  @Test(arguments: StoreKind.allCases) func importsSnapshotsAndInserts(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+  func importsSnapshotsAndInserts(kind: StoreKind) throws {
     let temporary = try TemporaryStore(
       kind: kind, json: """
         {"title": "Tasks", "editable": true, "sections": [{"id": "S", "rows": [

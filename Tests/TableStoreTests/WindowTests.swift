@@ -19,7 +19,9 @@ import TableModel
       """
   }
 
-  @Test(arguments: StoreKind.allCases) func everyWindowMatchesTheSnapshot(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+
+  func everyWindowMatchesTheSnapshot(kind: StoreKind) throws {
     let temporary = try TemporaryStore(kind: kind)
     let store = temporary.store
     store.blockCapacity = 16
@@ -55,7 +57,8 @@ import TableModel
 
   /// Inserting again and again at one place exhausts the gaps between rows and between
   /// blocks; both are renumbered and the order survives.
-  @Test(arguments: StoreKind.allCases) func repeatedInsertsAtOnePlaceRenumber(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+  func repeatedInsertsAtOnePlaceRenumber(kind: StoreKind) throws {
     let temporary = try TemporaryStore(kind: kind)
     let store = temporary.store
     store.blockCapacity = 4
@@ -88,7 +91,8 @@ import TableModel
 
   /// Hidden rows moved into a block made by a later split (a higher block id, an earlier
   /// position) are revealed in list order, each after one already there.
-  @Test(arguments: StoreKind.allCases) func revealedRowsComeInListOrder(kind: StoreKind) throws {
+  @Test(arguments: StoreKind.allCases)
+  func revealedRowsComeInListOrder(kind: StoreKind) throws {
     let temporary = try TemporaryStore(kind: kind)
     let store = temporary.store
     store.blockCapacity = 8

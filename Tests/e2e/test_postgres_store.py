@@ -11,6 +11,7 @@ import pytest
 from conftest import TABLEWEB
 from postgres_cluster import PostgresCluster, binary_folder
 from test_http_commands import post
+from test_http_commands import test_a_posted_insert_reaches_a_viewer_as_a_diff as posted_insert_reaches_a_viewer
 from test_protocol import Client
 
 HERE = os.path.dirname(__file__)
@@ -50,19 +51,7 @@ def test_import_serve_export_round_trip_through_postgres(postgres, launch_server
 
     server = launch_server(db=url)
 
-    async def scenario():
-        viewer = await Client.open(server)
-        await viewer.command({"type": "tap", "list": "Lhome", "row": "Rtasks"}, 1)
-        version = viewer.screen["version"]
-        status, answer = await asyncio.to_thread(post, server, {
-            "type": "insert", "list": "Ltasks", "section": "Stodo", "after": "Rbread",
-            "row": {"text": "Butter"}, "ref": 7})
-        assert status == 200 and answer == {"type": "ack", "ref": 7, "version": version + 1}
-        diff = await viewer.expect("diff")
-        assert diff["from"] == version
-        assert viewer.rows()[0] == ["Milk", "Eggs", "Bread", "Butter"]
-        await viewer.close()
-    asyncio.run(scenario())
+    posted_insert_reaches_a_viewer(server)  # Butter, after Bread in Ltasks
     assert server.stop() == 0
     assert "postgres://tableweb@127.0.0.1" in "".join(server.output)
 

@@ -46,6 +46,18 @@ protocol StoreConnection: AnyObject {
   func ping() -> Bool
 }
 
+extension StoreConnection {
+  /// The first column of the first row of `sql` as an integer (0 when there is none).
+  func integer(_ sql: String) throws(StoreError) -> Int {
+    var value = 0
+    try each(sql, []) { row in
+      value = row.int(0)
+      return false
+    }
+    return value
+  }
+}
+
 /// The SQL dialect a ``StoreConnection`` speaks.
 public enum SQLDialect: String, Sendable {
   case sqlite

@@ -45,12 +45,7 @@ extension Database: StoreConnection {
   }
 
   func schemaVersion() throws(StoreError) -> Int {
-    var version = 0
-    try each("PRAGMA user_version", []) { row in
-      version = row.int(0)
-      return false
-    }
-    return version
+    try integer("PRAGMA user_version")
   }
 
   func setSchemaVersion(_ version: Int) throws(StoreError) {
@@ -58,12 +53,7 @@ extension Database: StoreConnection {
   }
 
   func dataVersion() throws(StoreError) -> Int {
-    var version = 0
-    try each("PRAGMA data_version", []) { row in
-      version = row.int(0)
-      return false
-    }
-    return version
+    try integer("PRAGMA data_version")
   }
 
   func ping() -> Bool {

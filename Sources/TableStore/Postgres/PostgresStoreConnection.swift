@@ -60,7 +60,8 @@ final class PostgresStoreConnection: StoreConnection {
       return String(url[url.index(after: colon)..<at])
     }
     guard let option = url.range(of: "password=") else { return nil }
-    let end = url[option.upperBound...].firstIndex(where: { $0 == " " || $0 == "&" }) ?? url.endIndex
+    let end =
+      url[option.upperBound...].firstIndex(where: { $0 == " " || $0 == "&" }) ?? url.endIndex
     return String(url[option.upperBound..<end])
   }
 
@@ -110,7 +111,8 @@ final class PostgresStoreConnection: StoreConnection {
     return text
   }
 
-  private static func values(_ arguments: [any DatabaseValueConvertible]) -> [(any PostgresValue)?] {
+  private static func values(_ arguments: [any DatabaseValueConvertible]) -> [(any PostgresValue)?]
+  {
     arguments.map { argument -> (any PostgresValue)? in
       switch argument.databaseValue {
       case .null: return nil
@@ -153,12 +155,7 @@ final class PostgresStoreConnection: StoreConnection {
   /// `lastval()`: the value the last identity column (or sequence) handed out in this
   /// session, which is the id of the last insert for the store's tables.
   func lastInsertID() throws(StoreError) -> Int {
-    var id = 0
-    try each("SELECT lastval()", []) { row in
-      id = row.int(0)
-      return false
-    }
-    return id
+    try integer("SELECT lastval()")
   }
 
   func inTransaction<T>(writing: Bool, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
@@ -188,18 +185,8 @@ final class PostgresStoreConnection: StoreConnection {
   }
 
   func schemaVersion() throws(StoreError) -> Int {
-    var exists = false
-    try each("SELECT to_regclass('tableweb_schema') IS NOT NULL", []) { row in
-      exists = row.bool(0)
-      return false
-    }
-    guard exists else { return 0 }
-    var version = 0
-    try each("SELECT max(version) FROM tableweb_schema", []) { row in
-      version = row.int(0)
-      return false
-    }
-    return version
+    guard try integer("SELECT to_regclass('tableweb_schema') IS NOT NULL") == 1 else { return 0 }
+    return try integer("SELECT max(version) FROM tableweb_schema")
   }
 
   func setSchemaVersion(_ version: Int) throws(StoreError) {
@@ -213,12 +200,7 @@ final class PostgresStoreConnection: StoreConnection {
 
   /// The change log's newest id: every commit that changes a list appends to it.
   func dataVersion() throws(StoreError) -> Int {
-    var version = 0
-    try each("SELECT coalesce(max(id), 0) FROM list_log", []) { row in
-      version = row.int(0)
-      return false
-    }
-    return version
+    try integer("SELECT coalesce(max(id), 0) FROM list_log")
   }
 
   func ping() -> Bool {

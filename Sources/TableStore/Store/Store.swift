@@ -167,7 +167,8 @@ public final class Store {
   /// run again from the start, a few times.
   func write<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
     guard !isReadOnly else { throw .readOnly("the database was opened read-only") }
-    precondition(!database.isInTransaction, "a store write inside another transaction on \(redactedPath)")
+    precondition(
+      !database.isInTransaction, "a store write inside another transaction on \(redactedPath)")
     let author = pendingAuthor
     var attempt = 1
     while true {
