@@ -15,7 +15,7 @@ public final class PostgresConnection {
   /// `key=value` pairs), without a password.
   public let target: String
   /// Prepared statement names, by their SQL.
-  private var prepared: [String: String] = [:]
+  var prepared: [String: String] = [:]
   let access: ThreadChecker
 
   /// Opens a connection: `conninfo` is a `postgres://` URL or libpq's `key=value` form.

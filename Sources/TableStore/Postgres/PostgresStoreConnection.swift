@@ -65,7 +65,27 @@ final class PostgresStoreConnection: StoreConnection {
     return String(url[option.upperBound..<end])
   }
 
-  var isInTransaction: Bool { PQtransactionStatus(connection.handle) != PQTRANS_IDLE }
+  /// A transaction is open on the server (a broken connection has none).
+  var isInTransaction: Bool {
+    let status = PQtransactionStatus(connection.handle)
+    return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+  }
+
+  /// Whether ``inTransaction(writing:_:)`` is running a transaction: no reconnecting then,
+  /// since the rest of it would run outside the transaction.
+  private var isInsideTransaction = false
+
+  /// Connects again when the connection broke, between transactions: the command that
+  /// found it broken failed whole, and the next one gets a new connection.
+  private func reconnectIfBroken() throws(StoreError) {
+    guard !isInsideTransaction, !connection.isConnected else { return }
+    do {
+      try connection.reconnect()
+    } catch {
+      throw StoreError(error)
+    }
+    if isReadOnly { try runScript("SET default_transaction_read_only = on") }
+  }
 
   /// The PostgreSQL text of a statement written with SQLite's placeholders: `?N` becomes
   /// `$N`, and a bare `?` the number after the highest so far (SQLite's rule). Quoted
@@ -124,6 +144,7 @@ final class PostgresStoreConnection: StoreConnection {
   }
 
   func run(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError) {
+    try reconnectIfBroken()
     do {
       changes = try connection.execute(text(sql), arguments: Self.values(arguments))
     } catch {
@@ -134,6 +155,7 @@ final class PostgresStoreConnection: StoreConnection {
   func each(
     _ sql: String, _ arguments: [any DatabaseValueConvertible], _ body: (Columns) -> Bool
   ) throws(StoreError) {
+    try reconnectIfBroken()
     var going = true
     do {
       _ = try connection.fetchAll(text(sql), Self.values(arguments)) { row -> Void in
@@ -161,6 +183,8 @@ final class PostgresStoreConnection: StoreConnection {
   func inTransaction<T>(writing: Bool, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
     try connection.access.exclusively { () throws(StoreError) -> T in
       try run(writing ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", [])
+      isInsideTransaction = true
+      defer { isInsideTransaction = false }
       let value: T
       do throws(StoreError) {
         if writing { try run("SELECT pg_advisory_xact_lock(\(Self.writeLock))", []) }
