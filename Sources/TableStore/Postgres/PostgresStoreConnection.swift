@@ -20,8 +20,11 @@ final class PostgresStoreConnection: StoreConnection {
   let connection: PostgresConnection
   let isReadOnly: Bool
   private(set) var changes = 0
-  /// The PostgreSQL text of each statement, by its SQLite text.
-  private var texts: [String: String] = [:]
+  /// The PostgreSQL text of each statement, by its SQLite text, and whether it returns
+  /// the id of the row it inserts (see ``statement(_:)``).
+  private var texts: [String: (text: String, returnsID: Bool)] = [:]
+  /// The id of the row the last INSERT into a table with ids made.
+  private var lastID = 0
 
   /// The advisory lock key every write transaction takes ("tw" + 1).
   static let writeLock = 0x7477_0001
@@ -124,12 +127,27 @@ final class PostgresStoreConnection: StoreConnection {
     return result
   }
 
-  private func text(_ sql: String) -> String {
-    if let text = texts[sql] { return text }
-    let text = Self.postgresText(sql)
-    texts[sql] = text
-    return text
+  /// The tables whose rows have an identity `id` (SQLite's rowid).
+  static let tablesWithIDs: Set<String> = [
+    "list", "section", "block", "row", "change_log", "list_log",
+  ]
+
+  /// The PostgreSQL form of a statement, made once per text. An `INSERT` into a table
+  /// with ids also returns the new row's id (`RETURNING id`), so that
+  /// ``lastInsertID()`` costs no round trip, as SQLite's `last_insert_rowid` costs none.
+  private func statement(_ sql: String) -> (text: String, returnsID: Bool) {
+    if let known = texts[sql] { return known }
+    var text = Self.postgresText(sql)
+    let words = sql.split(whereSeparator: { $0.isWhitespace || $0 == "(" }).prefix(3)
+    let returnsID =
+      words.count == 3 && words[0] == "INSERT" && words[1] == "INTO"
+      && Self.tablesWithIDs.contains(String(words[2])) && !sql.contains("RETURNING")
+    if returnsID { text += " RETURNING id" }
+    texts[sql] = (text, returnsID)
+    return (text, returnsID)
   }
+
+  private func text(_ sql: String) -> String { statement(sql).text }
 
   private static func values(_ arguments: [any DatabaseValueConvertible]) -> [(any PostgresValue)?]
   {
@@ -145,8 +163,14 @@ final class PostgresStoreConnection: StoreConnection {
 
   func run(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError) {
     try reconnectIfBroken()
+    let (text, returnsID) = statement(sql)
     do {
-      changes = try connection.execute(text(sql), arguments: Self.values(arguments))
+      if returnsID {
+        lastID = try connection.fetchOne(text, Self.values(arguments)) { $0.int(0) } ?? 0
+        changes = 1
+      } else {
+        changes = try connection.execute(text, arguments: Self.values(arguments))
+      }
     } catch {
       throw StoreError(error)
     }
@@ -174,20 +198,21 @@ final class PostgresStoreConnection: StoreConnection {
     }
   }
 
-  /// `lastval()`: the value the last identity column (or sequence) handed out in this
-  /// session, which is the id of the last insert for the store's tables.
-  func lastInsertID() throws(StoreError) -> Int {
-    try integer("SELECT lastval()")
-  }
+  /// The id the last INSERT into a table with ids returned.
+  func lastInsertID() throws(StoreError) -> Int { lastID }
 
   func inTransaction<T>(writing: Bool, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
     try connection.access.exclusively { () throws(StoreError) -> T in
-      try run(writing ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", [])
+      // BEGIN and the write lock in one round trip.
+      try reconnectIfBroken()
       isInsideTransaction = true
       defer { isInsideTransaction = false }
       let value: T
       do throws(StoreError) {
-        if writing { try run("SELECT pg_advisory_xact_lock(\(Self.writeLock))", []) }
+        try runScript(
+          writing
+            ? "BEGIN; SELECT pg_advisory_xact_lock(\(Self.writeLock))"
+            : "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         value = try body()
         try run("COMMIT", [])
       } catch {
