@@ -57,6 +57,7 @@ bench: release pydeps
 	swift run -c release tablebench store
 	swift run -c release tablebench fanout
 	swift run -c release tablebench twoservers
+	swift run -c release tablebench biglist
 	$(VENV)/bin/python Benchmarks/pageframes.py
 
 screenshots: deps pydeps release

@@ -19,7 +19,7 @@ struct TwoServersBenchmark: ParsableCommand {
   var server: String?
 
   func run() throws {
-    let executable = try FanoutBenchmark.tableweb(server)
+    let executable = try BenchmarkServer.tableweb(server)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tablebench-twoservers-\(getpid())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

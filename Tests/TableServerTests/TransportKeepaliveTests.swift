@@ -17,10 +17,7 @@ struct TransportKeepaliveTests {
   @Test func aPeerThatNeverAnswersIsPingedThenDropped() async throws {
     let server = try TestServer(configure: Self.quickKeepalive)
     let socket = try RawSocket(port: server.port)
-    try socket.send(
-      "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-        + HTTPResponse.upgradeHeaders(subprotocol: "tableweb.v1", origin: nil)
-        .map { "\($0): \($1)\r\n" }.joined() + "\r\n")
+    try socket.sendUpgrade()
     let started = ContinuousClock.now
     // Read everything until the server hangs up: the 101, then a ping (0x89) we ignore.
     let received = socket.receiveUntilClosed(timeout: 8)
@@ -29,6 +26,21 @@ struct TransportKeepaliveTests {
     #expect(received.contains(0x89), "a ping frame")
     #expect(ContinuousClock.now - started < .seconds(7))
     #expect(server.delegate.wait { $0.contains(.closed(ConnectionID(1))) })
+    await server.stop()
+  }
+
+  @Test func aPeerThatKeepsTalkingStaysThoughItNeverAnswersPings() async throws {
+    let server = try TestServer(configure: Self.quickKeepalive)
+    let socket = try RawSocket(port: server.port)
+    try socket.sendUpgrade()
+    // A message every 0.4 s for 3.6 s, past the 2 s hang-up: each counts as heard from.
+    for _ in 0..<9 {
+      try socket.send(bytes: [0x81, 0x80 | 1, 0, 0, 0, 0, UInt8(ascii: "x")])
+      usleep(400_000)  // blocking: a busy cooperative pool may resume a Task.sleep late
+      _ = socket.receiveAvailable()
+    }
+    #expect(server.delegate.wait { $0.filter { $0 == .received(ConnectionID(1), "x") }.count == 9 })
+    #expect(!server.delegate.events.contains(.closed(ConnectionID(1))))
     await server.stop()
   }
 
@@ -67,8 +79,19 @@ final class RawSocket {
 
   deinit { Glibc.close(descriptor) }
 
+  /// Asks for the WebSocket upgrade of `/ws` with the tableweb subprotocol.
+  func sendUpgrade() throws {
+    try send(
+      "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        + HTTPResponse.upgradeHeaders(subprotocol: "tableweb.v1", origin: nil)
+        .map { "\($0): \($1)\r\n" }.joined() + "\r\n")
+  }
+
   func send(_ text: String) throws {
-    let bytes = Array(text.utf8)
+    try send(bytes: Array(text.utf8))
+  }
+
+  func send(bytes: [UInt8]) throws {
     guard Glibc.send(descriptor, bytes, bytes.count, 0) == bytes.count else {
       throw TransportTestFailure("send failed")
     }

@@ -92,6 +92,9 @@ def test_a_change_is_timed_in_the_fanout_histogram(launch_server, tmp_path):
     after = samples(server)
     assert after[("tableweb_fanout_seconds_count", ())] == 1
     assert 0 < after[("tableweb_fanout_seconds_sum", ())] < 1
+    # Every message is timed: two hellos, two taps, the update.
+    assert after[("tableweb_command_seconds_count", ())] == 5
+    assert 0 < after[("tableweb_command_seconds_sum", ())] < 1
     assert after[("tableweb_commands_total", (("result", "ack"), ("type", "update")))] == 1
 
 

@@ -20,6 +20,7 @@ public final class ServerTelemetry {
   private let connections: CoreMetrics.Gauge
   private let sessions: CoreMetrics.Gauge
   private let fanout: CoreMetrics.Timer
+  private let commandTime: CoreMetrics.Timer
   private let resyncs: CoreMetrics.Counter
   /// `tableweb_commands_total{type,result}`, made on first use of each pair.
   private var commands: [CommandKey: CoreMetrics.Counter] = [:]
@@ -45,10 +46,15 @@ public final class ServerTelemetry {
       .milliseconds(2.5), .milliseconds(5), .milliseconds(10), .milliseconds(25),
       .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1),
     ]
+    // A command holds the service thread for microseconds; more than 10 ms is a defect
+    // (long work belongs elsewhere or in slices), so 10 ms is a bucket bound.
+    factory.durationHistogramBuckets["tableweb_command_seconds"] =
+      factory.durationHistogramBuckets["tableweb_fanout_seconds"]
     self.factory = factory
     connections = CoreMetrics.Gauge(label: "tableweb_connections", factory: factory)
     sessions = CoreMetrics.Gauge(label: "tableweb_sessions", factory: factory)
     fanout = CoreMetrics.Timer(label: "tableweb_fanout_seconds", factory: factory)
+    commandTime = CoreMetrics.Timer(label: "tableweb_command_seconds", factory: factory)
     resyncs = CoreMetrics.Counter(label: "tableweb_queue_resyncs_total", factory: factory)
     connections.record(0)
     sessions.record(0)
@@ -113,6 +119,13 @@ public final class ServerTelemetry {
   func fannedOut(in elapsed: Duration) {
     guard recordsMetrics else { return }
     fanout.recordNanoseconds(Self.nanoseconds(elapsed))
+  }
+
+  /// A client's message held the service thread for `elapsed`: read, applied, its
+  /// answers and diffs queued.
+  func commandTook(_ elapsed: Duration) {
+    guard recordsMetrics else { return }
+    commandTime.recordNanoseconds(Self.nanoseconds(elapsed))
   }
 
   func queueResynchronized() {

@@ -58,6 +58,7 @@ public final class SessionHost: ConnectionDelegate {
     thread.check()
     let received = clock.now
     perform(server?.receive(text, from: connection, at: received), since: received)
+    telemetry?.commandTook(clock.now - received)
     telemetry?.sessionCount(server?.sessions.count ?? 0)
   }
 

@@ -99,16 +99,27 @@ extension SessionServer {
     guard let authenticator else { return [] }
     let identities = Set(connections.values.compactMap(\.identity))
     let revoked = authenticator.revoked(among: identities)
-    var effects: [ServerAction] = []
-    for (connection, state) in connections.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+    // One decision per distinct request without a credential (10,000 viewers of an open
+    // server are one read of the grants, not 10,000), and only the revoked sorted.
+    var openDecisions: [UpgradeRequest: Bool] = [:]
+    var refused: [ConnectionID] = []
+    for (connection, state) in connections {
       let isRevoked: Bool
       if let identity = state.identity {
         isRevoked = revoked.contains(identity)
       } else {
         guard state.session != nil else { continue }  // not in yet: its hello decides
-        isRevoked = authenticator.authenticate(state.request, access: nil) != .open
+        if let decided = openDecisions[state.request] {
+          isRevoked = decided
+        } else {
+          isRevoked = authenticator.authenticate(state.request, access: nil) != .open
+          openDecisions[state.request] = isRevoked
+        }
       }
-      guard isRevoked else { continue }
+      if isRevoked { refused.append(connection) }
+    }
+    var effects: [ServerAction] = []
+    for connection in refused.sorted(by: { $0.rawValue < $1.rawValue }) {
       effects += refusal(
         ProtocolError(.unauthorized, "your access was revoked"), ref: nil, on: connection)
     }

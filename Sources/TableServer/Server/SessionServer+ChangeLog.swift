@@ -116,7 +116,10 @@ extension SessionServer {
     if let remembered = changeFeed.diffs(of: have.list, from: have.version, to: current.version) {
       return remembered
     }
-    guard let log = dataSource as? any ChangeLogReading else { return nil }
+    // A long list is held as its first rows only: it cannot be rebuilt from the log.
+    guard let log = dataSource as? any ChangeLogReading, windowCounts[have.list] == nil else {
+      return nil
+    }
     do {
       guard
         let entries = try log.logEntries(

@@ -10,20 +10,31 @@ extension SessionServer {
     _ edit: TableEdit, in list: String, as identity: AccessIdentity?,
     effects: inout [ServerAction]
   ) throws(ProtocolError) -> Int? {
-    let snapshot = try currentSnapshot(of: list)
-    try snapshot.check(edit)
+    let (snapshot, counts) = try listState(of: list)
+    var positions: RowPositions?
+    if counts != nil {
+      positions = try checkWindowed(edit, in: list, held: snapshot)
+    } else {
+      try snapshot.check(edit)
+    }
     let change = try dataSource.commit(edit, in: list, by: identity)
-    // A logged change goes out from the log, after any another process committed first.
+    // A logged change goes out from the log, after any change another process committed
+    // first; the log knows no positions, so those of a long list's rows wait here.
+    pendingPositions = positions
+    defer { pendingPositions = nil }
     catchUpWithLog(effects: &effects)
-    publish(change, effects: &effects)
+    publish(change, positions: positions, effects: &effects)
     return change.version(of: list) ?? (change.lists.isEmpty ? snapshot.version : nil)
   }
 
   /// One diff per changed list, encoded once, to every connection whose session shows
   /// that list on top; then every session that stood on a removed list is popped.
-  /// `read` is a list's snapshot already read since the change, so it is not read again.
+  /// `read` is a list's snapshot already read since the change, so it is not read again;
+  /// `positions`, where the rows an edit named stood before it (for a long list held as
+  /// its first rows: SessionServer+Windows).
   mutating func publish(
-    _ change: TableChange, read: TableSnapshot? = nil, effects: inout [ServerAction]
+    _ change: TableChange, read: TableSnapshot? = nil, positions: RowPositions? = nil,
+    effects: inout [ServerAction]
   ) {
     var change = change
     if !dataSource.keepsVersions {
@@ -37,6 +48,11 @@ extension SessionServer {
       guard let old = snapshots[listChange.list] else { continue }  // nobody is looking
       // Already published (read from the change log).
       if dataSource.keepsVersions, old.version >= listChange.version { continue }
+      if windowCounts[listChange.list] != nil {
+        publishWindowed(
+          listChange, old: old, positions: positions ?? pendingPositions, effects: &effects)
+        continue
+      }
       let viewers = viewers(of: listChange.list)
       let alreadyRead = read?.list == listChange.list ? read : nil
       guard let new = advance(old, by: listChange, read: alreadyRead) else {
@@ -78,6 +94,18 @@ extension SessionServer {
     var effects: [ServerAction] = []
     guard listStillExists(list) else {
       publish(TableChange(removedLists: [list]), effects: &effects)
+      return effects
+    }
+    if windowCounts[list] != nil, let old = snapshots[list] {
+      // A long list is not read whole to see what changed, and rows placed now may have
+      // moved on since the app's edits: its viewers get it anew.
+      if dataSource.keepsVersions {
+        refreshWindow(of: list, version: nil, resend: false, effects: &effects)
+        guard let current = snapshots[list]?.version, current != old.version else { return [] }
+        refreshWindow(of: list, version: current, resend: true, effects: &effects)
+      } else {
+        refreshWindow(of: list, version: listVersions.bump(list), resend: true, effects: &effects)
+      }
       return effects
     }
     // Read once: to see whether anything changed, for its version, and to diff against.
@@ -126,7 +154,10 @@ extension SessionServer {
   /// exists, with a `notice` naming what went away.
   private mutating func popSessions(standingOn removed: Set<String>, effects: inout [ServerAction])
   {
-    for list in removed { snapshots[list] = nil }
+    for list in removed {
+      snapshots[list] = nil
+      windowCounts[list] = nil
+    }
     let server = self
     let exists = { (list: String) in !removed.contains(list) && server.listStillExists(list) }
     for token in sessions.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
@@ -152,4 +183,12 @@ extension SessionServer {
           kind: .reply))
     }
   }
+}
+
+/// Where the rows an edit named stood in `list` just before it was committed, at the
+/// list's `version` then (nil when the data source does not say).
+struct RowPositions {
+  var list: String
+  var version: Int?
+  var before: [String: IndexPath]
 }

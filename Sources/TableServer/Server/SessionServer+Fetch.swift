@@ -9,17 +9,25 @@ extension SessionServer {
     guard from >= 0, count >= 1 else {
       throw ProtocolError(.badMessage, "fetch needs from ≥ 0 and count ≥ 1")
     }
-    let snapshot = try currentSnapshot(of: list)
+    let (snapshot, counts) = try listState(of: list)
     let sectionIndex = try snapshot.sectionIndex(sectionID)
     let rows = snapshot.sections[sectionIndex].rows
-    let start = min(from, rows.count)
-    let end = min(rows.count, start + min(count, configuration.fetchLimit))
+    let total = counts?[sectionIndex] ?? rows.count
+    let start = min(from, total)
+    let end = min(total, start + min(count, configuration.fetchLimit))
+    let window: [Row]
+    if counts != nil, end > rows.count, start < end {
+      // A long list held as its first rows: the window is read from the data source.
+      window = try dataSource.rows(of: list, section: sectionIndex, range: start..<end)
+    } else {
+      window = Array(rows[start..<end])
+    }
     effects.append(
       reply(
         .rows(
           RowsMessage(
             list: list, version: snapshot.version, section: sectionIndex, from: start,
-            rows: Array(rows[start..<end]))),
+            rows: window)),
         to: connection))
   }
 }

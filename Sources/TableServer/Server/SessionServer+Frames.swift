@@ -24,10 +24,13 @@ extension SessionServer {
     }
     if !mayWrite(session.topList, session: session) { snapshot.isEditable = false }
     let top = session.stack.top
-    let screen = LoadedScreen(
+    var screen = LoadedScreen(
       snapshot: snapshot, backTitle: session.stack.backTitle,
       isEditing: top.isEditing && snapshot.isEditable,
       rowLimit: configuration.screenRowLimit)
+    if let counts = windowCounts[session.topList] {  // held as its first rows only
+      for index in screen.sections.indices { screen.sections[index].count = counts[index] }
+    }
     let message = ScreenMessage(
       transition: transition, stack: session.stack.titles, screen: screen,
       scrollAnchor: transition == .pop ? top.scrollAnchor : nil,

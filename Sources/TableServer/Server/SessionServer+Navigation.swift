@@ -78,8 +78,9 @@ extension SessionServer {
     _ rowID: String, in list: String, scrollAnchor: String?, session token: SessionToken,
     effects: inout [ServerAction]
   ) throws(ProtocolError) -> Int? {
-    let snapshot = try currentSnapshot(of: list)
-    let row = try snapshot.row(rowID)
+    let state = try listState(of: list)
+    let snapshot = state.snapshot
+    let row = try heldRow(rowID, in: list, state: state)
     guard row.isSelectable else {
       throw ProtocolError(.notAllowed, "row \(rowID) cannot be selected")
     }
@@ -100,7 +101,7 @@ extension SessionServer {
     ofRow rowID: String, in list: String, scrollAnchor: String?, session token: SessionToken,
     effects: inout [ServerAction]
   ) throws(ProtocolError) -> Int? {
-    let row = try currentSnapshot(of: list).row(rowID)
+    let row = try heldRow(rowID, in: list, state: try listState(of: list))
     guard row.accessory == .detailDisclosureButton || row.accessory == .detailButton else {
       throw ProtocolError(.notAllowed, "row \(rowID) has no detail button")
     }

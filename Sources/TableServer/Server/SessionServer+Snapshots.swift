@@ -4,10 +4,30 @@ import TableModel
 /// through this server, so a change is diffed without reading the list again.
 extension SessionServer {
   /// The list's snapshot: the cached one when someone views it, else read now.
+  /// For a long list of a ``WindowedDataSource``, its first rows only (see ``listState(of:)``).
   func currentSnapshot(of list: String) throws(ProtocolError) -> TableSnapshot {
-    if let cached = snapshots[list] { return cached }
+    try listState(of: list).snapshot
+  }
+
+  /// The list's snapshot, and for a long list held as its first rows, its section counts.
+  func listState(of list: String) throws(ProtocolError) -> (snapshot: TableSnapshot, counts: [Int]?) {
+    if let cached = snapshots[list] { return (cached, windowCounts[list]) }
     guard try dataSource.listExists(list) else { throw ProtocolError(.notFound, "no list \(list)") }
-    return try readSnapshot(of: list)
+    return try readListState(of: list)
+  }
+
+  /// Reads the list: its first rows when it is long and the data source can say so, else
+  /// whole.
+  func readListState(of list: String) throws(ProtocolError) -> (snapshot: TableSnapshot, counts: [Int]?) {
+    if let windowed = dataSource as? any WindowedDataSource,
+      let prefix = try windowed.prefix(of: list, rowLimit: configuration.screenRowLimit),
+      prefix.total > configuration.windowedListThreshold
+    {
+      var snapshot = prefix.snapshot
+      if !dataSource.keepsVersions { snapshot.version = listVersions.current(of: list) }
+      return (snapshot, prefix.counts)
+    }
+    return (try readSnapshot(of: list), nil)
   }
 
   /// The data source's snapshot of `list`, numbered by the server when the data source
@@ -42,11 +62,16 @@ extension SessionServer {
   /// Makes sure the snapshot of a list about to be on someone's top screen is cached.
   mutating func cacheSnapshot(of list: String) throws(ProtocolError) {
     guard snapshots[list] == nil else { return }
-    snapshots[list] = try currentSnapshot(of: list)
+    let state = try listState(of: list)
+    snapshots[list] = state.snapshot
+    windowCounts[list] = state.counts
   }
 
   /// Drops the cached snapshot of `list` when no session shows it any more.
   mutating func forgetSnapshotIfUnviewed(_ list: String) {
-    if !isShown(list) { snapshots[list] = nil }
+    if !isShown(list) {
+      snapshots[list] = nil
+      windowCounts[list] = nil
+    }
   }
 }

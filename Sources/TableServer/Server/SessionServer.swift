@@ -26,6 +26,11 @@ public struct SessionServer {
   var connections: [ConnectionID: ConnectionState] = [:]
   /// The current snapshot of every list that some session shows on its top screen.
   var snapshots: [String: TableSnapshot] = [:]
+  /// The section counts of the lists in `snapshots` held as their first rows only (long
+  /// lists of a ``WindowedDataSource``: see SessionServer+Windows).
+  var windowCounts: [String: [Int]] = [:]
+  /// Where the rows of the command being committed stood, while its change is published.
+  var pendingPositions: RowPositions?
   /// Stacks the storage could not keep (a read-only database): held here instead, so
   /// that such a session still resumes after a reconnect, if not after a restart.
   var unsavedStacks: [SessionToken: NavigationStack] = [:]

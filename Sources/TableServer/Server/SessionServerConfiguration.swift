@@ -13,6 +13,10 @@ public struct SessionServerConfiguration: Sendable, Hashable {
   /// A connection whose messages are refused by the rate limit this many times in a row
   /// is closed.
   public var refusalsBeforeClose: Int
+  /// Lists with more rows than this, from a ``WindowedDataSource``, are held as their
+  /// first screen only and diffed from the data source's edits by position, never read
+  /// whole (SessionServer+Windows).
+  public var windowedListThreshold: Int = 10_000
 
   public init(
     isReadOnly: Bool = false, screenRowLimit: Int = 300, fetchLimit: Int = 500,

@@ -6,7 +6,7 @@ import CWebsockets
 
 /// The C memory libwebsockets keeps pointers to for its context's whole life: protocol
 /// names and table, the static-file mount and its MIME types, the extensions, the
-/// keepalive policy. Created before the context and freed only after it is destroyed.
+/// keepalive policy (none: see WebSocketServer+IdleSweep). Created before the context and freed only after it is destroyed.
 ///
 /// - Important: Not thread-safe; lws reads it on the service thread.
 final class ContextResources {
@@ -103,8 +103,10 @@ final class ContextResources {
 
     retryPolicy = .allocate(capacity: 1)
     var policy = lws_retry_bo_t()
-    policy.secs_since_valid_ping = UInt16(clamping: configuration.pingAfterIdleSeconds)
-    policy.secs_since_valid_hangup = UInt16(clamping: configuration.hangUpAfterIdleSeconds)
+    // No keepalive timers of lws's own (one sorted insertion per connection heard from):
+    // the server's idle sweep pings and hangs up instead (WebSocketServer+IdleSweep).
+    policy.secs_since_valid_ping = 0
+    policy.secs_since_valid_hangup = 0
     retryPolicy.initialize(to: policy)
   }
 

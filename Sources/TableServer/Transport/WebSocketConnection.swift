@@ -19,6 +19,14 @@ final class WebSocketConnection {
   var request = UpgradeRequest()
   /// The close frame to send once the queue is written, when a close was asked for.
   var pendingClose: (status: lws_close_status, reason: String)?
+  /// When the peer was last heard from (a message, a pong): what the idle sweep reads.
+  var lastHeard = ContinuousClock.now
+  /// Whether the idle sweep pinged the peer since it was last heard from.
+  var pingSent = false
+  /// Whether a ping waits for the next writeable callback.
+  var pingDue = false
+  /// Whether the connection is on the server's list of queues to write after this turn.
+  var awaitsFlush = false
   /// The frame handed to `lws_write` last, with `LWS_PRE` bytes before it. With
   /// permessage-deflate lws keeps reading it after `lws_write` returns, so it is freed
   /// only at the next writeable callback (or when the connection closes); without, lws
@@ -37,9 +45,28 @@ final class WebSocketConnection {
   }
 
 
+  /// Whether lws may still read the frame written last (permessage-deflate).
+  var holdsWrittenFrame: Bool { written != nil }
+
   func releaseWrittenFrame() {
     written?.deallocate()
     written = nil
+  }
+
+  /// The peer was heard from: it is not idle.
+  func heard() {
+    lastHeard = .now
+    pingSent = false
+  }
+
+  /// Writes a one-byte ping (lws reports no `RECEIVE_PONG` for an empty pong). Returns
+  /// false when lws failed the connection.
+  func writePing() -> Bool {
+    let pre = Int(tableweb_lws_pre)
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: pre + 1) { buffer in
+      buffer[pre] = 0x6B
+      return lws_write(wsi, buffer.baseAddress! + pre, 1, LWS_WRITE_PING) >= 0
+    }
   }
 
   /// Writes `frame` as one text message. Returns false when lws failed the connection.

@@ -65,6 +65,10 @@ func webSocketProtocolCallback(
     let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
     server.received(chunk, isFinal: lws_is_final_fragment(wsi) != 0, on: id)
     return 0
+  case LWS_CALLBACK_RECEIVE_PONG:
+    guard let id = WebSocketServer.connectionID(user) else { return -1 }
+    server.openConnection(id)?.heard()
+    return 0
   case LWS_CALLBACK_SERVER_WRITEABLE:
     guard let id = WebSocketServer.connectionID(user) else { return -1 }
     return server.writeable(id) ? 0 : -1
@@ -199,6 +203,7 @@ extension WebSocketServer {
 
   func received(_ chunk: UnsafeRawBufferPointer, isFinal: Bool, on id: ConnectionID) {
     guard let connection = connections[id] else { return }
+    connection.heard()
     switch connection.assembler.append(chunk, isFinal: isFinal) {
     case .incomplete:
       break
@@ -213,6 +218,15 @@ extension WebSocketServer {
   func writeable(_ id: ConnectionID) -> Bool {
     guard let connection = connections[id] else { return false }
     connection.releaseWrittenFrame()
+    if connection.pingDue {
+      // One write per callback: the ping now, what waits at the next.
+      connection.pingDue = false
+      guard connection.writePing() else { return false }
+      if !connection.queue.isEmpty || connection.pendingClose != nil {
+        lws_callback_on_writable(connection.wsi)
+      }
+      return true
+    }
     if let frame = connection.queue.popFirst() {
       guard connection.write(frame) else { return false }
       if configuration.permessageDeflate {

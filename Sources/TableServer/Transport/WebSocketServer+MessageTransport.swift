@@ -16,7 +16,7 @@ extension WebSocketServer: MessageTransport {
     precondition(isOnServiceThread, "send(_:to: \(connection)) called off the service thread")
     guard let open = openConnection(connection), open.pendingClose == nil else { return false }
     guard open.queue.append(frame) else { return false }
-    lws_callback_on_writable(open.wsi)
+    requestWrite(open)
     return true
   }
 

@@ -51,6 +51,11 @@ public final class WebSocketServer: @unchecked Sendable {
   var httpExchanges: [OpaquePointer: HTTPExchange] = [:]
   var nextConnectionNumber: UInt64 = 1
   private var stopDeadline: ContinuousClock.Instant?
+  /// The context while the service thread runs it, and the idle sweep's timer.
+  private var serviceContext: OpaquePointer?
+  private var idleSweepTimer: IdleSweepTimer?
+  /// Connections whose queues are written after this turn of the loop (+Flush).
+  var connectionsToFlush: [ConnectionID] = []
   /// The folder the embedded page was written to, removed when the server stops.
   private var embeddedPageFolder: URL?
   let upgradePolicy: UpgradePolicy
@@ -192,8 +197,13 @@ public final class WebSocketServer: @unchecked Sendable {
     serviceThread.bindToCurrentThread()
     // The context stays valid until this thread destroys it below.
     guard let context = shared.withLock({ $0.context })?.pointer else { return }
+    serviceContext = context
+    let timer = IdleSweepTimer(server: self)
+    idleSweepTimer = timer
+    scheduleIdleSweep(context, timer: timer)
     while true {
       if lws_service(context, 0) < 0 { break }
+      flushWrites()
       if let stopDeadline, connections.isEmpty || ContinuousClock.now >= stopDeadline { break }
     }
     shared.withLock { state in
@@ -202,6 +212,8 @@ public final class WebSocketServer: @unchecked Sendable {
     }
     // Connections still open are closed by the destroy, which reports them to the delegate.
     lws_context_destroy(context)
+    serviceContext = nil
+    idleSweepTimer = nil
     connections.removeAll()
     delegate?.transportDidStop()
     delegate = nil
@@ -235,6 +247,12 @@ public final class WebSocketServer: @unchecked Sendable {
       return state.pendingWork
     }
     for item in work { item() }
+  }
+
+  /// Sets the idle sweep's timer again, from its own callback.
+  func rescheduleIdleSweep() {
+    guard let serviceContext, let idleSweepTimer else { return }
+    scheduleIdleSweep(serviceContext, timer: idleSweepTimer)
   }
 
   private func beginStopping() {
