@@ -23,6 +23,19 @@ struct StoreBenchmark: ParsableCommand {
   @Flag(help: "Only the committed changes (skip the big list).")
   var changesOnly = false
 
+  @Option(
+    help: """
+      Also measure committed changes on this PostgreSQL database (postgres://…), beside \
+      SQLite's in the same run. Its data is replaced.
+      """)
+  var postgres: String?
+
+  @Option(help: "Changes of each kind to commit on PostgreSQL.")
+  var postgresChanges = 3_000
+
+  @Option(help: "Connections committing at once in the concurrent PostgreSQL measurement.")
+  var postgresWriters = 3
+
   func run() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tablebench-store-\(getpid())")
@@ -38,19 +51,24 @@ struct StoreBenchmark: ParsableCommand {
       "  (a committed change is in the WAL when the call returns: it survives the process being")
     print("   killed; a power loss may lose the last commits, never half of one)")
     try measureChanges(path: folder.appendingPathComponent("changes.sqlite").path)
+    if let postgres { try measurePostgresChanges(url: postgres) }
     if !changesOnly { try measureBigList(path: folder.appendingPathComponent("big.sqlite").path) }
   }
 
   // MARK: Changes
 
-  private func measureChanges(path: String) throws {
-    let count = 1_000
+  /// The list the change measurements edit: `count` rows, a switch and a row it shows.
+  static func benchList(count: Int) -> String {
     let rowsJSON = (0..<count).map { #"{"id": "r\#($0)", "text": "Row \#($0)"}"# }.joined(
       separator: ",")
-    let store = try Store(path: path)
-    try store.importJSON(
+    return
       #"{"id": "L", "title": "Bench", "editable": true, "selection": "multiple", "sections": [{"id": "S", "rows": [{"id": "sw", "text": "Switch", "switch": false}, {"id": "dep", "text": "Shown when on", "showWhen": {"row": "sw", "on": true}}, \#(rowsJSON)]}]}"#
-    )
+  }
+
+  private func measureChanges(path: String) throws {
+    let count = 1_000
+    let store = try Store(path: path)
+    try store.importJSON(Self.benchList(count: count))
     var random = Generator(seed: 42)
     print(
       "\nCommitted single-row changes (one transaction each, list of \(count) rows; best of 5 rounds):"
@@ -196,14 +214,14 @@ struct StoreBenchmark: ParsableCommand {
 
   /// Changes per second of wall time (best round), and per second of this process's CPU
   /// time (user + system): the second shows what an unshared machine would do.
-  private struct Rate {
+  struct Rate {
     var wall: Double
     var cpu: Double
   }
 
   /// Runs `count` changes in five rounds and keeps the best round's wall-clock rate (the
   /// machine is shared; the best round is the least disturbed) and the CPU rate of all.
-  private func rate(_ count: Int, _ body: (Int) throws -> Void) throws -> Rate {
+  func rate(_ count: Int, _ body: (Int) throws -> Void) throws -> Rate {
     let clock = ContinuousClock()
     let cpuBefore = cpuSeconds()
     let rounds = 5
@@ -231,7 +249,7 @@ struct StoreBenchmark: ParsableCommand {
     return value(usage.ru_utime) + value(usage.ru_stime)
   }
 
-  private func report(_ name: String, _ rate: Rate, baseline: Rate?) {
+  func report(_ name: String, _ rate: Rate, baseline: Rate?) {
     var line = "  \(name): \(Int(rate.wall.rounded()).formatted()) /s"
     if let baseline {
       line += String(format: " (%.2f× the bare UPDATE)", rate.wall / baseline.wall)
@@ -253,7 +271,7 @@ struct StoreBenchmark: ParsableCommand {
 }
 
 /// SplitMix64: the same sequence on every run.
-private struct Generator {
+struct Generator {
   var state: UInt64
 
   init(seed: UInt64) { state = seed }

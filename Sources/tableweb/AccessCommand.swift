@@ -17,14 +17,15 @@ struct AccessCommand: AsyncParsableCommand {
 
   /// Opens the database for an access command, creating it (empty) when missing, so that
   /// access can be granted before the first `serve`.
-  static func openStore(_ path: String, create: Bool) throws -> Store {
-    guard create || FileManager.default.fileExists(atPath: path) else {
+  static func openStore(_ flag: String?, create: Bool) throws -> Store {
+    let path = DatabaseOption.resolve(flag)
+    guard create || DatabaseOption.exists(path) else {
       throw CommandFailure("no database at \(path)")
     }
     do {
       return try Store(path: path)
     } catch {
-      throw CommandFailure("cannot open the database \(path): \(error)")
+      throw CommandFailure("cannot open the database \(DatabaseOption.shown(path)): \(error)")
     }
   }
 

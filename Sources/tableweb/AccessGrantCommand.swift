@@ -15,8 +15,8 @@ struct AccessGrantCommand: AsyncParsableCommand {
   @Option(help: "Who the credential is for: shown to them and in the record of changes.")
   var name: String
 
-  @Option(help: "The database file.")
-  var db = "tableweb.sqlite"
+  @Option(help: DatabaseOption.help)
+  var db: String?
 
   func run() async throws {
     let store = try AccessCommand.openStore(db, create: true)

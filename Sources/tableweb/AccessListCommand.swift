@@ -8,8 +8,8 @@ struct AccessListCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "list", abstract: "Show the grants: name, role, created, last used.")
 
-  @Option(help: "The database file.")
-  var db = "tableweb.sqlite"
+  @Option(help: DatabaseOption.help)
+  var db: String?
 
   func run() async throws {
     let store = try AccessCommand.openStore(db, create: false)

@@ -12,15 +12,18 @@ struct AccessRevokeCommand: AsyncParsableCommand {
   @Argument(help: "The name the grant was made for.")
   var name: String
 
-  @Option(help: "The database file.")
-  var db = "tableweb.sqlite"
+  @Option(help: DatabaseOption.help)
+  var db: String?
 
   func run() async throws {
     let store = try AccessCommand.openStore(db, create: false)
     let removed = try AccessCommand.failing { () throws(StoreError) in
       try store.revokeAccess(name: name)
     }
-    guard removed else { throw CommandFailure("no grant named “\(name)” in \(db)") }
+    guard removed else {
+      throw CommandFailure(
+        "no grant named “\(name)” in \(DatabaseOption.shown(DatabaseOption.resolve(db)))")
+    }
     print("Revoked “\(name)”.")
   }
 }

@@ -8,18 +8,19 @@ struct ExportCommand: AsyncParsableCommand {
     commandName: "export",
     abstract: "Write all of the database's data as a JSON data file on standard output.")
 
-  @Option(help: "The database file.")
-  var db = "tableweb.sqlite"
+  @Option(help: DatabaseOption.help)
+  var db: String?
 
   func run() async throws {
-    guard FileManager.default.fileExists(atPath: db) else {
+    let db = DatabaseOption.resolve(self.db)
+    guard DatabaseOption.exists(db) else {
       throw CommandFailure("no database at \(db)")
     }
     let text: String
     do {
       text = try Store(path: db, readOnly: true).exportJSON()
     } catch {
-      throw CommandFailure("\(db): \(error)")
+      throw CommandFailure("\(DatabaseOption.shown(db)): \(error)")
     }
     FileHandle.standardOutput.write(Data(text.utf8))
   }

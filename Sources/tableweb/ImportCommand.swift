@@ -14,10 +14,11 @@ struct ImportCommand: AsyncParsableCommand {
   @Argument(help: "The data file to import.")
   var file: String
 
-  @Option(help: "The database file (created when missing).")
-  var db = "tableweb.sqlite"
+  @Option(help: DatabaseOption.help)
+  var db: String?
 
   func run() async throws {
+    let db = DatabaseOption.resolve(self.db)
     let data: Data
     do {
       data = try Data(contentsOf: URL(fileURLWithPath: file))
@@ -36,9 +37,9 @@ struct ImportCommand: AsyncParsableCommand {
       let store = try Store(path: db)
       try store.importFile(checked)
     } catch {
-      throw CommandFailure("\(db): \(error)")
+      throw CommandFailure("\(DatabaseOption.shown(db)): \(error)")
     }
-    print("Imported \(checked.root.totalRows) rows from \(file) into \(db).")
+    print("Imported \(checked.root.totalRows) rows from \(file) into \(DatabaseOption.shown(db)).")
   }
 
   /// Why a file could not be read, as the system says it (`No such file or directory`).

@@ -9,7 +9,7 @@ extension ServeCommand {
   /// says that is meant: with no grant in the database, only loopback is served.
   func checkAccessIsRequired(_ store: Store, settings: Settings) throws {
     let host = settings.host
-    let db = settings.db
+    let db = DatabaseOption.shown(settings.db)
     guard !settings.open, !Self.isLoopback(host) else { return }
     let grants: Int
     do {

@@ -36,9 +36,10 @@ struct ServeCommand: AsyncParsableCommand {
 
   @Option(
     help: """
-      The SQLite database. Only the default one is created (with the demo app) when \
-      missing; any other path must exist, unless --demo. [TABLEWEB_DB, default \
-      tableweb.sqlite]
+      The SQLite database file, or a PostgreSQL database as postgres://USER@HOST:PORT/DB. \
+      Only the default file is created (with the demo app) when missing; any other path \
+      must exist, unless --demo. An empty PostgreSQL database gets the demo app. \
+      [TABLEWEB_DB, default tableweb.sqlite]
       """)
   var db: String?
 
@@ -208,13 +209,14 @@ struct ServeCommand: AsyncParsableCommand {
     logger.info(
       "listening",
       metadata: [
-        "host": "\(settings.host)", "port": "\(server.port)", "database": "\(settings.db)",
+        "host": "\(settings.host)", "port": "\(server.port)",
+        "database": "\(DatabaseOption.shown(settings.db))",
         "read_only": "\(settings.readOnly)", "version": "\(TablewebCommand.version)",
         "metrics_port": "\(settings.servesMetrics ? String(server.metricsPort) : "off")",
       ])
     let shownHost = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
     let announcement = """
-      tableweb: open http://\(shownHost):\(server.port)/  (database \(settings.db)\(settings.readOnly ? ", read-only" : ""))
+      tableweb: open http://\(shownHost):\(server.port)/  (database \(DatabaseOption.shown(settings.db))\(settings.readOnly ? ", read-only" : ""))
 
       """
     var group = ServiceGroupConfiguration(
@@ -257,7 +259,7 @@ struct ServeCommand: AsyncParsableCommand {
   /// The store's lists and sessions behind the server.
   private func makeServer(_ settings: Settings, logger: Logger) throws -> TablewebServer {
     let db = settings.db
-    if !FileManager.default.fileExists(atPath: db) {
+    if !DatabaseOption.exists(db) {
       guard settings.demo || (db == Self.defaultDatabase && !settings.readOnly) else {
         throw CommandFailure(
           "the database \(db) does not exist (pass --demo to create it with the demo app, or make it with `tableweb import FILE.json --db \(db)`)"
@@ -270,7 +272,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.readOnly
         ? try Store(path: db, readOnly: true) : try Store.openOrCreateDemo(path: db)
     } catch {
-      throw CommandFailure("cannot open the database \(db): \(error)")
+      throw CommandFailure("cannot open the database \(DatabaseOption.shown(db)): \(error)")
     }
     if !settings.readOnly {
       // Every first visit stores a session; forget those nobody has moved in for a while.

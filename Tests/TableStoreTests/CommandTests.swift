@@ -28,7 +28,9 @@ import TableModel
       ]}]}
     """
 
-  func makeStore() throws -> TemporaryStore { try TemporaryStore(json: CommandTests.file) }
+  func makeStore(_ kind: StoreKind) throws -> TemporaryStore {
+    try TemporaryStore(kind: kind, json: CommandTests.file)
+  }
 
   /// Applies `change` to `before` and checks the result against a fresh snapshot.
   func expectEditsReproduce(_ store: Store, _ before: TableSnapshot, _ change: TableChange.ListChange?) throws {
@@ -40,8 +42,10 @@ import TableModel
     #expect(after == (try store.snapshot(of: before.list)))
   }
 
-  @Test func rowsShowTheProtocolsFields() throws {
-    let temporary = try makeStore()
+  @Test(arguments: StoreKind.allCases)
+
+  func rowsShowTheProtocolsFields(kind: StoreKind) throws {
+    let temporary = try makeStore(kind)
     defer { withExtendedLifetime(temporary) {} }
     let store = temporary.store
     let home = try store.snapshot(of: "home")
@@ -66,8 +70,10 @@ import TableModel
     #expect(try store.listExists("tasks") && !(try store.listExists("nope")))
   }
 
-  @Test func singleSelectionMovesTheCheckmarkAndTheParentsDetailFollows() throws {
-    let temporary = try makeStore()
+  @Test(arguments: StoreKind.allCases)
+
+  func singleSelectionMovesTheCheckmarkAndTheParentsDetailFollows(kind: StoreKind) throws {
+    let temporary = try makeStore(kind)
     defer { withExtendedLifetime(temporary) {} }
     let store = temporary.store
     let tones = try store.snapshot(of: "tones")
@@ -85,8 +91,10 @@ import TableModel
     #expect(other.lists.map(\.list) == ["named-list"])
   }
 
-  @Test func multipleSelectionToggles() throws {
-    let temporary = try makeStore()
+  @Test(arguments: StoreKind.allCases)
+
+  func multipleSelectionToggles(kind: StoreKind) throws {
+    let temporary = try makeStore(kind)
     defer { withExtendedLifetime(temporary) {} }
     let store = temporary.store
     let before = try store.snapshot(of: "tasks")
@@ -96,8 +104,10 @@ import TableModel
     #expect(throws: StoreError.self) { try store.select("auto", in: "home") }
   }
 
-  @Test func switchesRevealAndHideRows() throws {
-    let temporary = try makeStore()
+  @Test(arguments: StoreKind.allCases)
+
+  func switchesRevealAndHideRows(kind: StoreKind) throws {
+    let temporary = try makeStore(kind)
     defer { withExtendedLifetime(temporary) {} }
     let store = temporary.store
     var before = try store.snapshot(of: "home")
@@ -121,8 +131,10 @@ import TableModel
     }
   }
 
-  @Test func insertMoveUpdateDelete() throws {
-    let temporary = try makeStore()
+  @Test(arguments: StoreKind.allCases)
+
+  func insertMoveUpdateDelete(kind: StoreKind) throws {
+    let temporary = try makeStore(kind)
     defer { withExtendedLifetime(temporary) {} }
     let store = temporary.store
     var before = try store.snapshot(of: "tasks")
@@ -152,8 +164,10 @@ import TableModel
     #expect(!(try store.listExists("deeper")))
   }
 
-  @Test func refusals() throws {
-    let temporary = try makeStore()
+  @Test(arguments: StoreKind.allCases)
+
+  func refusals(kind: StoreKind) throws {
+    let temporary = try makeStore(kind)
     defer { withExtendedLifetime(temporary) {} }
     let store = temporary.store
     let version = try store.version(of: "home")
@@ -182,9 +196,11 @@ import TableModel
       StoreError.sqlite(code: 13, message: "full", sql: "INSERT").protocolError.code == .internal)
   }
 
-  @Test func indexedListsSortIntoLetterSections() throws {
+  @Test(arguments: StoreKind.allCases)
+
+  func indexedListsSortIntoLetterSections(kind: StoreKind) throws {
     let temporary = try TemporaryStore(
-      json: """
+      kind: kind, json: """
         {"id": "people", "title": "People", "index": true, "editable": true, "sections": [{"id": "all", "rows": [
           {"id": "p1", "text": "Émile"}, {"id": "p2", "text": "anna"}, {"id": "p3", "text": "Bob"}, {"id": "p4", "text": "42"}]}]}
         """
@@ -214,8 +230,10 @@ import TableModel
     }
   }
 
-  @Test func twoConnectionsNeverHandOutTheSameId() throws {
-    let temporary = try makeStore()
+  @Test(arguments: StoreKind.allCases)
+
+  func twoConnectionsNeverHandOutTheSameId(kind: StoreKind) throws {
+    let temporary = try makeStore(kind)
     let other = try Store(path: temporary.path)
     var ids = Set<String>()
     for index in 0..<600 {
@@ -228,8 +246,10 @@ import TableModel
     #expect(try other.snapshot(of: "tasks").sections[1].rows.count == 600)
   }
 
-  @Test func sessionsSurviveReopening() throws {
-    let temporary = try makeStore()
+  @Test(arguments: StoreKind.allCases)
+
+  func sessionsSurviveReopening(kind: StoreKind) throws {
+    let temporary = try makeStore(kind)
     var stack = NavigationStack(root: NavigationLevel(list: "home", title: "Home"))
     stack.push(
       NavigationLevel(list: "tones", title: "Ringtone", isEditing: true, scrollAnchor: "t2"),

@@ -112,8 +112,10 @@ import TableModel
     #expect(found.hasPrefix(expected) || found.contains(expected), "got \(found)")
   }
 
-  @Test func anInvalidFileLeavesTheDatabaseUntouched() throws {
-    let temporary = try TemporaryStore(json: CommandTests.file)
+  @Test(arguments: StoreKind.allCases)
+
+  func anInvalidFileLeavesTheDatabaseUntouched(kind: StoreKind) throws {
+    let temporary = try TemporaryStore(kind: kind, json: CommandTests.file)
     let before = try temporary.store.exportJSON()
     let version = try temporary.store.version(of: "home")
     #expect(throws: StoreError.self) {
@@ -124,17 +126,21 @@ import TableModel
     #expect(try temporary.store.version(of: "home") == version)
   }
 
-  @Test func indexedListsMayOmitSections() throws {
+  @Test(arguments: StoreKind.allCases)
+
+  func indexedListsMayOmitSections(kind: StoreKind) throws {
     let screen = try AppScreen(jsonText: #"{"title": "People", "index": true}"#)
     #expect(screen.sections.isEmpty)
-    let temporary = try TemporaryStore()
+    let temporary = try TemporaryStore(kind: kind)
     try temporary.store.importApp(screen)
     let root = try temporary.store.rootList()
     _ = try temporary.store.snapshot(of: root)
   }
 
-  @Test func exportImportExportIsAFixedPoint() throws {
-    let temporary = try TemporaryStore(json: CommandTests.file)
+  @Test(arguments: StoreKind.allCases)
+
+  func exportImportExportIsAFixedPoint(kind: StoreKind) throws {
+    let temporary = try TemporaryStore(kind: kind, json: CommandTests.file)
     let store = temporary.store
     _ = try store.setSwitch("auto", in: "home", isOn: false)
     _ = try store.select("t2", in: "tones")
@@ -153,13 +159,15 @@ import TableModel
     #expect(try store.version(of: "home") > 1)
   }
 
-  @Test func linesGoThroughImportTheStoreTheWireAndExport() throws {
+  @Test(arguments: StoreKind.allCases)
+
+  func linesGoThroughImportTheStoreTheWireAndExport(kind: StoreKind) throws {
     let file = #"""
       {"id": "L", "title": "L", "sections": [{"id": "s", "rows": [
         {"id": "any", "text": "a", "lines": 0}, {"id": "three", "text": "b", "lines": 3},
         {"id": "one", "text": "c"}]}]}
       """#
-    let temporary = try TemporaryStore(json: file)
+    let temporary = try TemporaryStore(kind: kind, json: file)
     let exported = try temporary.store.exportJSON()
     let rows = try AppScreen(jsonText: exported).sections[0].rows
     #expect(rows.map(\.lines) == [0, 3, 1])
@@ -173,17 +181,21 @@ import TableModel
     #expect(throws: ProtocolError.self) { try Row(json: JSONValue(parsing: negative)) }
   }
 
-  @Test func theDemoRoundTrips() throws {
-    let temporary = try TemporaryStore()
+  @Test(arguments: StoreKind.allCases)
+
+  func theDemoRoundTrips(kind: StoreKind) throws {
+    let temporary = try TemporaryStore(kind: kind)
     let store = try Store.openOrCreateDemo(path: temporary.path)
     let first = try store.exportJSON()
     try store.importJSON(first)
     #expect(try store.exportJSON() == first)
   }
 
-  @Test func generatedIdsAvoidTheFilesOwn() throws {
+  @Test(arguments: StoreKind.allCases)
+
+  func generatedIdsAvoidTheFilesOwn(kind: StoreKind) throws {
     let temporary = try TemporaryStore(
-      json:
+      kind: kind, json:
         #"{"title": "x", "editable": true, "sections": [{"rows": [{"id": "R3", "text": "a"}, {"text": "b"}, {"text": "c"}]}]}"#
     )
     let snapshot = try temporary.store.snapshot(of: try temporary.store.rootList())

@@ -6,10 +6,10 @@ import TableModel
 @testable import TableStore
 
 @Suite struct DemoAppTests {
-  @Test func demoHasEveryScreenTheIssueAsksFor() throws {
-    let temporary = try TemporaryStore()
-    let path = temporary.folder.appendingPathComponent("demo.sqlite").path
-    let store = try Store.openOrCreateDemo(path: path)
+  @Test(arguments: StoreKind.allCases)
+  func demoHasEveryScreenTheIssueAsksFor(kind: StoreKind) throws {
+    let temporary = try TemporaryStore(kind: kind)
+    let store = try Store.openOrCreateDemo(path: temporary.path)
     let root = try store.snapshot(of: try store.rootList())
     #expect(root.style == .grouped)
 
@@ -45,7 +45,7 @@ import TableModel
 
     // Opening again keeps the data.
     _ = try store.select("ringtone-0", in: "ringtone")
-    let reopened = try Store.openOrCreateDemo(path: path)
+    let reopened = try Store.openOrCreateDemo(path: temporary.path)
     #expect(try reopened.snapshot(of: "sounds").sections[1].rows[0].detail == "Apex")
   }
 }

@@ -7,8 +7,9 @@ import TableModel
 /// What the world can do to the file: read-only, locked, full, corrupt. Each is a clear
 /// error and never a half-applied change.
 @Suite struct FailureTests {
-  @Test func aReadOnlyStoreReadsAndRefusesChanges() throws {
-    let temporary = try TemporaryStore(json: CommandTests.file)
+  @Test(arguments: StoreKind.allCases)
+  func aReadOnlyStoreReadsAndRefusesChanges(kind: StoreKind) throws {
+    let temporary = try TemporaryStore(kind: kind, json: CommandTests.file)
     let readOnly = try Store(path: temporary.path, readOnly: true)
     #expect(try readOnly.snapshot(of: "home").sections[0].rows.count == 4)
     #expect(try readOnly.exportJSON() == (try temporary.store.exportJSON()))
@@ -44,7 +45,7 @@ import TableModel
   @Test func aLockedDatabaseFailsAfterTheBusyTimeoutAndChangesNothing() throws {
     let temporary = try TemporaryStore(json: CommandTests.file)
     let other = try Store(path: temporary.path, busyTimeout: 50)
-    try temporary.store.database.execute("BEGIN IMMEDIATE")
+    try temporary.store.sqlite.execute("BEGIN IMMEDIATE")
     let version = try other.version(of: "tones")
     #expect {
       _ = try other.select("t2", in: "tones")
@@ -52,7 +53,7 @@ import TableModel
       guard case StoreError.sqlite(let code, _, _) = error else { return false }
       return code & 0xFF == 5 && "\(error)".contains("lock")
     }
-    try temporary.store.database.execute("ROLLBACK")
+    try temporary.store.sqlite.execute("ROLLBACK")
     #expect(try other.version(of: "tones") == version)
     #expect(try other.select("t2", in: "tones").lists.count == 2)  // works once released
   }
@@ -61,7 +62,7 @@ import TableModel
     let temporary = try TemporaryStore(json: CommandTests.file)
     let before = try temporary.store.exportJSON()
     let pages = try #require(try temporary.store.fetchInt("PRAGMA page_count"))
-    try temporary.store.database.execute("PRAGMA max_page_count = \(pages + 2)")
+    try temporary.store.sqlite.execute("PRAGMA max_page_count = \(pages + 2)")
     let rows = (0..<5_000).map { #"{"text": "row \#($0) with some text to fill pages"}"# }.joined(
       separator: ",")
     #expect {
@@ -75,8 +76,9 @@ import TableModel
 
   /// A commit is in the WAL file when the call returns: a writer that never closes (as
   /// after `kill -9`) loses nothing, and the next process sees the change.
-  @Test func aCommittedChangeOutlivesItsWriter() throws {
-    let temporary = try TemporaryStore(json: CommandTests.file)
+  @Test(arguments: StoreKind.allCases)
+  func aCommittedChangeOutlivesItsWriter(kind: StoreKind) throws {
+    let temporary = try TemporaryStore(kind: kind, json: CommandTests.file)
     let writer = try Store(path: temporary.path)
     _ = try writer.select("t2", in: "tones")
     _ = Unmanaged.passRetained(writer)  // never closed, never checkpointed
@@ -97,9 +99,13 @@ import TableModel
     }
   }
 
-  @Test func aNewerSchemaIsRefused() throws {
-    let temporary = try TemporaryStore()
-    try temporary.store.database.execute("PRAGMA user_version = 99")
+  @Test(arguments: StoreKind.allCases)
+
+  func aNewerSchemaIsRefused(kind: StoreKind) throws {
+    let temporary = try TemporaryStore(kind: kind)
+    try temporary.store.database.inTransaction(writing: true) { () throws(StoreError) in
+      try temporary.store.database.setSchemaVersion(99)
+    }
     #expect {
       _ = try Store(path: temporary.path)
     } throws: { error in

@@ -49,9 +49,12 @@ import TableModel
     ]}
     """
 
-  @Test(arguments: [(8, 1), (8, 2), (16, 3), (1_024, 4), (4, 5), (8, 6)])
-  func randomSequencesMatchTheModel(blockCapacity: Int, seed: UInt64) throws {
-    let temporary = try TemporaryStore()
+  @Test(arguments: StoreKind.allCases, [(8, 1), (8, 2), (16, 3), (1_024, 4), (4, 5), (8, 6)])
+  func randomSequencesMatchTheModel(kind: StoreKind, setting: (blockCapacity: Int, seed: UInt64))
+    throws
+  {
+    let (blockCapacity, seed) = setting
+    let temporary = try TemporaryStore(kind: kind)
     let store = temporary.store
     store.blockCapacity = blockCapacity
     try store.importJSON(RandomEditTests.initialFile)

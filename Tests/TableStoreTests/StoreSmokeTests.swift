@@ -6,9 +6,10 @@ import TableModel
 @testable import TableStore
 
 @Suite struct StoreSmokeTests {
-  @Test func importsSnapshotsAndInserts() throws {
+  @Test(arguments: StoreKind.allCases)
+  func importsSnapshotsAndInserts(kind: StoreKind) throws {
     let temporary = try TemporaryStore(
-      json: """
+      kind: kind, json: """
         {"title": "Tasks", "editable": true, "sections": [{"id": "S", "rows": [
           {"id": "a", "text": "A"}, {"id": "b", "text": "B"}]}]}
         """)

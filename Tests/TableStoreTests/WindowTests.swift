@@ -19,8 +19,10 @@ import TableModel
       """
   }
 
-  @Test func everyWindowMatchesTheSnapshot() throws {
-    let temporary = try TemporaryStore()
+  @Test(arguments: StoreKind.allCases)
+
+  func everyWindowMatchesTheSnapshot(kind: StoreKind) throws {
+    let temporary = try TemporaryStore(kind: kind)
     let store = temporary.store
     store.blockCapacity = 16
     try store.importJSON(WindowTests.file(count: 3_000))
@@ -55,8 +57,9 @@ import TableModel
 
   /// Inserting again and again at one place exhausts the gaps between rows and between
   /// blocks; both are renumbered and the order survives.
-  @Test func repeatedInsertsAtOnePlaceRenumber() throws {
-    let temporary = try TemporaryStore()
+  @Test(arguments: StoreKind.allCases)
+  func repeatedInsertsAtOnePlaceRenumber(kind: StoreKind) throws {
+    let temporary = try TemporaryStore(kind: kind)
     let store = temporary.store
     store.blockCapacity = 4
     try store.importJSON(
@@ -88,8 +91,9 @@ import TableModel
 
   /// Hidden rows moved into a block made by a later split (a higher block id, an earlier
   /// position) are revealed in list order, each after one already there.
-  @Test func revealedRowsComeInListOrder() throws {
-    let temporary = try TemporaryStore()
+  @Test(arguments: StoreKind.allCases)
+  func revealedRowsComeInListOrder(kind: StoreKind) throws {
+    let temporary = try TemporaryStore(kind: kind)
     let store = temporary.store
     store.blockCapacity = 8
     let hidden = (1...40).map {
@@ -121,7 +125,7 @@ import TableModel
       "SELECT pos FROM row WHERE block_id = ? AND pos > ? ORDER BY pos LIMIT 1",
     ]
     for sql in statements {
-      let plan = try temporary.store.database.fetchAll(
+      let plan = try temporary.store.sqlite.fetchAll(
         "EXPLAIN QUERY PLAN " + sql, Array(repeating: 1, count: sql.filter { $0 == "?" }.count)
       ) {
         $0.string(3)

@@ -15,7 +15,7 @@ public final class PostgresConnection {
   /// `key=value` pairs), without a password.
   public let target: String
   /// Prepared statement names, by their SQL.
-  private var prepared: [String: String] = [:]
+  var prepared: [String: String] = [:]
   let access: ThreadChecker
 
   /// Opens a connection: `conninfo` is a `postgres://` URL or libpq's `key=value` form.
@@ -45,6 +45,12 @@ public final class PostgresConnection {
   /// changed (0 for statements that change none).
   @discardableResult
   public func execute(_ sql: String, _ arguments: (any PostgresValue)?...) throws(PostgresError) -> Int {
+    try execute(sql, arguments: arguments)
+  }
+
+  /// ``execute(_:_:)`` with its arguments in an array.
+  @discardableResult
+  public func execute(_ sql: String, arguments: [(any PostgresValue)?]) throws(PostgresError) -> Int {
     try run(sql, arguments) { result in Int(String(cString: PQcmdTuples(result))) ?? 0 }
   }
 

@@ -21,7 +21,7 @@ struct ListRecord {
   static let selectByKey = "SELECT \(columns) FROM list WHERE key = ?"
   static let selectByID = "SELECT \(columns) FROM list WHERE id = ?"
 
-  init(_ s: Statement) {
+  init(_ s: Columns) {
     id = s.int(0)
     key = s.string(1)
     parentRow = s.optionalInt(2)

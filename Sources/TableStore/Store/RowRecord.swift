@@ -51,7 +51,7 @@ struct RowRecord {
   static let selectByID = select() + " WHERE r.id = ?"
   static let selectDependents = select() + " WHERE r.show_when_row = ?"
 
-  init(_ s: Statement) {
+  init(_ s: Columns) {
     id = s.int(0)
     key = s.string(1)
     listID = s.int(2)

@@ -30,7 +30,7 @@ extension Store {
     guard let author = pendingAuthor, let change = pendingChange else { return }
     pendingAuthor = nil
     try execute(
-      "INSERT INTO change_log (at, list, command, user, role) VALUES (unixepoch(), ?, ?, ?, ?)",
+      "INSERT INTO change_log (at, list, command, \"user\", role) VALUES (unixepoch(), ?, ?, ?, ?)",
       change.list, change.command, author.name, author.role.rawValue)
   }
 
@@ -38,7 +38,7 @@ extension Store {
   public func changeLog(limit: Int = 100) throws(StoreError) -> [ChangeRecord] {
     try read { () throws(StoreError) in
       try fetchAll(
-        "SELECT list, command, user, role FROM change_log ORDER BY id DESC LIMIT ?", [limit]
+        "SELECT list, command, \"user\", role FROM change_log ORDER BY id DESC LIMIT ?", [limit]
       ) { row in
         ChangeRecord(
           list: row.string(0), command: row.string(1),

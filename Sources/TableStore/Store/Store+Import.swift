@@ -120,7 +120,7 @@ private struct Importer {
             row.style.rawValue, row.image, row.accessory?.rawValue, row.isOn, row.isChecked,
             visible[sectionIndex][index], row.lines, row.isFlagged,
             Store.storedValues(row.values))
-          let rowID = store.database.lastInsertedRowID
+          let rowID = try store.database.lastInsertID()
           if row.id != nil { rowIDs[rowKey] = rowID }
           if let showWhen = row.showWhen { pending.append((rowID, showWhen)) }
           if let child = row.children { children.append((rowID, child)) }

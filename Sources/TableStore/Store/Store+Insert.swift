@@ -49,7 +49,7 @@ extension Store {
       try execute(
         """
         INSERT INTO row (key, list_id, block_id, pos, text, detail, style, checked, visible)
-        VALUES (?, ?, ?, ?, ?, ?, ?, 0, 1)
+        VALUES (?, ?, ?, ?, ?, ?, ?, FALSE, TRUE)
         """, key, record.id, target.block, target.pos, content.text, content.detail,
         (style ?? .default).rawValue)
       try didAddRow(to: target, visible: true)

@@ -102,7 +102,7 @@ extension Store {
   /// at a time (more than were added since), so that no prune scans the log. The newest
   /// entry always stays, so that ids keep growing.
   private func pruneLog() throws(StoreError) {
-    let newest = database.lastInsertedRowID
+    let newest = try database.lastInsertID()
     guard newest % 64 == 0 || logRetention.count < 64 else { return }
     try execute("DELETE FROM list_log WHERE id <= ?", newest - max(1, logRetention.count))
     try execute(
@@ -177,10 +177,10 @@ extension Store {
 }
 
 extension Store {
-  /// SQLite's `PRAGMA data_version`: changes whenever another connection (in this process
-  /// or another) commits to the file. Cheap: no page is read. A watcher polls it on a
-  /// connection of its own to learn that the change log has grown.
+  /// SQLite's `PRAGMA data_version` (changes whenever another connection, in this process
+  /// or another, commits to the file; no page is read), PostgreSQL's newest change-log id.
+  /// A watcher polls it on a connection of its own to learn that the change log has grown.
   public func dataVersion() throws(StoreError) -> Int {
-    try fetchInt("PRAGMA data_version") ?? 0
+    try database.dataVersion()
   }
 }

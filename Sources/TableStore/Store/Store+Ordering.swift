@@ -151,7 +151,7 @@ extension Store {
   func makeBlock(inSection sectionID: Int, pos: Int) throws(StoreError) -> Int {
     try execute(
       "INSERT INTO block (section_id, pos, count, size) VALUES (?, ?, 0, 0)", sectionID, pos)
-    return database.lastInsertedRowID
+    return try database.lastInsertID()
   }
 
   /// Moves the upper half of a full block into a new block right after it.
@@ -208,18 +208,15 @@ extension Store {
       ("o.n - o.total", [sectionID]), ("o.n * ?2", [sectionID, Store.blockGap]),
     ]
     for (target, arguments) in positions {
-      try sql { () throws(SQLiteError) in
-        try database.cachedStatement(
-          """
-          UPDATE block SET pos = \(target)
-          FROM (
-            SELECT id, row_number() OVER (ORDER BY pos) - 1 AS n, count(*) OVER () AS total
-            FROM block WHERE section_id = ?1
-          ) AS o
-          WHERE block.id = o.id
-          """
-        ).execute(arguments)
-      }
+      try execute(
+        """
+        UPDATE block SET pos = \(target)
+        FROM (
+          SELECT id, row_number() OVER (ORDER BY pos) - 1 AS n, count(*) OVER () AS total
+          FROM block WHERE section_id = ?1
+        ) AS o
+        WHERE block.id = o.id
+        """, arguments: arguments)
     }
   }
 

@@ -13,7 +13,7 @@ extension Store {
   static let rowSelectByID = rowSelect + " WHERE r.id = ?"
 
   /// The row as the protocol shows it, from a ``rowSelect`` result.
-  func makeRow(_ s: Statement, in list: ListRecord) -> Row {
+  func makeRow(_ s: Columns, in list: ListRecord) -> Row {
     let hasChildren = !s.isNull(9)
     let childSelection = s.optionalString(10).flatMap(SelectionMode.init(rawValue:))
     return Store.makeRow(

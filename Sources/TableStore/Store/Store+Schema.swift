@@ -1,5 +1,7 @@
 extension Store {
-  /// The schema versions, in order; `PRAGMA user_version` is how many have run.
+  /// The schema versions, in order; `PRAGMA user_version` is how many have run. A
+  /// migration PostgreSQL cannot run as written has its own text in
+  /// ``postgresMigrations`` (Store+PostgresSchema.swift).
   static let migrations: [String] = [
     // 1: the hierarchy of screens, ordered rows in blocks, sessions.
     """
@@ -150,10 +152,10 @@ extension Store {
     """,
   ]
 
-  /// Brings the schema up to date, one migration per transaction.
+  /// Brings the schema up to date, one migration per transaction. A migration takes the
+  /// write lock, and a second server starting at the same time finds it already done.
   func migrate() throws(StoreError) {
-    guard let current = try fetchInt("PRAGMA user_version")
-    else { throw .invalidData(path: "", message: "PRAGMA user_version returned nothing") }
+    let current = try database.schemaVersion()
     guard current <= Store.migrations.count else {
       throw .invalidData(
         path: "",
@@ -168,12 +170,19 @@ extension Store {
       )
     }
     for version in current..<Store.migrations.count {
-      try database.inTransaction { () throws(StoreError) in
-        try sql { () throws(SQLiteError) in
-          try database.executeScript(Store.migrations[version])
-          try database.executeScript("PRAGMA user_version = \(version + 1)")
-        }
+      try database.inTransaction(writing: true) { () throws(StoreError) in
+        guard try database.schemaVersion() == version else { return }
+        try database.runScript(migration(version))
+        try database.setSchemaVersion(version + 1)
       }
+    }
+  }
+
+  /// The text of migration `version` in the store's dialect.
+  func migration(_ version: Int) -> String {
+    switch database.dialect {
+    case .sqlite: return Store.migrations[version]
+    case .postgres: return Store.postgresMigrations[version] ?? Store.migrations[version]
     }
   }
 }

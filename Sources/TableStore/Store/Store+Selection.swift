@@ -24,12 +24,12 @@ extension Store {
           if let old = try rowRecord(id: id) { try notePrior(old, in: record, placed: false) }
         }
         for (id, _) in checked {
-          try execute("UPDATE row SET checked = 0 WHERE id = ?", id)
+          try execute("UPDATE row SET checked = FALSE WHERE id = ?", id)
         }
         for (id, visible) in checked where visible {
           edits.append(.update(try loadRow(id: id, in: record)))
         }
-        try execute("UPDATE row SET checked = 1 WHERE id = ?", found.id)
+        try execute("UPDATE row SET checked = TRUE WHERE id = ?", found.id)
         picked.isChecked = true
       case .multiple:
         try execute("UPDATE row SET checked = ? WHERE id = ?", !found.isChecked, found.id)

@@ -1,7 +1,7 @@
 import TableModel
 
-/// The app's data in one SQLite file: the hierarchy of lists, their ordered rows, switch
-/// and checkmark state, list versions, and sessions.
+/// The app's data in one SQLite file or one PostgreSQL database: the hierarchy of lists,
+/// their ordered rows, switch and checkmark state, list versions, and sessions.
 ///
 /// Every command is one transaction that bumps each list it changes by exactly one
 /// version and returns what changed (``TableChange``), so the server can make the diff
@@ -11,9 +11,13 @@ import TableModel
 ///   thread at a time (the server's service thread, once serving); every call runs in a
 ///   transaction, and one entered while another thread is inside stops the program. Other
 ///   processes may use the same file; SQLite's locks (and the busy timeout) keep them
-///   apart, and every read runs in one transaction so it sees one consistent state.
+///   apart, and every read runs in one transaction so it sees one consistent state. On
+///   PostgreSQL, several servers share the database the same way: writers commit one at a
+///   time (see ``PostgresStoreConnection``).
 public final class Store {
-  let database: Database
+  let database: any StoreConnection
+  /// The file's path or the PostgreSQL URL, as given (a URL may hold a password: show
+  /// ``redactedPath`` instead).
   public let path: String
   public let isReadOnly: Bool
   /// The most rows a block holds before it splits (see Store+Ordering.swift); tests make
@@ -41,21 +45,36 @@ public final class Store {
   /// A read-only store refuses every change with ``StoreError/readOnly(_:)``; opening a file
   /// that cannot be written without `readOnly` fails the same way. `busyTimeout` is how long
   /// a change waits for another process's lock before failing with `SQLITE_BUSY`.
+  ///
+  /// A `postgres://` or `postgresql://` URL (``isPostgresURL(_:)``) opens that PostgreSQL
+  /// database instead, with the same schema and semantics.
   public init(path: String, readOnly: Bool = false, busyTimeout milliseconds: Int = 5_000)
     throws(StoreError)
   {
-    self.path = path
     self.isReadOnly = readOnly
+    if Store.isPostgresURL(path) {
+      self.path = path
+      database = try PostgresStoreConnection(url: path, readOnly: readOnly)
+      try migrate()
+      return
+    }
+    self.path = path
+    let sqlite: Database
     do {
-      database = try Database(
+      sqlite = try Database(
         path: path, readOnly: readOnly, busyTimeout: Int32(clamping: milliseconds))
     } catch {
       throw StoreError(error)
     }
-    if !readOnly && database.isFileReadOnly {
+    database = sqlite
+    if !readOnly && sqlite.isFileReadOnly {
       throw .readOnly("\(path) cannot be written (open it read-only to serve it)")
     }
-    try sql { () throws(SQLiteError) in try database.defineSearchKeyFunction() }
+    do {
+      try sqlite.defineSearchKeyFunction()
+    } catch {
+      throw StoreError(error)
+    }
     try execute("PRAGMA foreign_keys = ON")
     if !readOnly {
       // New files get 1 KiB pages rather than 4 KiB: every commit writes each page it
@@ -80,40 +99,51 @@ public final class Store {
 
   // MARK: SQL with store errors
 
-  func sql<T>(_ body: () throws(SQLiteError) -> T) throws(StoreError) -> T {
-    do {
-      return try body()
-    } catch {
-      throw StoreError(error)
-    }
+  /// Whether `path` names a PostgreSQL database (`postgres://…`, `postgresql://…`)
+  /// rather than a SQLite file.
+  public static func isPostgresURL(_ path: String) -> Bool {
+    path.hasPrefix("postgres://") || path.hasPrefix("postgresql://")
   }
 
+  /// `path` with any password replaced by `***`: for logs and messages.
+  public static func redacted(_ path: String) -> String {
+    isPostgresURL(path) ? PostgresConnection.redacted(path) : path
+  }
+
+  /// ``path`` with any password replaced by `***`.
+  public var redactedPath: String { Store.redacted(path) }
+
+  /// Which backend the store is on.
+  public var dialect: SQLDialect { database.dialect }
+
   func execute(_ text: String, _ arguments: any DatabaseValueConvertible...) throws(StoreError) {
-    do {
-      try database.cachedStatement(text).execute(arguments)
-    } catch {
-      throw StoreError(error)
-    }
+    try database.run(text, arguments)
+  }
+
+  func execute(_ text: String, arguments: [any DatabaseValueConvertible]) throws(StoreError) {
+    try database.run(text, arguments)
   }
 
   func fetchAll<T>(
-    _ text: String, _ arguments: [any DatabaseValueConvertible], _ decode: (Statement) -> T
+    _ text: String, _ arguments: [any DatabaseValueConvertible], _ decode: (Columns) -> T
   ) throws(StoreError) -> [T] {
-    do {
-      return try database.fetchAll(text, arguments, decode)
-    } catch {
-      throw StoreError(error)
+    var values: [T] = []
+    try database.each(text, arguments) { row in
+      values.append(decode(row))
+      return true
     }
+    return values
   }
 
   func fetchOne<T>(
-    _ text: String, _ arguments: [any DatabaseValueConvertible], _ decode: (Statement) -> T
+    _ text: String, _ arguments: [any DatabaseValueConvertible], _ decode: (Columns) -> T
   ) throws(StoreError) -> T? {
-    do {
-      return try database.fetchOne(text, arguments, decode)
-    } catch {
-      throw StoreError(error)
+    var value: T?
+    try database.each(text, arguments) { row in
+      value = decode(row)
+      return false
     }
+    return value
   }
 
   func fetchInt(_ text: String, _ arguments: any DatabaseValueConvertible...) throws(StoreError)
@@ -124,47 +154,50 @@ public final class Store {
 
   /// Steps through the rows of `text` while `body` returns true.
   func forEach(
-    _ text: String, _ arguments: [any DatabaseValueConvertible], _ body: (Statement) -> Bool
+    _ text: String, _ arguments: [any DatabaseValueConvertible], _ body: (Columns) -> Bool
   ) throws(StoreError) {
-    do {
-      let statement = try database.cachedStatement(text)
-      defer { statement.reset() }
-      try statement.bind(arguments)
-      while try statement.step() {
-        if !body(statement) { break }
-      }
-    } catch {
-      throw StoreError(error)
-    }
+    try database.each(text, arguments, body)
   }
 
   // MARK: Transactions
 
   /// Runs `body` in one read transaction, so that it sees one state of the file.
   func read<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-    if !database.isAutocommit { return try body() }
-    return try database.inTransaction(.deferred, body)
+    if database.isInTransaction { return try body() }
+    return try database.inTransaction(writing: false, body)
   }
 
-  /// Runs `body` in one write transaction: all of it is committed, or none of it.
+  /// Runs `body` in one write transaction: all of it is committed, or none of it. A
+  /// PostgreSQL transaction that loses to another (serialization failure, deadlock) is
+  /// run again from the start, a few times.
   func write<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
     guard !isReadOnly else { throw .readOnly("the database was opened read-only") }
-    precondition(database.isAutocommit, "a store write inside another transaction on \(path)")
-    do {
-      pendingPrior = [:]
-      defer { pendingPrior = [:] }
-      return try database.inTransaction(.immediate) { () throws(StoreError) in
-        let result = try body()
-        try logPendingAuthor()
-        if let change = result as? TableChange { try appendToLog(change) }
-        return result
+    precondition(
+      !database.isInTransaction, "a store write inside another transaction on \(redactedPath)")
+    let author = pendingAuthor
+    var attempt = 1
+    while true {
+      do {
+        pendingPrior = [:]
+        pendingAuthor = author
+        defer { pendingPrior = [:] }
+        return try database.inTransaction(writing: true) { () throws(StoreError) in
+          let result = try body()
+          try logPendingAuthor()
+          if let change = result as? TableChange { try appendToLog(change) }
+          return result
+        }
+      } catch {
+        // A reservation of ids made in the rolled-back transaction is undone with it.
+        reservedIDs = 0..<0
+        guard error.isRetryable, attempt < Store.writeAttempts else { throw error }
+        attempt += 1
       }
-    } catch {
-      // A reservation of ids made in the rolled-back transaction is undone with it.
-      reservedIDs = 0..<0
-      throw error
     }
   }
+
+  /// How many times a write that lost to a concurrent one is tried in all.
+  static let writeAttempts = 5
 
   /// How many ids one update of the counter in the file reserves for this connection.
   static let idReservation = 256

@@ -10,6 +10,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
   case readOnly(String)
   /// SQLite failed: locked, corrupt, disk full, I/O error…
   case sqlite(code: Int32, message: String, sql: String?)
+  /// PostgreSQL failed: its SQLSTATE (nil when the connection itself failed), message
+  /// and statement.
+  case postgres(sqlState: String?, message: String, sql: String?)
   /// A data file (or a stored value) is not valid; `path` is the JSON path of the problem.
   case invalidData(path: String, message: String)
 
@@ -21,6 +24,10 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case .sqlite(let code, let message, let sql):
       var text = "SQLite error \(code): \(message)"
       if let hint = StoreError.hint(forCode: code) { text += " (\(hint))" }
+      if let sql { text += " — while executing `\(sql)`" }
+      return text
+    case .postgres(let state, let message, let sql):
+      var text = "PostgreSQL error \(state ?? "(connection)"): \(message)"
       if let sql { text += " — while executing `\(sql)`" }
       return text
     case .invalidData(let path, let message):
@@ -47,6 +54,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case .readOnly: return ProtocolError(.notAllowed, "the data is read-only")
     case .sqlite(let code, _, _):
       return ProtocolError(.internal, "the database failed (SQLite error \(code))")
+    case .postgres(let state, _, _):
+      return ProtocolError(.internal, "the database failed (PostgreSQL error \(state ?? "08000"))")
     case .invalidData: return ProtocolError(.internal, "the stored data is not valid")
     }
   }
@@ -59,5 +68,22 @@ extension StoreError: SQLiteErrorConvertible {
     } else {
       self = .sqlite(code: error.extendedCode, message: error.message, sql: error.sql)
     }
+  }
+}
+
+extension StoreError: PostgresErrorConvertible {
+  public init(_ error: PostgresError) {
+    if error.sqlState == "25006" {  // read_only_sql_transaction
+      self = .readOnly(error.message)
+    } else {
+      self = .postgres(sqlState: error.sqlState, message: error.message, sql: error.statement)
+    }
+  }
+
+  /// A PostgreSQL transaction that lost to a concurrent one (serialization failure or
+  /// deadlock) and may simply be run again.
+  var isRetryable: Bool {
+    guard case .postgres(let state, _, _) = self else { return false }
+    return state == "40001" || state == "40P01"
   }
 }

@@ -1,0 +1,112 @@
+/// What ``Store`` needs of a database connection, so that its SQL and its decoding are
+/// shared by both backends: SQLite (``Database``) and PostgreSQL
+/// (``PostgresStoreConnection``).
+///
+/// Statements are written in SQLite's dialect with `?`/`?N` placeholders; the PostgreSQL
+/// connection rewrites them once per statement text. The differences the shared SQL
+/// cannot paper over are here, one method each: schema versions, new-change detection,
+/// the id of the last insert, and how a transaction takes its locks.
+///
+/// - Important: Not `Sendable`: a connection is used from one thread at a time.
+protocol StoreConnection: AnyObject {
+  var dialect: SQLDialect { get }
+  /// The connection can only read (opened read-only, or a file that cannot be written).
+  var isReadOnly: Bool { get }
+  /// A transaction is open.
+  var isInTransaction: Bool { get }
+
+  /// Runs one statement, ignoring any rows.
+  func run(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError)
+  /// Steps through the rows of `sql` while `body` returns true.
+  func each(
+    _ sql: String, _ arguments: [any DatabaseValueConvertible], _ body: (Columns) -> Bool
+  ) throws(StoreError)
+  /// Runs several statements without arguments (a migration).
+  func runScript(_ sql: String) throws(StoreError)
+
+  /// The id of the row the last INSERT on this connection made.
+  func lastInsertID() throws(StoreError) -> Int
+  /// How many rows the last INSERT, UPDATE or DELETE changed.
+  var changes: Int { get }
+
+  /// Runs `body` in one transaction: a read sees one state of the database throughout; a
+  /// write is exclusive of every other writer of the same database (SQLite's write lock;
+  /// on PostgreSQL a transaction-scoped advisory lock), so that list versions, the change
+  /// log and block bookkeeping advance one commit at a time.
+  func inTransaction<T>(writing: Bool, _ body: () throws(StoreError) -> T) throws(StoreError) -> T
+
+  /// How many migrations have run (0 for a new database).
+  func schemaVersion() throws(StoreError) -> Int
+  /// Records, inside a migration's transaction, that `version` migrations have run.
+  func setSchemaVersion(_ version: Int) throws(StoreError)
+  /// A number that changes whenever another connection commits a change to a list (it
+  /// need not change for anything else): watchers poll it before reading the change log.
+  func dataVersion() throws(StoreError) -> Int
+  /// Whether the database can be read now (a health check).
+  func ping() -> Bool
+}
+
+extension StoreConnection {
+  /// The first column of the first row of `sql` as an integer (0 when there is none).
+  func integer(_ sql: String) throws(StoreError) -> Int {
+    var value = 0
+    try each(sql, []) { row in
+      value = row.int(0)
+      return false
+    }
+    return value
+  }
+}
+
+/// The SQL dialect a ``StoreConnection`` speaks.
+public enum SQLDialect: String, Sendable {
+  case sqlite
+  case postgres
+}
+
+/// The columns of the current row of a result, from either backend. Valid only inside the
+/// closure it is handed to.
+enum Columns {
+  case sqlite(Statement)
+  case postgres(PostgresRow)
+
+  func isNull(_ index: Int) -> Bool {
+    switch self {
+    case .sqlite(let statement): return statement.isNull(index)
+    case .postgres(let row): return row.isNull(index)
+    }
+  }
+
+  /// An integer column (a PostgreSQL `boolean` reads as 0 or 1, as SQLite's do).
+  func int(_ index: Int) -> Int {
+    switch self {
+    case .sqlite(let statement): return statement.int(index)
+    case .postgres(let row): return row.integerOrBoolean(index)
+    }
+  }
+
+  func bool(_ index: Int) -> Bool { int(index) != 0 }
+
+  func optionalBool(_ index: Int) -> Bool? { isNull(index) ? nil : bool(index) }
+
+  func optionalInt(_ index: Int) -> Int? { isNull(index) ? nil : int(index) }
+
+  func string(_ index: Int) -> String {
+    switch self {
+    case .sqlite(let statement): return statement.string(index)
+    case .postgres(let row): return row.string(index)
+    }
+  }
+
+  func optionalString(_ index: Int) -> String? { isNull(index) ? nil : string(index) }
+}
+
+extension PostgresRow {
+  /// An integer column, or a `boolean` one as 1 or 0; 0 when NULL.
+  func integerOrBoolean(_ column: Int) -> Int {
+    guard !isNull(column) else { return 0 }
+    let text = string(column)
+    if let value = Int(text) { return value }
+    return text == "t" ? 1 : 0
+  }
+}

@@ -1,0 +1,67 @@
+import TableModel
+
+/// SQLite as a ``Store``'s connection: prepared statements cached by their text, the
+/// schema version in `PRAGMA user_version`, new changes seen through `PRAGMA data_version`.
+extension Database: StoreConnection {
+  var dialect: SQLDialect { .sqlite }
+
+  var isInTransaction: Bool { !isAutocommit }
+
+  func run(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError) {
+    do {
+      try cachedStatement(sql).execute(arguments)
+    } catch {
+      throw StoreError(error)
+    }
+  }
+
+  func each(
+    _ sql: String, _ arguments: [any DatabaseValueConvertible], _ body: (Columns) -> Bool
+  ) throws(StoreError) {
+    do {
+      let statement = try cachedStatement(sql)
+      defer { statement.reset() }
+      try statement.bind(arguments)
+      while try statement.step() {
+        if !body(.sqlite(statement)) { break }
+      }
+    } catch {
+      throw StoreError(error)
+    }
+  }
+
+  func runScript(_ sql: String) throws(StoreError) {
+    do {
+      try executeScript(sql)
+    } catch {
+      throw StoreError(error)
+    }
+  }
+
+  func lastInsertID() throws(StoreError) -> Int { lastInsertedRowID }
+
+  func inTransaction<T>(writing: Bool, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    try inTransaction(writing ? .immediate : .deferred, body)
+  }
+
+  func schemaVersion() throws(StoreError) -> Int {
+    try integer("PRAGMA user_version")
+  }
+
+  func setSchemaVersion(_ version: Int) throws(StoreError) {
+    try runScript("PRAGMA user_version = \(version)")
+  }
+
+  func dataVersion() throws(StoreError) -> Int {
+    try integer("PRAGMA data_version")
+  }
+
+  func ping() -> Bool {
+    do {
+      try run("SELECT count(*) FROM sqlite_master", [])
+      return true
+    } catch {
+      return false
+    }
+  }
+}

@@ -1,0 +1,263 @@
+import CPostgres
+import TableModel
+
+/// PostgreSQL as a ``Store``'s connection. The store's statements are SQLite's dialect
+/// with `?`/`?N` placeholders: each text is rewritten to `$N` once and then prepared once
+/// (``PostgresConnection`` caches prepared statements by their text). `unixepoch()` is a
+/// function the schema defines; booleans are `boolean` columns, which read as 0 or 1.
+///
+/// Transactions: a read runs in `REPEATABLE READ, READ ONLY`, so that it sees one state
+/// throughout, as a SQLite read transaction does. A write runs in `READ COMMITTED` and
+/// first takes a transaction-scoped advisory lock that every tableweb writer of the
+/// database takes (``writeLock``): writers on any number of servers commit one at a time,
+/// exactly as SQLite's write lock makes them, so each list's version goes up by one per
+/// change with no duplicate, and the change log's ids grow in commit order — a reader that
+/// has seen id N has seen every commit before it (what ``Store/logEntries(after:limit:)``
+/// relies on).
+///
+/// - Important: Not `Sendable`: use it from one thread at a time (libpq's rule).
+final class PostgresStoreConnection: StoreConnection {
+  let connection: PostgresConnection
+  let isReadOnly: Bool
+  private(set) var changes = 0
+  /// The PostgreSQL text of each statement, by its SQLite text, and whether it returns
+  /// the id of the row it inserts (see ``statement(_:)``).
+  private var texts: [String: (text: String, returnsID: Bool)] = [:]
+  /// The id of the row the last INSERT into a table with ids made.
+  private var lastID = 0
+
+  /// The advisory lock key every write transaction takes ("tw" + 1).
+  static let writeLock = 0x7477_0001
+
+  var dialect: SQLDialect { .postgres }
+
+  /// Connects to `url` (`postgres://…` or `postgresql://…`). A read-only connection makes
+  /// every transaction read-only on the server too.
+  init(url: String, readOnly: Bool) throws(StoreError) {
+    do {
+      connection = try PostgresConnection(url)
+    } catch {
+      throw StoreError(Self.oneLine(error, hiding: url))
+    }
+    isReadOnly = readOnly
+    if readOnly { try runScript("SET default_transaction_read_only = on") }
+  }
+
+  /// libpq's message on one line, with any password in `url` (libpq may quote the part
+  /// of a URL it could not parse) replaced by `***`.
+  static func oneLine(_ error: PostgresError, hiding url: String) -> PostgresError {
+    var error = error
+    error.message = error.message.split(whereSeparator: \.isNewline)
+      .map { $0.drop(while: \.isWhitespace) }.filter { !$0.isEmpty }.joined(separator: "; ")
+    if let password = password(in: url), !password.isEmpty {
+      error.message = error.message.replacing(password, with: "***")
+    }
+    return error
+  }
+
+  /// The password in a `postgres://user:password@host` URL or a `password=` option.
+  static func password(in url: String) -> String? {
+    if let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@"),
+      let colon = url[scheme.upperBound..<at].firstIndex(of: ":")
+    {
+      return String(url[url.index(after: colon)..<at])
+    }
+    guard let option = url.range(of: "password=") else { return nil }
+    let end =
+      url[option.upperBound...].firstIndex(where: { $0 == " " || $0 == "&" }) ?? url.endIndex
+    return String(url[option.upperBound..<end])
+  }
+
+  /// A transaction is open on the server (a broken connection has none).
+  var isInTransaction: Bool {
+    let status = PQtransactionStatus(connection.handle)
+    return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+  }
+
+  /// Whether ``inTransaction(writing:_:)`` is running a transaction: no reconnecting then,
+  /// since the rest of it would run outside the transaction.
+  private var isInsideTransaction = false
+
+  /// Connects again when the connection broke, between transactions: the command that
+  /// found it broken failed whole, and the next one gets a new connection.
+  private func reconnectIfBroken() throws(StoreError) {
+    guard !isInsideTransaction, !connection.isConnected else { return }
+    do {
+      try connection.reconnect()
+    } catch {
+      throw StoreError(error)
+    }
+    if isReadOnly { try runScript("SET default_transaction_read_only = on") }
+  }
+
+  /// The PostgreSQL text of a statement written with SQLite's placeholders: `?N` becomes
+  /// `$N`, and a bare `?` the number after the highest so far (SQLite's rule). Quoted
+  /// text and identifiers are left alone.
+  static func postgresText(_ sql: String) -> String {
+    var result = ""
+    result.reserveCapacity(sql.utf8.count + 8)
+    var highest = 0
+    var quote: Character?
+    var characters = sql.makeIterator()
+    var pending: Character? = characters.next()
+    while let character = pending {
+      pending = characters.next()
+      if let open = quote {
+        result.append(character)
+        if character == open { quote = nil }
+        continue
+      }
+      switch character {
+      case "'", "\"":
+        quote = character
+        result.append(character)
+      case "?":
+        var digits = ""
+        while let next = pending, next.isASCII, next.isNumber {
+          digits.append(next)
+          pending = characters.next()
+        }
+        let index = Int(digits) ?? (highest + 1)
+        highest = max(highest, index)
+        result += "$\(index)"
+      default:
+        result.append(character)
+      }
+    }
+    return result
+  }
+
+  /// The tables whose rows have an identity `id` (SQLite's rowid).
+  static let tablesWithIDs: Set<String> = [
+    "list", "section", "block", "row", "change_log", "list_log",
+  ]
+
+  /// The PostgreSQL form of a statement, made once per text. An `INSERT` into a table
+  /// with ids also returns the new row's id (`RETURNING id`), so that
+  /// ``lastInsertID()`` costs no round trip, as SQLite's `last_insert_rowid` costs none.
+  private func statement(_ sql: String) -> (text: String, returnsID: Bool) {
+    if let known = texts[sql] { return known }
+    var text = Self.postgresText(sql)
+    let words = sql.split(whereSeparator: { $0.isWhitespace || $0 == "(" }).prefix(3)
+    let returnsID =
+      words.count == 3 && words[0] == "INSERT" && words[1] == "INTO"
+      && Self.tablesWithIDs.contains(String(words[2])) && !sql.contains("RETURNING")
+    if returnsID { text += " RETURNING id" }
+    texts[sql] = (text, returnsID)
+    return (text, returnsID)
+  }
+
+  private func text(_ sql: String) -> String { statement(sql).text }
+
+  private static func values(_ arguments: [any DatabaseValueConvertible]) -> [(any PostgresValue)?]
+  {
+    arguments.map { argument -> (any PostgresValue)? in
+      switch argument.databaseValue {
+      case .null: return nil
+      case .integer(let value): return Int(value)
+      case .real(let value): return value
+      case .text(let value): return value
+      }
+    }
+  }
+
+  func run(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError) {
+    try reconnectIfBroken()
+    let (text, returnsID) = statement(sql)
+    do {
+      if returnsID {
+        lastID = try connection.fetchOne(text, Self.values(arguments)) { $0.int(0) } ?? 0
+        changes = 1
+      } else {
+        changes = try connection.execute(text, arguments: Self.values(arguments))
+      }
+    } catch {
+      throw StoreError(error)
+    }
+  }
+
+  func each(
+    _ sql: String, _ arguments: [any DatabaseValueConvertible], _ body: (Columns) -> Bool
+  ) throws(StoreError) {
+    try reconnectIfBroken()
+    var going = true
+    do {
+      _ = try connection.fetchAll(text(sql), Self.values(arguments)) { row -> Void in
+        if going { going = body(.postgres(row)) }
+      }
+    } catch {
+      throw StoreError(error)
+    }
+  }
+
+  func runScript(_ sql: String) throws(StoreError) {
+    do {
+      try connection.executeScript(sql)
+    } catch {
+      throw StoreError(error)
+    }
+  }
+
+  /// The id the last INSERT into a table with ids returned.
+  func lastInsertID() throws(StoreError) -> Int { lastID }
+
+  func inTransaction<T>(writing: Bool, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    try connection.access.exclusively { () throws(StoreError) -> T in
+      // BEGIN and the write lock in one round trip.
+      try reconnectIfBroken()
+      isInsideTransaction = true
+      defer { isInsideTransaction = false }
+      let value: T
+      do throws(StoreError) {
+        try runScript(
+          writing
+            ? "BEGIN; SELECT pg_advisory_xact_lock(\(Self.writeLock))"
+            : "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        value = try body()
+        try run("COMMIT", [])
+      } catch {
+        rollBack()
+        throw error
+      }
+      return value
+    }
+  }
+
+  private func rollBack() {
+    guard isInTransaction else { return }
+    do {
+      try run("ROLLBACK", [])
+    } catch {
+      // The error that made us roll back is the one worth reporting; a connection that
+      // broke has nothing left applied.
+    }
+  }
+
+  func schemaVersion() throws(StoreError) -> Int {
+    guard try integer("SELECT to_regclass('tableweb_schema') IS NOT NULL") == 1 else { return 0 }
+    return try integer("SELECT max(version) FROM tableweb_schema")
+  }
+
+  func setSchemaVersion(_ version: Int) throws(StoreError) {
+    try runScript(
+      """
+      CREATE TABLE IF NOT EXISTS tableweb_schema (version INTEGER NOT NULL);
+      DELETE FROM tableweb_schema;
+      INSERT INTO tableweb_schema (version) VALUES (\(version));
+      """)
+  }
+
+  /// The change log's newest id: every commit that changes a list appends to it.
+  func dataVersion() throws(StoreError) -> Int {
+    try integer("SELECT coalesce(max(id), 0) FROM list_log")
+  }
+
+  func ping() -> Bool {
+    do {
+      try run("SELECT 1", [])
+      return true
+    } catch {
+      return false
+    }
+  }
+}

@@ -1,0 +1,113 @@
+"""tableweb on PostgreSQL: `import`, `serve` and `export` with `--db postgres://…` on a
+throwaway cluster (postgres_cluster.py), and clear one-line errors for a bad URL or an
+unreachable server that never show the password."""
+import asyncio
+import json
+import os
+import subprocess
+
+import pytest
+
+from conftest import TABLEWEB
+from postgres_cluster import PostgresCluster, binary_folder
+from test_http_commands import post
+from test_http_commands import test_a_posted_insert_reaches_a_viewer_as_a_diff as posted_insert_reaches_a_viewer
+from test_protocol import Client
+
+HERE = os.path.dirname(__file__)
+APP = os.path.join(HERE, "test_protocol_app.json")
+
+
+@pytest.fixture(scope="module")
+def postgres():
+    if binary_folder() is None:
+        pytest.skip("PostgreSQL is not installed (make deps)")
+    if not os.path.exists(TABLEWEB):
+        pytest.skip(f"{TABLEWEB} is not built (make release)")
+    cluster = PostgresCluster()
+    yield cluster
+    cluster.stop()
+
+
+def tableweb(*args, env=None):
+    return subprocess.run([TABLEWEB, *args], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, **(env or {})})
+
+
+def export(db):
+    result = tableweb("export", "--db", db)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_import_serve_export_round_trip_through_postgres(postgres, launch_server, tmp_path):
+    url = postgres.new_database()
+    imported = tableweb("import", APP, "--db", url)
+    assert imported.returncode == 0, imported.stderr
+    # The same file through SQLite exports the same data.
+    sqlite = str(tmp_path / "same.sqlite")
+    assert tableweb("import", APP, "--db", sqlite).returncode == 0
+    assert export(url) == export(sqlite)
+
+    server = launch_server(db=url)
+
+    posted_insert_reaches_a_viewer(server)  # Butter, after Bread in Ltasks
+    assert server.stop() == 0
+    assert "postgres://tableweb@127.0.0.1" in "".join(server.output)
+
+    # What the server committed is in the export, and the export imports again unchanged
+    # (TABLEWEB_DB names the database as well as --db).
+    data = export(url)
+    assert "Butter" in json.dumps(data)
+    exported = tmp_path / "export.json"
+    exported.write_text(json.dumps(data))
+    again = postgres.new_database()
+    assert tableweb("import", str(exported), env={"TABLEWEB_DB": again}).returncode == 0
+    assert export(again) == data
+
+
+@pytest.mark.parametrize("url, problem", [
+    ("postgres://tableweb:s3cret-pw@127.0.0.1:1/nothing", "127.0.0.1"),
+    ("postgres://tableweb:s3cret-pw@127.0.0.1:notaport/nothing", "notaport"),
+])
+def test_a_bad_url_or_an_unreachable_server_is_a_one_line_error(postgres, url, problem):
+    for command in (["export", "--db", url], ["import", APP, "--db", url],
+                    ["access", "list", "--db", url]):
+        result = tableweb(*command)
+        assert result.returncode != 0
+        message = result.stderr.strip()
+        assert len(message.splitlines()) == 1, message
+        assert problem in message and "PostgreSQL" in message, message
+        assert "s3cret-pw" not in result.stderr + result.stdout
+
+
+def test_serve_names_an_unreachable_database_without_its_password(postgres, tmp_path):
+    result = subprocess.run(
+        [TABLEWEB, "serve", "--port", "0", "--db", "postgres://tableweb:s3cret-pw@127.0.0.1:1/x"],
+        capture_output=True, text=True, timeout=30)
+    assert result.returncode != 0
+    assert "cannot open the database postgres://tableweb:***@127.0.0.1:1/x" in result.stderr
+    assert "s3cret-pw" not in result.stderr + result.stdout
+
+
+def test_an_edit_through_one_server_reaches_a_viewer_on_another(postgres, launch_server):
+    """Two servers on one PostgreSQL database: the other's commits come from the change
+    log (polled, as on a shared SQLite file), in order and without gaps."""
+    url = postgres.new_database()
+    assert tableweb("import", APP, "--db", url).returncode == 0
+    writer, other = launch_server(db=url), launch_server(db=url)
+
+    async def scenario():
+        viewer = await Client.open(other)
+        await viewer.command({"type": "tap", "list": "Lhome", "row": "Rtasks"}, 1)
+        version = viewer.screen["version"]
+        for index, text in enumerate(["Butter", "Jam"]):
+            status, answer = await asyncio.to_thread(post, writer, {
+                "type": "insert", "list": "Ltasks", "section": "Stodo", "row": {"text": text}})
+            assert status == 200 and answer["version"] == version + index + 1
+        for index in range(2):
+            diff = await viewer.expect("diff")
+            assert diff["from"] == version + index
+        assert viewer.rows()[0][:2] == ["Jam", "Butter"]
+        await viewer.close()
+    asyncio.run(scenario())
