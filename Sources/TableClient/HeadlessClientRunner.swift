@@ -202,8 +202,14 @@ public struct HeadlessClientRunner {
     let deadline = ContinuousClock.now + options.timeout
     for delay in [100, 250, 500, 1000, 2000, 2000, 2000] {
       Thread.sleep(forTimeInterval: Double(delay) / 1000)
-      guard ContinuousClock.now < deadline, let next = try? WebSocketClient(url: options.url)
-      else { return false }
+      guard ContinuousClock.now < deadline else { return false }
+      let next: WebSocketClient
+      do {
+        next = try WebSocketClient(url: options.url)
+      } catch {
+        writeError("tableweb client: cannot reconnect: \(error)")
+        return false
+      }
       next.connect()
       if case .opened? = next.nextEvent(timeout: .seconds(2)) {
         writeError("tableweb client: reconnected")

@@ -23,21 +23,15 @@ public final class ChangeWatch: Sendable {
       server.perform { reference.host?.catchUpWithLog() }
       // Writable when the file is (it only reads): whichever connection closes last folds
       // the write-ahead log back into the file and removes it, which a read-only one cannot.
-      let store: Store
-      do {
-        store = try (try? Store(path: path)) ?? Store(path: path, readOnly: true)
-      } catch {
-        ServerDiagnostics.report("changes by other processes will not be seen: \(error)")
-        return
-      }
-      var seen = try? store.dataVersion()
+      guard let store = Self.open(path) else { return }
+      var seen = Self.dataVersion(of: store)
       while !Task.isCancelled, reference.isAlive {
         do {
           try await Task.sleep(for: interval)
         } catch {
           return  // cancelled
         }
-        let now = try? store.dataVersion()
+        let now = Self.dataVersion(of: store)
         guard now != seen else { continue }
         seen = now
         server.perform { reference.host?.catchUpWithLog() }
@@ -46,6 +40,32 @@ public final class ChangeWatch: Sendable {
   }
 
   public func cancel() { task.cancel() }
+
+  /// The watcher's connection: writable when the file is, else read-only; nil (reported)
+  /// when neither opens.
+  private static func open(_ path: String) -> Store? {
+    do {
+      return try Store(path: path)
+    } catch {
+      do {
+        return try Store(path: path, readOnly: true)
+      } catch {
+        ServerDiagnostics.report("changes by other processes will not be seen: \(error)")
+        return nil
+      }
+    }
+  }
+
+  /// The database's change counter, or nil (reported) when it cannot be read: the next
+  /// tick that reads it again counts as a change, so nothing is missed.
+  private static func dataVersion(of store: Store) -> Int? {
+    do {
+      return try store.dataVersion()
+    } catch {
+      ServerDiagnostics.report("cannot read whether other processes changed the database (\(error))")
+      return nil
+    }
+  }
 
   /// Stops watching and returns once the watcher's connection is closed.
   public func stop() async {

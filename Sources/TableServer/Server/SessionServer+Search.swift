@@ -78,9 +78,7 @@ extension SessionServer {
       let old = searches.results[list]?[query]
       searches.results[list]?[query] = nil
       guard let new = searchResults(shownTo: viewers[0])?.results else { continue }
-      if let old, new.version == old.version + 1,
-        let ops = try? TableDiff.ops(from: old.sections, to: new.sections)
-      {
+      if let old, new.version == old.version + 1, let ops = searchDiff(from: old, to: new) {
         let diff = TableDiff(list: list, from: old.version, ops: ops)
         effects.append(.send(frame(for: .diff(diff)), to: viewers.flatMap(\.connections), kind: .diff))
       } else if old?.version != new.version {
@@ -106,5 +104,16 @@ extension SessionServer {
     let shown = Set(sessions(showing: list).compactMap { searches.query(of: $0) })
     searches.results[list] = searches.results[list]?.filter { shown.contains($0.key) }
     if searches.results[list]?.isEmpty == true { searches.results[list] = nil }
+  }
+
+  /// The diff between two results of one search; nil (and a report: the searchers get
+  /// their screen again) when results hold duplicate ids and so cannot be diffed.
+  private func searchDiff(from old: TableSnapshot, to new: TableSnapshot) -> [DiffOp]? {
+    do {
+      return try TableDiff.ops(from: old.sections, to: new.sections)
+    } catch {
+      ServerDiagnostics.report("search results of list \(new.list) cannot be diffed (\(error)); screens resent")
+      return nil
+    }
   }
 }

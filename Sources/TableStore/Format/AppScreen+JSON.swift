@@ -45,7 +45,7 @@ extension AppRow {
     if let isOn { object["switch"] = .bool(isOn) }
     if isChecked { object["checked"] = .bool(true) }
     if isFlagged { object["flagged"] = .bool(true) }
-    if let values = Store.storedValues(values) { object["values"] = try? JSONValue(parsing: values) }
+    if !values.isEmpty { object["values"] = Store.valuesJSON(values) }
     if let showWhen {
       object["showWhen"] = .object(["row": .string(showWhen.row), "on": .bool(showWhen.isOn)])
     }
