@@ -113,6 +113,18 @@ public struct HeadlessClient: Sendable {
       case .update(let reference, let text):
         return send(
           .update(list: list, row: try row(reference).row.id, edit: RowUpdate(text: text)))
+      case .action(let name, let reference):
+        let wanted = name.lowercased()
+        guard
+          let action = screen.actions.first(where: {
+            $0.id.lowercased() == wanted || $0.title.lowercased() == wanted
+          })
+        else {
+          let offered = screen.actions.map(\.title).joined(separator: ", ")
+          return .refuse(
+            offered.isEmpty ? "\(screen.title) has no row actions" : "no action \(name) here (\(offered))")
+        }
+        return send(.action(list: list, row: try row(reference).row.id, action: action.id))
       case .fetch:
         guard let (section, from) = screen.firstIncompleteSection else {
           return .refuse("every row is loaded")

@@ -13,6 +13,9 @@ public enum ScriptCommand: Sendable, Equatable {
   /// Flips a switch, or sets it when `isOn` is given.
   case toggle(RowReference, isOn: Bool?)
   case update(RowReference, text: String)
+  /// One of the list's row actions (a swipe action or context-menu item), by its id or
+  /// title, on a row.
+  case action(String, RowReference)
   /// Loads the next rows of the first section not fully loaded.
   case fetch
   case reload
@@ -35,6 +38,7 @@ public enum ScriptCommand: Sendable, Equatable {
   public static let usage = """
     tap ROW | accessory ROW | back | edit on|off | delete ROW… | insert [after ROW] TEXT
     move ROW after ROW | move ROW to top | toggle ROW [on|off] | update ROW TEXT
+    action ACTION ROW       (ACTION: a row action's id or title, e.g. action Flag "Buy milk")
     fetch | reload | wait [ms] | quit        (ROW: its text or id; quote text with spaces)
     """
 
@@ -86,6 +90,9 @@ public enum ScriptCommand: Sendable, Equatable {
     case "update", "rename":
       guard arguments.count >= 2 else { throw ScriptError("update ROW TEXT", line: line) }
       return .update(RowReference(arguments[0]), text: try rest(from: 1))
+    case "action":
+      guard arguments.count >= 2 else { throw ScriptError("action ACTION ROW", line: line) }
+      return .action(arguments[0], RowReference(arguments[1...].joined(separator: " ")))
     case "fetch", "more": return .fetch
     case "reload": return .reload
     case "wait", "sleep":

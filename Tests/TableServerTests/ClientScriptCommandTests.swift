@@ -22,6 +22,8 @@ struct ClientScriptCommandTests {
     ("toggle Airplane Mode on", .toggle("Airplane Mode", isOn: true)),
     ("toggle R5 off", .toggle("R5", isOn: false)),
     ("update R5 New name", .update("R5", text: "New name")),
+    ("action Flag \"Buy milk\"", .action("Flag", "Buy milk")),
+    ("action flag R4", .action("flag", "R4")),
     ("fetch", .fetch),
     ("reload", .reload),
     ("wait", .wait(milliseconds: ScriptCommand.defaultWaitMilliseconds)),
@@ -39,7 +41,7 @@ struct ClientScriptCommandTests {
   }
 
   @Test(arguments: [
-    "fly away", "tap", "edit maybe", "move R1 R2", "wait soon", "tap \"open", "update R1",
+    "fly away", "tap", "edit maybe", "move R1 R2", "wait soon", "tap \"open", "update R1", "action Flag",
   ])
   func refusesBadLines(line: String) {
     #expect(throws: ScriptError.self) { try ScriptCommand.parse(line) }

@@ -3,10 +3,12 @@ the context menu by right click and by keyboard, and the chosen action reaching 
 and another viewer; viewers are refused."""
 import asyncio
 import json
+import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from conftest import TABLEWEB
 from page_helpers import Server, cell, chromium, drill, open_app, serving, swipe  # noqa: F401 (fixtures)
 from test_access import grant, hello, until
 
@@ -142,3 +144,17 @@ def test_the_action_command_viewers_and_unknown_actions():
             pool.submit(asyncio.run, run()).result()
     finally:
         s.close()
+
+
+def test_the_headless_client_performs_a_row_action_by_its_title(server):
+    def client(script):
+        return subprocess.run([TABLEWEB, "client", server.server.ws_url, "--json"], input=script,
+                              capture_output=True, text=True, timeout=20)
+    result = client('tap Tasks\nwait 300\naction Flag "Task 3"\nwait 300\n')
+    assert result.returncode == 0, result.stderr
+    messages = [json.loads(line) for line in result.stdout.splitlines()]
+    assert any(m["type"] == "ack" for m in messages)
+    ops = [op for m in messages if m["type"] == "diff" for op in m["ops"]]
+    assert any(op.get("row", {}).get("id") == "t3" and op["row"].get("flagged") is True for op in ops), ops
+    refused = client("tap Tasks\nwait 300\naction Pin t1\n")
+    assert "no action Pin here (Flag, Done, Delete)" in refused.stderr
