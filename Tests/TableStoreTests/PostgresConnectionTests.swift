@@ -42,6 +42,7 @@ import Testing
     #expect(throws: PostgresError.self) { try db.execute("SELECT * FROM missing") }
     do {
       _ = try db.fetchAll("SELEKT 1") { _ in 0 }
+      Issue.record("a syntax error was accepted")
     } catch {
       #expect(error.sqlState == "42601")
       #expect(error.description.contains("SELEKT 1"))

@@ -84,20 +84,9 @@ extension SessionServer {
       } else {
         session.stack.popToExisting(where: listStillExists)
       }
-      keep(session)
-      save(session)
-      do {
-        try cacheSnapshot(of: session.topList)
-      } catch {
-        ServerDiagnostics.report(
-          "list \(session.topList) could not be read after an import (\(error))")
-        continue
-      }
-      effects.append(screen(of: token, transition: .none, to: session.connections))
-      effects.append(
-        .send(
-          frame(for: .notice(text: "The data was replaced; this is how it is now.")),
-          to: session.connections, kind: .reply))
+      _ = show(
+        session, token, transition: .none, notice: "The data was replaced; this is how it is now.",
+        after: "an import", effects: &effects)
     }
   }
 

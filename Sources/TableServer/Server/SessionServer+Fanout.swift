@@ -168,21 +168,32 @@ extension SessionServer {
       }
       let left = session.topList
       session.stack.popToExisting(where: exists)
-      keep(session)
-      save(session)
-      do {
-        try cacheSnapshot(of: session.topList)
-      } catch {
-        ServerDiagnostics.report("list \(session.topList) could not be read after a pop (\(error))")
-        continue
-      }
+      guard
+        show(
+          session, token, transition: .pop, notice: "“\(gone.title)” was deleted.", after: "a pop",
+          effects: &effects)
+      else { continue }
       forgetSnapshotIfUnviewed(left)
-      effects.append(screen(of: token, transition: .pop, to: session.connections))
-      effects.append(
-        .send(
-          frame(for: .notice(text: "“\(gone.title)” was deleted.")), to: session.connections,
-          kind: .reply))
     }
+  }
+
+  /// Keeps and saves a session whose stack the server changed, then sends it its top
+  /// screen and `notice`. False (and a report) when that screen cannot be read.
+  mutating func show(
+    _ session: Session, _ token: SessionToken, transition: ScreenTransition, notice: String,
+    after cause: String, effects: inout [ServerAction]
+  ) -> Bool {
+    keep(session)
+    save(session)
+    do {
+      try cacheSnapshot(of: session.topList)
+    } catch {
+      ServerDiagnostics.report("list \(session.topList) could not be read after \(cause) (\(error))")
+      return false
+    }
+    effects.append(screen(of: token, transition: transition, to: session.connections))
+    effects.append(.send(frame(for: .notice(text: notice)), to: session.connections, kind: .reply))
+    return true
   }
 }
 
