@@ -27,10 +27,14 @@ struct ClientCommand: ParsableCommand {
   @Flag(help: "Exit non-zero at the first error.")
   var strict = false
 
-  @Option(help: "Resume the session with this token.")
+  // Tokens and credentials are base64url, so one may begin with "-": the value is taken
+  // whatever it looks like.
+  @Option(parsing: .unconditional, help: "Resume the session with this token.")
   var session: String?
 
-  @Option(help: "The access credential (from tableweb access grant), for a server that requires one.")
+  @Option(
+    parsing: .unconditional,
+    help: "The access credential (from tableweb access grant), for a server that requires one.")
   var access: String?
 
   @Option(help: "Seconds to wait for the connection and for each answer.")

@@ -188,6 +188,12 @@ def test_headless_client_with_access(granted):
     refused = client()
     assert "unauthorized" in refused.stdout
     assert refused.returncode != 0
+    # base64url credentials begin with "-" one time in 64: such a value is still the
+    # option's value (the server refuses it), not a usage error
+    dashed = client("--access", "-" + "A" * 42)
+    assert "Missing value" not in dashed.stderr, dashed.stderr
+    assert "unauthorized" in dashed.stdout
+    assert dashed.returncode != 0
 
 
 def test_serve_refuses_a_non_loopback_host_with_no_grants(tmp_path):
