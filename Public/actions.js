@@ -6,10 +6,13 @@ import { EDITING_STYLE } from "./wire.js";
 
 const DELETE = { id: null, title: "Delete", color: "red" }; // the plain swipe-to-delete
 
-/// The buttons each edge of `row` reveals: the list's actions, or Delete alone.
+/// The list's actions `row` offers: those it names (`row.actions`), in its order, or all.
+const offered = ({ screen: { actions: all } }, row) => row.actions?.map((id) => all.find((a) => a.id === id)).filter(Boolean) ?? all;
+
+/// The buttons each edge of `row` reveals: the actions it offers, or Delete alone.
 export function actionsFor(view, row) {
-  const acts = view.screen.actions;
-  if (acts.length) return { leading: acts.filter((a) => a.edge === "leading"), trailing: acts.filter((a) => a.edge !== "leading") };
+  const acts = offered(view, row);
+  if (view.screen.actions.length) return { leading: acts.filter((a) => a.edge === "leading"), trailing: acts.filter((a) => a.edge !== "leading") };
   return { leading: [], trailing: view.screen.editable && row.editing === EDITING_STYLE.delete ? [DELETE] : [] };
 }
 
@@ -22,7 +25,8 @@ export function perform(view, row, act) {
 function openMenu(view, node, x, y) {
   const row = cellState.get(node).row;
   const app = document.getElementById("app");
-  if (!row || view.screen.editing || !view.screen.actions.length || app.querySelector(".menu")) return false;
+  const acts = row && offered(view, row);
+  if (!acts?.length || view.screen.editing || app.querySelector(".menu")) return false;
   view.closeSwipe();
   const scrim = app.appendChild(el("div", "scrim menu-scrim"));
   const menu = scrim.appendChild(el("div", "menu"));
@@ -31,9 +35,9 @@ function openMenu(view, node, x, y) {
   const box = app.getBoundingClientRect();
   const r = node.getBoundingClientRect();
   menu.style.left = `${Math.max(8, Math.min((x ?? r.left + 16) - box.left, box.width - 208))}px`;
-  menu.style.top = `${Math.max(8, Math.min((y ?? r.bottom) - box.top, box.height - 48 * view.screen.actions.length - 8))}px`;
+  menu.style.top = `${Math.max(8, Math.min((y ?? r.bottom) - box.top, box.height - 48 * acts.length - 8))}px`;
   const close = () => (scrim.remove(), node.focus({ preventScroll: true }));
-  const items = view.screen.actions.map((act) => {
+  const items = acts.map((act) => {
     const b = menu.appendChild(el("button", `c-${act.color}`, act.title));
     b.setAttribute("role", "menuitem");
     b.onclick = (e) => (e.stopPropagation(), close(), perform(view, row, act));

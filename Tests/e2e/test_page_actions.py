@@ -20,7 +20,9 @@ ACTIONS = [
 APP = {"title": "Home", "sections": [{"id": "home-s", "rows": [
     {"id": "tasks", "text": "Tasks", "children": {
         "title": "Tasks", "editable": True, "selection": "multiple", "actions": ACTIONS,
-        "sections": [{"id": "tasks-s", "rows": [{"id": f"t{i}", "text": f"Task {i}"} for i in range(1, 9)]}]}},
+        "sections": [{"id": "tasks-s", "rows": [{"id": f"t{i}", "text": f"Task {i}"} for i in range(1, 7)]
+                     + [{"id": "t7", "text": "Task 7", "actions": ["delete", "flag"]},  # its own, in its order
+                        {"id": "t8", "text": "Task 8", "actions": []}]}]}},  # none
 ]}]}
 
 server = serving(APP)
@@ -97,6 +99,27 @@ def test_context_menu_by_right_click_and_by_keyboard(two):
     checked(b, "t6").wait_for()
 
 
+def test_a_row_shows_only_its_own_actions(two):
+    a, b = two
+    swipe(a, "t7", 120)
+    assert cell(a, "t7").locator(".swipe-actions.leading button").all_text_contents() == ["Flag"]
+    a.locator(".nav-title").click()
+    cell(a, "t7").locator(".swipe-actions").wait_for(state="detached")
+    cell(a, "t7").click(button="right")
+    a.locator(".menu [role=menuitem]").first.wait_for()
+    assert a.locator(".menu [role=menuitem]").all_text_contents() == ["Delete", "Flag"]
+    a.keyboard.press("Escape")
+    for dx in (120, -120):  # t8 offers none: no buttons either way, no menu
+        swipe(a, "t8", dx)
+        assert cell(a, "t8").locator(".swipe-actions").count() == 0
+        assert cell(a, "t8").locator(".content").evaluate("c => c.style.transform") in ("", "none")
+    cell(a, "t8").click(button="right")
+    cell(a, "t8").focus()
+    a.keyboard.press("Shift+F10")
+    a.wait_for_timeout(200)
+    assert a.locator(".menu").count() == 0
+
+
 # A list past the server's windowed threshold (10,000 rows), held as its first rows only.
 MANY = {"id": "many", "text": "Many", "children": {
     "title": "Many", "actions": ACTIONS[:1], "cell": {"slots": [{"name": "t", "kind": "title"}]},
@@ -119,6 +142,9 @@ def test_the_action_command_viewers_and_unknown_actions():
             lst = screen["list"]
             await viewer.send(json.dumps({"type": "action", "list": lst, "row": "t7", "action": "flag", "ref": 1}))
             assert (await until(viewer, "error"))["code"] == "not_allowed"
+            await editor.send(json.dumps({"type": "action", "list": lst, "row": "t7", "action": "done", "ref": 2}))
+            refused = await until(editor, "error")  # t7 offers Delete and Flag only
+            assert refused["code"] == "not_allowed" and refused["message"] == "row t7 does not offer action done"
             await editor.send(json.dumps({"type": "action", "list": lst, "row": "t7", "action": "pin", "ref": 2}))
             assert (await until(editor, "error"))["code"] == "not_found"
             await editor.send(json.dumps({"type": "action", "list": lst, "row": "t7", "ref": 3}))
@@ -158,3 +184,7 @@ def test_the_headless_client_performs_a_row_action_by_its_title(server):
     assert any(op.get("row", {}).get("id") == "t3" and op["row"].get("flagged") is True for op in ops), ops
     refused = client("tap Tasks\nwait 300\naction Pin t1\n")
     assert "no action Pin here (Flag, Done, Delete)" in refused.stderr
+    refused = client("tap Tasks\nwait 300\naction Done t7\n")  # t7 offers its own
+    assert "Task 7 does not offer Done (Delete, Flag)" in refused.stderr
+    refused = client("tap Tasks\nwait 300\naction Flag t8\n")
+    assert "Task 8 does not offer Flag (it offers none)" in refused.stderr
