@@ -1,5 +1,5 @@
 // Pointer gestures on a table: swipe-to-delete and drag-to-reorder, by touch or mouse.
-import { cellButton, el } from "./dom.js";
+import { el } from "./dom.js";
 import { ROW_HEIGHT as H, cellState } from "./cell.js";
 import { actionsFor, perform } from "./actions.js";
 
@@ -36,12 +36,14 @@ function track(onMove, onUp) {
   addEventListener("pointercancel", up);
 }
 
-/// Shows the buttons of `side` behind the row; returns how far the row opens to show them.
+/// Shows the buttons of `side` behind the row, tab stops while shown (Escape closes them,
+/// focus back on the row); returns how far the row opens to show them.
 function addSwipeActions(view, node, side) {
   node.querySelector(".swipe-actions")?.remove();
   const acts = actionsFor(view, cellState.get(node).row)[side];
   const box = node.insertBefore(el("div", `swipe-actions ${side} c-${acts[0]?.color}`), node.querySelector(".content"));
-  for (const act of acts) box.appendChild(cellButton(`c-${act.color}`, null, act.title)).dataset.action = act.id ?? "";
+  box.onkeydown = (e) => void (e.key === "Escape" && (view.closeSwipe(), node.focus())); // false would cancel Tab
+  for (const act of acts) box.appendChild(el("button", `c-${act.color}`, act.title)).dataset.action = act.id ?? "";
   return acts.length * SWIPE_OPEN * (side === "leading" ? 1 : -1);
 }
 

@@ -73,6 +73,35 @@ def test_swipe_reveals_each_edge_and_a_full_swipe_performs_the_first(two):
     cell(a, "t4").wait_for(state="detached")
 
 
+def test_revealed_swipe_buttons_are_tab_stops(two):
+    a, b = two
+    swipe(a, "t2", -120)
+    cell(a, "t2").locator(".swipe-actions button").wait_for()
+    cell(a, "t2").focus()
+    a.keyboard.press("Tab")
+    assert a.evaluate("document.activeElement.textContent") == "Delete"
+    a.keyboard.press("Escape")  # closes them, focus back on the row
+    cell(a, "t2").locator(".swipe-actions").wait_for(state="detached")
+    assert a.evaluate("document.activeElement.dataset.id") == "t2"
+    assert cell(b, "t2").count() == 1
+    swipe(a, "t1", 120)
+    cell(a, "t1").locator(".swipe-actions button").first.wait_for()
+    cell(a, "t1").focus()
+    a.keyboard.press("Tab")
+    a.keyboard.press("Tab")  # Tab moves through them
+    assert a.evaluate("document.activeElement.textContent") == "Done"
+    was = checked(a, "t1").count()  # the first test checked it
+    a.keyboard.press("Space")  # performs it
+    checked(b, "t1").wait_for(state="detached" if was else "visible")
+    for state in ("visible", "detached"):  # Flag, then unflag, as the next tests expect
+        swipe(a, "t3", 120)
+        cell(a, "t3").locator(".swipe-actions button").first.wait_for()
+        cell(a, "t3").focus()
+        a.keyboard.press("Tab")
+        a.keyboard.press("Enter")
+        flagged(b, "t3").wait_for(state=state)
+
+
 def test_context_menu_by_right_click_and_by_keyboard(two):
     a, b = two
     cell(a, "t5").click(button="right")
