@@ -12,14 +12,12 @@ const offered = ({ screen: { actions: all } }, row) => row.actions?.map((id) => 
 /// The buttons each edge of `row` reveals: the actions it offers, or Delete alone.
 export function actionsFor(view, row) {
   const acts = offered(view, row);
-  if (view.screen.actions.length) return { leading: acts.filter((a) => a.edge === "leading"), trailing: acts.filter((a) => a.edge !== "leading") };
+  const lead = (a) => a.edge === "leading";
+  if (view.screen.actions.length) return { leading: acts.filter(lead), trailing: acts.filter((a) => !lead(a)) };
   return { leading: [], trailing: view.screen.editable && row.editing === EDITING_STYLE.delete ? [DELETE] : [] };
 }
 
-export function perform(view, row, act) {
-  if (act.id == null) view.actions.remove([row.id]);
-  else view.actions.perform(row, act.id);
-}
+export const perform = (view, row, act) => (act.id == null ? view.actions.remove([row.id]) : view.actions.perform(row, act.id));
 
 /// Opens the row's menu beside `node` (or at the pointer), focus on its first item.
 function openMenu(view, node, x, y) {

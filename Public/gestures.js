@@ -42,7 +42,7 @@ function addSwipeActions(view, node, side) {
   node.querySelector(".swipe-actions")?.remove();
   const acts = actionsFor(view, cellState.get(node).row)[side];
   const box = node.insertBefore(el("div", `swipe-actions ${side} c-${acts[0]?.color}`), node.querySelector(".content"));
-  box.onkeydown = (e) => void (e.key === "Escape" && (view.closeSwipe(), node.focus())); // false would cancel Tab
+  box.onkeydown = (e) => { if (e.key === "Escape") view.closeSwipe(), node.focus(); };
   for (const act of acts) box.appendChild(el("button", `c-${act.color}`, act.title)).dataset.action = act.id ?? "";
   return acts.length * SWIPE_OPEN * (side === "leading" ? 1 : -1);
 }
