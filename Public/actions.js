@@ -28,21 +28,18 @@ function openMenu(view, node, x, y) {
   view.closeSwipe();
   const scrim = app.appendChild(el("div", "scrim menu-scrim"));
   const menu = scrim.appendChild(el("div", "menu"));
-  menu.setAttribute("role", "menu");
-  menu.setAttribute("aria-label", row.text);
+  menu.role = "menu";
+  menu.ariaLabel = row.text;
   const box = app.getBoundingClientRect();
   const r = node.getBoundingClientRect();
   menu.style.left = `${Math.max(8, Math.min((x ?? r.left + 16) - box.left, box.width - 208))}px`;
   menu.style.top = `${Math.max(8, Math.min((y ?? r.bottom) - box.top, box.height - 48 * acts.length - 8))}px`;
   const close = () => (scrim.remove(), node.focus({ preventScroll: true }));
-  const items = acts.map((act) => {
-    const b = menu.appendChild(el("button", `c-${act.color}`, act.title));
-    b.setAttribute("role", "menuitem");
-    b.onclick = (e) => (e.stopPropagation(), close(), perform(view, row, act));
-    return b;
-  });
+  const items = acts.map((act) => Object.assign(menu.appendChild(el("button", `c-${act.color}`, act.title)), {
+    role: "menuitem", onclick: (e) => (e.stopPropagation(), close(), perform(view, row, act)),
+  }));
   scrim.onclick = close;
-  menu.addEventListener("keydown", (e) => {
+  menu.onkeydown = (e) => {
     e.stopPropagation();
     const i = items.indexOf(document.activeElement);
     const go = { ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: items.length - 1 }[e.key];
@@ -50,20 +47,19 @@ function openMenu(view, node, x, y) {
     else if (go == null) return;
     else items[(go + items.length) % items.length].focus();
     e.preventDefault();
-  });
+  };
   items[0].focus();
   return true;
 }
 
 export function attachMenu(view) {
-  const sc = view.scroller;
-  sc.addEventListener("contextmenu", (e) => {
+  view.scroller.oncontextmenu = (e) => {
     const node = e.target.closest(".cell");
     const byKey = e.button !== 2 && e.pointerType !== "touch" && !e.clientX;
     if (node && openMenu(view, node, byKey ? null : e.clientX, byKey ? null : e.clientY)) e.preventDefault();
-  });
-  sc.addEventListener("keydown", (e) => {
+  };
+  view.scroller.onkeydown = (e) => {
     const node = e.target.closest?.(".cell");
     if (node && (e.key === "ContextMenu" || (e.shiftKey && e.key === "F10")) && openMenu(view, node)) e.preventDefault();
-  });
+  };
 }

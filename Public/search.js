@@ -20,10 +20,7 @@ export class SearchField {
     };
     this.input.onfocus = () => this.showCancel();
     this.input.onkeydown = (e) => {
-      if (e.key !== "Escape") return;
-      e.preventDefault();
-      e.stopPropagation();
-      this.clear();
+      if (e.key === "Escape") e.preventDefault(), e.stopPropagation(), this.clear();
     };
     this.cancel.onclick = () => this.clear();
   }
