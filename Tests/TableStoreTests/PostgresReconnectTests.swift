@@ -84,9 +84,9 @@ import Testing
         Thread.sleep(forTimeInterval: 0.005)
       }
     }
-    // Back within one capped wait (2 s) of the server's return.
+    // Back within one capped wait (1 s) of the server's return.
     let after = try #require(reconnected)
-    #expect(after < .seconds(2) + .milliseconds(500))
+    #expect(after < .seconds(1) + .milliseconds(500))
     #expect(connection.backoff.outageStart == nil)
     let now = try store.version(of: "tones")
     #expect(now == version + 1)

@@ -29,6 +29,18 @@ public final class StoreAuthenticator: Authenticator {
     }
   }
 
+  /// Open while the store holds no grant. Grants that cannot be read now (the database
+  /// is restarting) keep the connection, as ``revoked(among:)`` does: an outage is not a
+  /// revocation, and a page told `unauthorized` would stop reconnecting.
+  public func staysOpen(_ request: UpgradeRequest) -> Bool {
+    do {
+      return try store.accessGrants().isEmpty
+    } catch {
+      ServerDiagnostics.report("access grants could not be read (\(error)); keeping connections")
+      return true
+    }
+  }
+
   /// One read of the (small) grant table per call.
   public func revoked(among identities: Set<AccessIdentity>) -> Set<AccessIdentity> {
     guard !identities.isEmpty else { return [] }

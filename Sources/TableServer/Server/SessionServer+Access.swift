@@ -112,7 +112,7 @@ extension SessionServer {
         if let decided = openDecisions[state.request] {
           isRevoked = decided
         } else {
-          isRevoked = authenticator.authenticate(state.request, access: nil) != .open
+          isRevoked = !authenticator.staysOpen(state.request)
           openDecisions[state.request] = isRevoked
         }
       }

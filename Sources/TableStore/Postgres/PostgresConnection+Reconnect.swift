@@ -34,7 +34,7 @@ extension PostgresConnection {
       let wait = (backoff.nextAttempt ?? now) - now
       throw PostgresError(
         sqlState: "08006",
-        message: "PostgreSQL cannot be reached; next attempt in \(Self.seconds(wait))",
+        message: "PostgreSQL \(StoreError.unreachable); next attempt in \(Self.seconds(wait))",
         statement: nil)
     }
     do {

@@ -25,7 +25,7 @@ public struct ReconnectBackoff: Sendable {
   private var random: SplitMix64
 
   public init(
-    first: Duration = .milliseconds(100), cap: Duration = .seconds(2),
+    first: Duration = .milliseconds(100), cap: Duration = .seconds(1),
     seed: UInt64 = UInt64.random(in: 0...UInt64.max)
   ) {
     precondition(first > .zero && cap >= first, "ReconnectBackoff: 0 < first ≤ cap")

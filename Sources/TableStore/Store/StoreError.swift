@@ -57,7 +57,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case .postgres(let state, _, _) where isConnectionFailure:
       return ProtocolError(
         .internal,
-        "the database cannot be reached (PostgreSQL error \(state ?? "08000")): try again shortly")
+        "the database \(Self.unreachable) (PostgreSQL error \(state ?? "08000")): try again shortly")
     case .postgres(let state, _, _):
       return ProtocolError(.internal, "the database failed (PostgreSQL error \(state ?? "08000"))")
     case .invalidData: return ProtocolError(.internal, "the stored data is not valid")
@@ -83,6 +83,11 @@ extension StoreError: PostgresErrorConvertible {
       self = .postgres(sqlState: error.sqlState, message: error.message, sql: error.statement)
     }
   }
+
+  /// Words in every message about a database that cannot be reached now (a protocol
+  /// error's, a refused reconnection's): the store logs such an outage once, and the
+  /// server leaves these out of its reports rather than repeat it per command and poll.
+  public static let unreachable = "cannot be reached"
 
   /// The PostgreSQL connection is gone or the server is shutting down or starting (see
   /// ``PostgresError/isConnectionFailure``): the database is unavailable for now.
