@@ -1,5 +1,5 @@
 // Pointer gestures on a table: swipe-to-delete and drag-to-reorder, by touch or mouse.
-import { cellButton, el } from "./dom.js";
+import { el } from "./dom.js";
 import { ROW_HEIGHT as H, cellState } from "./cell.js";
 import { actionsFor, perform } from "./actions.js";
 
@@ -24,24 +24,22 @@ export function attachGestures(view) {
   });
 }
 
+/// Follows the pointer until it is lifted or cancelled; then no listener is left.
 function track(onMove, onUp) {
-  const up = (e) => {
-    removeEventListener("pointermove", onMove);
-    removeEventListener("pointerup", up);
-    removeEventListener("pointercancel", up);
-    onUp(e);
-  };
-  addEventListener("pointermove", onMove);
-  addEventListener("pointerup", up);
-  addEventListener("pointercancel", up);
+  const done = new AbortController();
+  const { signal } = done;
+  addEventListener("pointermove", onMove, { signal });
+  for (const t of ["pointerup", "pointercancel"]) addEventListener(t, (e) => (done.abort(), onUp(e)), { signal });
 }
 
-/// Shows the buttons of `side` behind the row; returns how far the row opens to show them.
+/// Shows the buttons of `side` behind the row (tab stops; Escape closes them); returns how
+/// far the row opens to show them.
 function addSwipeActions(view, node, side) {
   node.querySelector(".swipe-actions")?.remove();
   const acts = actionsFor(view, cellState.get(node).row)[side];
   const box = node.insertBefore(el("div", `swipe-actions ${side} c-${acts[0]?.color}`), node.querySelector(".content"));
-  for (const act of acts) box.appendChild(cellButton(`c-${act.color}`, null, act.title)).dataset.action = act.id ?? "";
+  box.onkeydown = (e) => { if (e.key === "Escape") view.closeSwipe(), node.focus(); };
+  for (const act of acts) box.appendChild(el("button", `c-${act.color}`, act.title)).act = act;
   return acts.length * SWIPE_OPEN * (side === "leading" ? 1 : -1);
 }
 
@@ -50,19 +48,16 @@ export function keepSwipeOpen(view, node) {
   node.querySelector(".content").style.transform = `translateX(${addSwipeActions(view, node, view.openSwipe.side)}px)`;
 }
 
-/// The action of a revealed button, when a tap chose one.
-export function chosenAction(view, node, button) {
-  const id = button?.dataset.action;
-  return id == null ? null : (actionsFor(view, cellState.get(node).row)[view.openSwipe.side].find((a) => (a.id ?? "") === id) ?? null);
-}
+/// The action a tapped button stands for (buttons are rebuilt with their row).
+export const chosenAction = (view, node, button) => button?.act ?? null;
 
 function swipe(view, node, down) {
   const content = node.querySelector(".content");
   const row = cellState.get(node).row;
   const sets = actionsFor(view, row);
   if (!sets.leading.length && !sets.trailing.length) return;
-  const open = view.openSwipe?.node === node ? view.openSwipe : null;
-  const base = open ? open.dx : 0;
+  const open = view.openSwipe?.node === node && view.openSwipe;
+  const base = open?.dx ?? 0;
   const width = node.clientWidth;
   let swiping = false;
   let dx = base;
@@ -141,10 +136,7 @@ function reorder(view, node, down) {
     update(); // also while the sections around the gap resize
     frame = requestAnimationFrame(autoScroll);
   });
-  track((e) => {
-    y = e.clientY;
-    update();
-  }, () => {
+  track((e) => ((y = e.clientY), update()), () => {
     cancelAnimationFrame(frame);
     state.fx.delete("dragging");
     node.classList.remove("dragging");
@@ -159,10 +151,6 @@ function reorder(view, node, down) {
     drag.dropped = true;
     view.render();
     view.actions.move(state.row, secs[ts].id, after?.id ?? null);
-    setTimeout(() => {
-      if (view.drag !== drag) return;
-      view.drag = null;
-      view.render();
-    }, 2000);
+    setTimeout(() => view.drag === drag && ((view.drag = null), view.render()), 2000);
   });
 }

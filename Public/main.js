@@ -128,7 +128,7 @@ function showScreen(msg) {
   trail.length = sc.depth + 1;
   if (trail[sc.depth]?.list !== sc.list) trail[sc.depth] = undefined;
   nav.show(sc, sc.transition !== W.TRANSITION.none);
-  field.show(sc);
+  field.show(sc, view.largeTitle);
   showToolbar();
   if (result.gap) requestReload();
 }
@@ -141,7 +141,7 @@ function applyDiff(msg) {
     return requestReload();
   }
   for (const changes of result.changes) view.applyChanges(changes, isOwn);
-  field.show(model.screen);
+  field.show(model.screen, view.largeTitle);
   if (result.gap) requestReload();
 }
 
@@ -202,7 +202,7 @@ document.addEventListener("pointerdown", (e) => {
 });
 
 document.addEventListener("keydown", (e) => {
-  if (!view || e.target.closest?.("input, .scrim") || e.ctrlKey || e.metaKey) return;
+  if (!view || e.target.closest?.("input, .scrim, .swipe-actions") || e.ctrlKey || e.metaKey) return;
   if (e.key === "/" && !$(".searchbar").hidden) $(".searchbar input").focus(); // as Cmd-F on iPad
   else if (e.key === "Escape") {
     if (view.openSwipe || view.confirming) {

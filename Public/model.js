@@ -14,6 +14,7 @@ export function rowFromWire(w) {
     lines: w.values ? 0 : Number.isInteger(w[K.lines]) && w[K.lines] >= 0 ? w[K.lines] : 1, // v1.1; 0: any
     flagged: w.flagged === true, // extension: a row action's flag
     values: w.values && typeof w.values === "object" ? w.values : null, // extension: custom cell
+    actions: Array.isArray(w.actions) ? w.actions : null, // extension: its own actions
     image: w[K.image] ?? null,
     accessory: w[K.accessory] || W.ACCESSORY_TYPE.none,
     control: c && c[K.kind] === W.CONTROL_SWITCH ? { on: !!c[K.on] } : null,

@@ -10,6 +10,7 @@ export class SearchField {
     this.cancel = root.querySelector(".search-cancel");
     this.status = root.querySelector(".search-status");
     this.send = send;
+    this.bar = root.previousElementSibling;
     this.list = null;
     let timer = 0;
     this.input.oninput = () => {
@@ -19,10 +20,7 @@ export class SearchField {
     };
     this.input.onfocus = () => this.showCancel();
     this.input.onkeydown = (e) => {
-      if (e.key !== "Escape") return;
-      e.preventDefault();
-      e.stopPropagation();
-      this.clear();
+      if (e.key === "Escape") e.preventDefault(), e.stopPropagation(), this.clear();
     };
     this.cancel.onclick = () => this.clear();
   }
@@ -39,8 +37,11 @@ export class SearchField {
     if (had) this.send(search(this.list, ""));
   }
 
-  /// Follows the screen: shown on searchable ones, holding the query of the results.
-  show(screen) {
+  /// Follows the screen: shown on searchable ones, holding the query of the results;
+  /// under the large title when it shows one (as on iOS), else under the bar.
+  show(screen, title) {
+    const place = title.hidden ? this.bar : title;
+    if (this.root.previousElementSibling !== place) place.after(this.root);
     this.root.hidden = !screen.searchable;
     if (this.list !== screen.list || document.activeElement !== this.input) {
       this.input.value = screen.search ?? "";

@@ -124,7 +124,14 @@ public struct HeadlessClient: Sendable {
           return .refuse(
             offered.isEmpty ? "\(screen.title) has no row actions" : "no action \(name) here (\(offered))")
         }
-        return send(.action(list: list, row: try row(reference).row.id, action: action.id))
+        let target = try row(reference).row
+        if let offered = target.actions, !offered.contains(action.id) {
+          let titles = offered.compactMap { id in screen.actions.first { $0.id == id }?.title }
+          return .refuse(
+            "\(target.text) does not offer \(action.title)"
+              + (titles.isEmpty ? " (it offers none)" : " (\(titles.joined(separator: ", ")))"))
+        }
+        return send(.action(list: list, row: target.id, action: action.id))
       case .fetch:
         guard let (section, from) = screen.firstIncompleteSection else {
           return .refuse("every row is loaded")

@@ -17,7 +17,9 @@ extension DemoApp {
         AppSection(
           id: "tasks-today", header: "Today",
           rows: today.enumerated().map {
-            AppRow(id: "task-today-\($0)", text: $1, isChecked: $0 == 0)
+            var row = AppRow(id: "task-today-\($0)", text: $1, isChecked: $0 == 0)
+            if $0 == 0 { row.actions = ["delete"] }  // a done task offers Delete alone
+            return row
           }),
         AppSection(
           id: "tasks-later", header: "Later",

@@ -28,6 +28,16 @@ public struct CellTemplate: Sendable, Hashable {
     self.slots = slots
   }
 
+  /// The first of `values` this layout cannot show, as (slot name, why): a name that is
+  /// not one of its slots, or an image slot's value that is not an allowed URL.
+  public func problem(with values: [String: String]) -> (slot: String, message: String)? {
+    for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+      guard let slot = slots.first(where: { $0.name == name }) else { return (name, "no such slot in the list's cell") }
+      if slot.kind == .image, !CellTemplate.isAllowedURL(value) { return (name, "not an http, https or relative URL") }
+    }
+    return nil
+  }
+
   /// Whether `url` may be an image slot's value: `https:`, `http:` or relative, nothing
   /// else (`javascript:`, `data:` are refused).
   public static func isAllowedURL(_ url: String) -> Bool {

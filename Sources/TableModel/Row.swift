@@ -25,6 +25,9 @@ public struct Row: Sendable, Hashable, Identifiable {
   public var isFlagged: Bool = false
   /// The values of the list's custom cell slots, by slot name; empty: a standard cell.
   public var values: [String: String] = [:]
+  /// The ids of the list's row actions this row offers, in the order shown (swipe buttons
+  /// and context menu); nil: all of the list's; empty: none.
+  public var actions: [String]?
 
   public init(
     id: String, style: CellStyle = .default, text: String, detail: String? = nil,

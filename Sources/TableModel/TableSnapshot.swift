@@ -20,7 +20,8 @@ public struct TableSnapshot: Sendable, Hashable {
   public var sections: [Section]
   /// Whether screens of the list show a search field (`UISearchController`).
   public var isSearchable: Bool
-  /// The swipe actions and context menu of every row (empty: none but Delete's swipe).
+  /// The swipe actions and context menu of the list's rows (empty: none but Delete's
+  /// swipe); a row offers them all unless its ``Row/actions`` names some.
   public var actions: [RowAction] = []
   /// The list's custom cell layout, which rows with `values` fill; nil: none.
   public var cell: CellTemplate?

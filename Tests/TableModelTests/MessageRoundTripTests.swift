@@ -32,6 +32,7 @@ private let clientMessages: [ClientMessage] = [
   .update(list: "L1", row: "R1", edit: RowUpdate(text: "T")),
   .update(list: "L1", row: "R1", edit: RowUpdate(detail: .some(nil))),
   .update(list: "L1", row: "R1", edit: RowUpdate(text: "T", detail: "D")),
+  .update(list: "L1", row: "R1", edit: RowUpdate(flagged: false, values: ["a": "b", "c": ""])),
   .fetch(list: "L1", section: "S1", from: 0, count: 1),
   .fetch(list: "L1", section: "S1", from: 300, count: 100),
   .reload,

@@ -85,6 +85,55 @@ import Testing
     }
   }
 
+  static let perRow = #"""
+    {"id": "L", "title": "L", "editable": true,
+     "actions": [
+       {"id": "flag", "title": "Flag", "edge": "leading", "color": "orange", "effect": "flag"},
+       {"id": "delete", "title": "Delete", "color": "red", "effect": "delete"}],
+     "sections": [{"id": "s", "rows": [{"id": "a", "text": "A"},
+       {"id": "b", "text": "B", "actions": ["delete"]}, {"id": "c", "text": "C", "actions": []}]}]}
+    """#
+
+  @Test(arguments: [
+    (#"{"title": "x", "actions": [{"id": "f", "title": "F", "effect": "flag"}], "sections": [{"rows": [{"text": "a", "actions": ["f", "pin"]}]}]}"#, #"sections[0].rows[0].actions[1]: unknown action "pin" (the screen's: "f")"#),
+    (#"{"title": "x", "sections": [{"rows": [{"text": "a", "actions": ["f"]}]}]}"#, #"sections[0].rows[0].actions[0]: unknown action "f" (the screen's: none)"#),
+    (#"{"title": "x", "actions": [{"id": "f", "title": "F", "effect": "flag"}], "sections": [{"rows": [{"text": "a", "actions": ["f", "f"]}]}]}"#, #"sections[0].rows[0].actions[1]: duplicate action "f""#),
+    (#"{"title": "x", "actions": [{"id": "f", "title": "F", "effect": "flag"}], "sections": [{"rows": [{"text": "a", "actions": "f"}]}]}"#, "sections[0].rows[0].actions: expected an array of action ids, found a string"),
+    (#"{"title": "x", "actions": [{"id": "f", "title": "F", "effect": "flag"}], "sections": [{"rows": [{"text": "a", "actions": [1]}]}]}"#, "sections[0].rows[0].actions[0]: expected a string, found a number"),
+  ])
+  func badRowActionsNameTheirPath(text: String, message: String) {
+    let problem = importProblem(text)
+    #expect(problem?.contains(message) == true, "\(problem ?? "accepted")")
+  }
+
+  /// A row's own `actions`: stored (schema 7), on the wire only when set, exported as
+  /// imported, and an action the row does not offer refused, on both stores.
+  @Test(arguments: StoreKind.allCases)
+  func aRowOffersItsOwnActions(kind: StoreKind) throws {
+    let temporary = try TemporaryStore(kind: kind, json: Self.perRow)
+    let store = temporary.store
+    let rows = try store.snapshot(of: "L").sections[0].rows
+    #expect(rows.map(\.actions) == [nil, ["delete"], []])
+    #expect(!rows[0].jsonValue.serialized.contains("actions"))
+    #expect(rows[1].jsonValue.serialized.hasSuffix(#","actions":["delete"]}"#))
+    #expect(rows[2].jsonValue.serialized.hasSuffix(#","actions":[]}"#))
+    #expect(try rows.map { try Row(json: $0.jsonValue) } == rows)
+    let exported = try store.exportJSON()
+    #expect(try AppScreen(jsonText: exported) == AppScreen(jsonText: Self.perRow))
+    #expect(try TemporaryStore(kind: kind, json: exported).store.exportJSON() == exported)
+    #expect(throws: StoreError.notAllowed("row b does not offer action flag")) {
+      try store.performAction("flag", onRow: "b", in: "L")
+    }
+    #expect(throws: StoreError.notAllowed("row c does not offer action delete")) {
+      try store.performAction("delete", onRow: "c", in: "L")
+    }
+    _ = try store.performAction("flag", onRow: "a", in: "L")
+    // Flagging a row and deleting another leave the rows' own actions as they were.
+    _ = try store.performAction("delete", onRow: "b", in: "L")
+    #expect(try store.snapshot(of: "L").sections[0].rows.map(\.id) == ["a", "c"])
+    #expect(try store.snapshot(of: "L").sections[0].rows.map(\.actions) == [nil, []])
+  }
+
   @Test func theActionCommandRoundTrips() throws {
     let message = ClientMessage.action(list: "L7", row: "R5", action: "flag")
     let text = message.serialized(ref: 3)

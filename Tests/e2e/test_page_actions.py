@@ -20,7 +20,9 @@ ACTIONS = [
 APP = {"title": "Home", "sections": [{"id": "home-s", "rows": [
     {"id": "tasks", "text": "Tasks", "children": {
         "title": "Tasks", "editable": True, "selection": "multiple", "actions": ACTIONS,
-        "sections": [{"id": "tasks-s", "rows": [{"id": f"t{i}", "text": f"Task {i}"} for i in range(1, 9)]}]}},
+        "sections": [{"id": "tasks-s", "rows": [{"id": f"t{i}", "text": f"Task {i}"} for i in range(1, 7)]
+                     + [{"id": "t7", "text": "Task 7", "actions": ["delete", "flag"]},  # its own, in its order
+                        {"id": "t8", "text": "Task 8", "actions": []}]}]}},  # none
 ]}]}
 
 server = serving(APP)
@@ -71,6 +73,35 @@ def test_swipe_reveals_each_edge_and_a_full_swipe_performs_the_first(two):
     cell(a, "t4").wait_for(state="detached")
 
 
+def test_revealed_swipe_buttons_are_tab_stops(two):
+    a, b = two
+    swipe(a, "t2", -120)
+    cell(a, "t2").locator(".swipe-actions button").wait_for()
+    cell(a, "t2").focus()
+    a.keyboard.press("Tab")
+    assert a.evaluate("document.activeElement.textContent") == "Delete"
+    a.keyboard.press("Escape")  # closes them, focus back on the row
+    cell(a, "t2").locator(".swipe-actions").wait_for(state="detached")
+    assert a.evaluate("document.activeElement.dataset.id") == "t2"
+    assert cell(b, "t2").count() == 1
+    swipe(a, "t1", 120)
+    cell(a, "t1").locator(".swipe-actions button").first.wait_for()
+    cell(a, "t1").focus()
+    a.keyboard.press("Tab")
+    a.keyboard.press("Tab")  # Tab moves through them
+    assert a.evaluate("document.activeElement.textContent") == "Done"
+    was = checked(a, "t1").count()  # the first test checked it
+    a.keyboard.press("Space")  # performs it
+    checked(b, "t1").wait_for(state="detached" if was else "visible")
+    for state in ("visible", "detached"):  # Flag, then unflag, as the next tests expect
+        swipe(a, "t3", 120)
+        cell(a, "t3").locator(".swipe-actions button").first.wait_for()
+        cell(a, "t3").focus()
+        a.keyboard.press("Tab")
+        a.keyboard.press("Enter")
+        flagged(b, "t3").wait_for(state=state)
+
+
 def test_context_menu_by_right_click_and_by_keyboard(two):
     a, b = two
     cell(a, "t5").click(button="right")
@@ -97,6 +128,27 @@ def test_context_menu_by_right_click_and_by_keyboard(two):
     checked(b, "t6").wait_for()
 
 
+def test_a_row_shows_only_its_own_actions(two):
+    a, b = two
+    swipe(a, "t7", 120)
+    assert cell(a, "t7").locator(".swipe-actions.leading button").all_text_contents() == ["Flag"]
+    a.locator(".nav-title").click()
+    cell(a, "t7").locator(".swipe-actions").wait_for(state="detached")
+    cell(a, "t7").click(button="right")
+    a.locator(".menu [role=menuitem]").first.wait_for()
+    assert a.locator(".menu [role=menuitem]").all_text_contents() == ["Delete", "Flag"]
+    a.keyboard.press("Escape")
+    for dx in (120, -120):  # t8 offers none: no buttons either way, no menu
+        swipe(a, "t8", dx)
+        assert cell(a, "t8").locator(".swipe-actions").count() == 0
+        assert cell(a, "t8").locator(".content").evaluate("c => c.style.transform") in ("", "none")
+    cell(a, "t8").click(button="right")
+    cell(a, "t8").focus()
+    a.keyboard.press("Shift+F10")
+    a.wait_for_timeout(200)
+    assert a.locator(".menu").count() == 0
+
+
 # A list past the server's windowed threshold (10,000 rows), held as its first rows only.
 MANY = {"id": "many", "text": "Many", "children": {
     "title": "Many", "actions": ACTIONS[:1], "cell": {"slots": [{"name": "t", "kind": "title"}]},
@@ -119,6 +171,9 @@ def test_the_action_command_viewers_and_unknown_actions():
             lst = screen["list"]
             await viewer.send(json.dumps({"type": "action", "list": lst, "row": "t7", "action": "flag", "ref": 1}))
             assert (await until(viewer, "error"))["code"] == "not_allowed"
+            await editor.send(json.dumps({"type": "action", "list": lst, "row": "t7", "action": "done", "ref": 2}))
+            refused = await until(editor, "error")  # t7 offers Delete and Flag only
+            assert refused["code"] == "not_allowed" and refused["message"] == "row t7 does not offer action done"
             await editor.send(json.dumps({"type": "action", "list": lst, "row": "t7", "action": "pin", "ref": 2}))
             assert (await until(editor, "error"))["code"] == "not_found"
             await editor.send(json.dumps({"type": "action", "list": lst, "row": "t7", "ref": 3}))
@@ -158,3 +213,7 @@ def test_the_headless_client_performs_a_row_action_by_its_title(server):
     assert any(op.get("row", {}).get("id") == "t3" and op["row"].get("flagged") is True for op in ops), ops
     refused = client("tap Tasks\nwait 300\naction Pin t1\n")
     assert "no action Pin here (Flag, Done, Delete)" in refused.stderr
+    refused = client("tap Tasks\nwait 300\naction Done t7\n")  # t7 offers its own
+    assert "Task 7 does not offer Done (Delete, Flag)" in refused.stderr
+    refused = client("tap Tasks\nwait 300\naction Flag t8\n")
+    assert "Task 8 does not offer Flag (it offers none)" in refused.stderr

@@ -43,6 +43,14 @@ def test_the_whole_list_is_searched_on_the_server_and_escape_ends_it(page):
     assert field.input_value() == "" and page.get_by_role("button", name="Cancel").is_hidden()
 
 
+def test_the_field_sits_under_the_large_title(page):
+    nav, title, bar = (page.locator(s).bounding_box() for s in (".navbar", ".page:last-child .large-title", ".searchbar"))
+    first = page.locator(".page:last-child .cell[data-id=r0]").bounding_box()
+    assert nav["y"] + nav["height"] <= title["y"] + 1, (nav, title)
+    assert title["y"] + title["height"] <= bar["y"] + 1 and bar["y"] + bar["height"] <= first["y"] + 1, (title, bar, first)
+    assert bar["x"] < title["x"] + 1 and bar["height"] >= 36
+
+
 def test_case_and_accents_are_folded_and_cancel_ends_it(page):
     page.keyboard.press("/")  # the keyboard reaches the field
     page.keyboard.type("creme brulee")

@@ -17,7 +17,7 @@ struct RowContent {
     ("detail", field(\.detail)), ("lines", field(\.lines)), ("image", field(\.image)), ("accessory", field(\.accessory)),
     ("control", field(\.control)), ("editingStyle", field(\.editingStyle)),
     ("isMovable", field(\.isMovable)), ("isSelectable", field(\.isSelectable)),
-    ("isFlagged", field(\.isFlagged)), ("values", field(\.values)),
+    ("isFlagged", field(\.isFlagged)), ("values", field(\.values)), ("actions", field(\.actions)),
   ]
 
   private static func field<Value>(_ path: KeyPath<Row, Value>) -> Range<Int> {

@@ -16,11 +16,14 @@ extension Row {
     ]
     if lines != 1 { members.append((WireKey.lines, .int(lines))) }
     if isFlagged { members.append((WireKey.flagged, .bool(true))) }
-    if !values.isEmpty {
-      members.append(
-        (WireKey.values, .object(JSONObject(values.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))))
-    }
+    if !values.isEmpty { members.append((WireKey.values, Row.valuesJSON(values))) }
+    if let actions { members.append((WireKey.actions, .array(actions.map { .string($0) }))) }
     return .object(JSONObject(uniqueMembers: members))
+  }
+
+  /// Custom cell values as a JSON object, keys in order.
+  public static func valuesJSON(_ values: [String: String]) -> JSONValue {
+    .object(JSONObject(values.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
   }
 
   /// Reads a ROW; a missing or mistyped field throws `bad_message`.
@@ -52,6 +55,7 @@ extension Row {
       let object = try fields.object(WireKey.values)
       for key in object.object.keys { values[key] = try object.string(key) }
     }
+    actions = try fields.optionalStrings(WireKey.actions)
   }
 
   /// Reads the array `key` of ROWs.

@@ -49,8 +49,8 @@ public final class StoreDataSource: TableDataSource, SessionStorage {
         return try store.deleteRows(rows, in: list)
       case .move(let row, let section, let after):
         return try store.moveRow(row, in: list, toSection: section, after: after)
-      case .update(let row, let text, let detail):
-        return try store.updateRow(row, in: list, text: text, detail: detail)
+      case .update(let row, let text, let detail, let flagged, let values):
+        return try store.updateRow(row, in: list, text: text, detail: detail, flagged: flagged, values: values)
       case .setSwitch(let row, let isOn):
         return try store.setSwitch(row, in: list, isOn: isOn)
       case .select(let row):

@@ -7,8 +7,10 @@ public enum TableEdit: Sendable, Hashable {
   /// Several rows at once; a row with a child list takes that list (and its subtree) along.
   case delete(rows: [String])
   case move(row: String, toSection: String, after: String?)
-  /// New content; nil leaves a field as it is (`detail: .some(nil)` clears the detail).
-  case update(row: String, text: String?, detail: String??)
+  /// New content; nil leaves a field as it is (`detail: .some(nil)` clears the detail;
+  /// `values` replaces the row's custom cell values, checked against the list's cell).
+  case update(
+    row: String, text: String?, detail: String??, flagged: Bool? = nil, values: [String: String]? = nil)
   case setSwitch(row: String, isOn: Bool)
   /// A pick in a selection list: a single-selection list moves its checkmark here, a
   /// multiple-selection list toggles this row's.

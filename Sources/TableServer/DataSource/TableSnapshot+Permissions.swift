@@ -45,9 +45,14 @@ extension TableSnapshot {
           throw ProtocolError(.notFound, "no row \(after) in section \(section) of list \(list)")
         }
       }
-    case .update(let id, _, _):
+    case .update(let id, _, _, _, let values):
       try requireEditable()
       _ = try row(id)
+      guard let values else { return }
+      guard let cell else { throw ProtocolError(.badMessage, "field \"values\": list \(list) has no custom cell") }
+      if let (slot, message) = cell.problem(with: values) {
+        throw ProtocolError(.badMessage, "field \"values.\(slot)\": \(message)")
+      }
     case .setSwitch(let id, _):
       guard try row(id).control?.isOn != nil else {
         throw ProtocolError(.notAllowed, "row \(id) has no switch")
@@ -58,9 +63,12 @@ extension TableSnapshot {
       }
       _ = try row(id)
     case .action(let id, let action):
-      _ = try row(id)
+      let offered = try row(id).actions
       guard actions.contains(where: { $0.id == action }) else {
         throw ProtocolError(.notFound, "no action \(action) in list \(list)")
+      }
+      if let offered, !offered.contains(action) {
+        throw ProtocolError(.notAllowed, "row \(id) does not offer action \(action)")
       }
     }
   }

@@ -205,7 +205,8 @@ public struct SessionServer {
         .move(row: row, toSection: section, after: after), in: list, as: identity, effects: &effects)
     case .update(let list, let row, let edit):
       return try commit(
-        .update(row: row, text: edit.text, detail: edit.detail), in: list, as: identity, effects: &effects)
+        .update(row: row, text: edit.text, detail: edit.detail, flagged: edit.flagged, values: edit.values),
+        in: list, as: identity, effects: &effects)
     case .toggle(let list, let row, let isOn):
       return try commit(.setSwitch(row: row, isOn: isOn), in: list, as: identity, effects: &effects)
     case .action(let list, let row, let action):

@@ -34,11 +34,13 @@ public struct AppAction: Sendable, Hashable {
 }
 
 extension AppRow {
-  /// The row with its flag set to `isFlagged` and its custom cell's `values`.
-  func flagged(_ isFlagged: Bool, values: [String: String]) -> AppRow {
+  /// The row with its flag set to `isFlagged`, its custom cell's `values` and the
+  /// actions it offers.
+  func flagged(_ isFlagged: Bool, values: [String: String], actions: [String]?) -> AppRow {
     var row = self
     row.isFlagged = isFlagged
     row.values = values
+    row.actions = actions
     return row
   }
 }

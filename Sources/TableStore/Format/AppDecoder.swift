@@ -133,6 +133,28 @@ struct AppDecoder {
     return values
   }
 
+  /// A row's `actions`: ids of its screen's actions, each once.
+  private func rowActions(_ value: JSONValue?, at path: String, of offered: [AppAction])
+    throws(StoreError) -> [String]?
+  {
+    guard let value, !value.isNull else { return nil }
+    guard case .array(let array) = value else {
+      throw fail(path, "expected an array of action ids, found \(value.kindName)")
+    }
+    var ids: [String] = []
+    for (index, element) in array.enumerated() {
+      let at = "\(path)[\(index)]"
+      guard case .string(let id) = element else { throw fail(at, "expected a string, found \(element.kindName)") }
+      guard offered.contains(where: { $0.action.id == id }) else {
+        let known = offered.map { "\"\($0.action.id)\"" }.joined(separator: ", ")
+        throw fail(at, "unknown action \"\(id)\" (the screen's: \(known.isEmpty ? "none" : known))")
+      }
+      guard !ids.contains(id) else { throw fail(at, "duplicate action \"\(id)\"") }
+      ids.append(id)
+    }
+    return ids
+  }
+
   /// A screen's `actions`: ids unique within it, every field checked.
   private func actions(_ value: JSONValue?, at path: String) throws(StoreError) -> [AppAction] {
     guard let value, !value.isNull else { return [] }
@@ -239,7 +261,7 @@ struct AppDecoder {
       value, at: path,
       allowed: [
         "id", "text", "detail", "style", "image", "accessory", "switch", "checked", "showWhen",
-        "children", "lines", "flagged", "values",
+        "children", "lines", "flagged", "values", "actions",
       ])
     var row = AppRow(text: "")
     row.id = try id(object, at: path)
@@ -250,6 +272,7 @@ struct AppDecoder {
     row.image = try optionalString(object, "image", at: path)
     row.isFlagged = try optionalBool(object, "flagged", at: path) ?? false
     row.values = try values(object["values"], at: member(path, "values"), cell: parent.cell)
+    row.actions = try rowActions(object["actions"], at: member(path, "actions"), of: parent.actions)
     if let lines = object["lines"], !lines.isNull {
       guard let count = lines.intValue, count >= 0 else {
         let found = if case .number = lines { lines.serialized } else { lines.kindName }

@@ -45,7 +45,8 @@ extension AppRow {
     if let isOn { object["switch"] = .bool(isOn) }
     if isChecked { object["checked"] = .bool(true) }
     if isFlagged { object["flagged"] = .bool(true) }
-    if !values.isEmpty { object["values"] = Store.valuesJSON(values) }
+    if !values.isEmpty { object["values"] = Row.valuesJSON(values) }
+    if let actions { object["actions"] = .array(actions.map { .string($0) }) }
     if let showWhen {
       object["showWhen"] = .object(["row": .string(showWhen.row), "on": .bool(showWhen.isOn)])
     }

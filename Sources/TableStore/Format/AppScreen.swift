@@ -83,6 +83,9 @@ public struct AppRow: Sendable, Hashable {
   public var isFlagged: Bool = false
   /// The values of the screen's custom cell slots, by slot name.
   public var values: [String: String] = [:]
+  /// The ids of the screen's `actions` this row offers, in the order shown; nil: all of
+  /// them; empty: none.
+  public var actions: [String]?
   public var image: String?
   /// nil: the default (disclosure when the row has children, else none).
   public var accessory: AccessoryType?

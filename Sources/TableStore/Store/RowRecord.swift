@@ -28,6 +28,8 @@ struct RowRecord {
   var lines: Int
   var isFlagged: Bool
   var values: [String: String]
+  /// The ids of the list's actions the row offers; nil: all of them.
+  var actions: [String]?
 
   /// Whether the row drills into a child list.
   var hasChildren: Bool { childSelection != nil }
@@ -40,12 +42,12 @@ struct RowRecord {
       r.text, r.detail, r.style, r.show_when_row, c.selection, r.image, r.accessory, b.size,
       CASE WHEN c.selection = 'single' THEN
         (SELECT o.text FROM row o WHERE o.list_id = c.id AND o.checked ORDER BY o.id LIMIT 1)
-      END, r.lines, r.flagged, r.slot_values\(extraColumns)
+      END, r.lines, r.flagged, r.slot_values, r.actions\(extraColumns)
     FROM row r JOIN block b ON b.id = r.block_id LEFT JOIN list c ON c.parent_row = r.id
     """
   }
 
-  static let columnCount = 21
+  static let columnCount = 22
   // Built once: the statement cache hashes the SQL of every statement it hands out.
   static let selectByKey = select() + " WHERE r.key = ?"
   static let selectByID = select() + " WHERE r.id = ?"
@@ -73,6 +75,7 @@ struct RowRecord {
     lines = s.int(18)
     isFlagged = s.bool(19)
     values = Store.values(stored: s.optionalString(20))
+    actions = Store.actions(stored: s.optionalString(21))
   }
 
   /// The row as `list` shows it (see ``Store/makeRow(id:text:detail:style:image:accessory:isOn:isChecked:hasChildren:borrowedDetail:lines:in:)``).
@@ -81,6 +84,6 @@ struct RowRecord {
       id: key, text: text, detail: detail, style: style, image: image, accessory: accessory,
       isOn: isOn, isChecked: isChecked, hasChildren: hasChildren,
       borrowedDetail: childSelection == .single ? childCheckedText : nil, lines: lines,
-      isFlagged: isFlagged, values: values, in: list)
+      isFlagged: isFlagged, values: values, actions: actions, in: list)
   }
 }

@@ -24,14 +24,34 @@ extension Store {
     }
   }
 
+  /// A row's action ids as stored: a JSON array, or NULL for all of the list's.
+  static func storedActions(_ actions: [String]?) -> String? {
+    actions.map { JSONValue.array($0.map { .string($0) }).serialized }
+  }
+
+  /// The ids `storedActions` wrote; a value that does not parse (not tableweb's) reads as
+  /// none offered rather than all.
+  static func actions(stored text: String?) -> [String]? {
+    guard let text else { return nil }
+    guard let array = (try? JSONValue(parsing: text))?.arrayValue else { return [] }
+    return array.compactMap(\.stringValue)
+  }
+
   /// Performs the list's action `action` on `row`: its built-in effect, as the edit it
-  /// stands for (a deletion, a checkmark toggled), refused where that edit would be.
+  /// stands for (a deletion, a checkmark toggled), refused where that edit would be or
+  /// where the row does not offer the action (its own `actions`).
   public func performAction(_ action: String, onRow row: String, in list: String)
     throws(StoreError) -> TableChange
   {
-    let record = try read { () throws(StoreError) in try requireList(list) }
+    let (record, offered) = try read { () throws(StoreError) in
+      let record = try requireList(list)
+      return (record, try requireVisibleRow(row, in: record).actions)
+    }
     guard let found = try actions(ofList: record.id).first(where: { $0.action.id == action }) else {
       throw .notFound("action \(action) in list \(list)")
+    }
+    if let offered, !offered.contains(action) {
+      throw .notAllowed("row \(row) does not offer action \(action)")
     }
     switch found.effect {
     case .delete:

@@ -20,12 +20,7 @@ extension Store {
 
   /// A row's slot values as stored: a JSON object of strings, or NULL for none.
   static func storedValues(_ values: [String: String]) -> String? {
-    values.isEmpty ? nil : valuesJSON(values).serialized
-  }
-
-  /// A row's slot values as a JSON object, keys in order (as stored and exported).
-  static func valuesJSON(_ values: [String: String]) -> JSONValue {
-    .object(JSONObject(values.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+    values.isEmpty ? nil : Row.valuesJSON(values).serialized
   }
 
   /// The values `storedValues` wrote. The store writes the column itself, so a value

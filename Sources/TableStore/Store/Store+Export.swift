@@ -26,7 +26,7 @@ extension Store {
       let rows = try fetchAll(
         """
         SELECT r.key, r.text, r.detail, r.style, r.image, r.accessory, r.switch, r.checked,
-          w.key, r.show_when_on, c.id, r.lines, r.flagged, r.slot_values
+          w.key, r.show_when_on, c.id, r.lines, r.flagged, r.slot_values, r.actions
         FROM block b JOIN row r ON r.block_id = b.id
         LEFT JOIN row w ON w.id = r.show_when_row
         LEFT JOIN list c ON c.parent_row = r.id
@@ -41,7 +41,10 @@ extension Store {
             isOn: s.optionalBool(6),
             isChecked: s.bool(7),
             showWhen: s.optionalString(8).map { ShowWhen(row: $0, isOn: s.bool(9)) },
-            lines: s.int(11)).flagged(s.bool(12), values: Store.values(stored: s.optionalString(13))),
+            lines: s.int(11)
+          ).flagged(
+            s.bool(12), values: Store.values(stored: s.optionalString(13)),
+            actions: Store.actions(stored: s.optionalString(14))),
           child: s.optionalInt(10)
         )
       }

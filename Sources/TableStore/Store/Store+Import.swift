@@ -114,12 +114,12 @@ private struct Importer {
           try store.execute(
             """
             INSERT INTO row (key, list_id, block_id, pos, text, detail, style, image, accessory, switch,
-              checked, visible, lines, flagged, slot_values)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              checked, visible, lines, flagged, slot_values, actions)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, rowKey, listID, blockID, (index - start) * Store.rowGap, row.text, row.detail,
             row.style.rawValue, row.image, row.accessory?.rawValue, row.isOn, row.isChecked,
             visible[sectionIndex][index], row.lines, row.isFlagged,
-            Store.storedValues(row.values))
+            Store.storedValues(row.values), Store.storedActions(row.actions))
           let rowID = try store.database.lastInsertID()
           if row.id != nil { rowIDs[rowKey] = rowID }
           if let showWhen = row.showWhen { pending.append((rowID, showWhen)) }

@@ -7,7 +7,7 @@ extension Store {
     SELECT r.id, r.key, r.text, r.detail, r.style, r.image, r.accessory, r.switch, r.checked,
       c.id, c.selection,
       (SELECT o.text FROM row o WHERE o.list_id = c.id AND o.checked ORDER BY o.id LIMIT 1),
-      r.lines, r.flagged, r.slot_values
+      r.lines, r.flagged, r.slot_values, r.actions
     FROM row r LEFT JOIN list c ON c.parent_row = r.id
     """
   static let rowSelectByID = rowSelect + " WHERE r.id = ?"
@@ -23,7 +23,8 @@ extension Store {
       isOn: s.optionalBool(7),
       isChecked: s.bool(8), hasChildren: hasChildren,
       borrowedDetail: childSelection == .single ? s.optionalString(11) : nil, lines: s.int(12),
-      isFlagged: s.bool(13), values: Store.values(stored: s.optionalString(14)), in: list)
+      isFlagged: s.bool(13), values: Store.values(stored: s.optionalString(14)),
+      actions: Store.actions(stored: s.optionalString(15)), in: list)
   }
 
   /// The row as the protocol shows it: defaults, checkmarks and borrowed details applied.
@@ -31,7 +32,8 @@ extension Store {
     id: String, text: String, detail: String?, style: CellStyle, image: String?,
     accessory stored: AccessoryType?,
     isOn: Bool?, isChecked: Bool, hasChildren: Bool, borrowedDetail: String?, lines: Int = 1,
-    isFlagged: Bool = false, values: [String: String] = [:], in list: ListRecord
+    isFlagged: Bool = false, values: [String: String] = [:], actions: [String]? = nil,
+    in list: ListRecord
   ) -> Row {
     var accessory = stored ?? (hasChildren ? .disclosureIndicator : .none)
     if list.selection != .none {
@@ -50,6 +52,7 @@ extension Store {
       isSelectable: hasChildren || isOn == nil || list.selection != .none, lines: lines)
     row.isFlagged = isFlagged
     row.values = values
+    row.actions = actions
     return row
   }
 

@@ -150,6 +150,11 @@ extension Store {
     );
     ALTER TABLE row ADD COLUMN slot_values TEXT;
     """,
+    // 7: the row actions a row offers (JSON: an array of the list's action ids, in the
+    // order shown); NULL: all of the list's. The same text in PostgreSQL.
+    """
+    ALTER TABLE row ADD COLUMN actions TEXT;
+    """,
   ]
 
   /// Brings the schema up to date, one migration per transaction. A migration takes the

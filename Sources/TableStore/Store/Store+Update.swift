@@ -1,24 +1,40 @@
 import TableModel
 
 extension Store {
-  /// Gives a row of an editable list new text and/or detail (nil: unchanged; `.some(nil)`
-  /// clears the detail). In an indexed list a new text may move the row.
-  public func updateRow(_ row: String, in list: String, text: String?, detail: String??)
-    throws(StoreError) -> TableChange
-  {
+  /// Gives a row of an editable list new text, detail, flag and custom cell values (nil:
+  /// unchanged; `.some(nil)` clears the detail; `values` replaces them all, checked against
+  /// the list's cell). In an indexed list a new text may move the row.
+  public func updateRow(
+    _ row: String, in list: String, text: String?, detail: String??, flagged: Bool? = nil,
+    values: [String: String]? = nil
+  ) throws(StoreError) -> TableChange {
     try write { () throws(StoreError) in
       let record = try requireList(list)
       guard record.isEditable else { throw .notAllowed("list \(list) is not editable") }
       let found = try requireVisibleRow(row, in: record)
-      let newText = text ?? found.text
-      let newDetail = detail ?? found.detail
-      guard newText != found.text || newDetail != found.detail else { return TableChange() }
+      if let values {
+        guard let cell = try cell(ofList: record.id) else {
+          throw .invalidData(path: "values", message: "list \(list) has no custom cell")
+        }
+        if let (slot, message) = cell.problem(with: values) {
+          throw .invalidData(path: "values.\(slot)", message: message)
+        }
+      }
+      var changed = found
+      changed.text = text ?? found.text
+      changed.detail = detail ?? found.detail
+      changed.isFlagged = flagged ?? found.isFlagged
+      changed.values = values ?? found.values
+      let newText = changed.text
+      guard
+        newText != found.text || changed.detail != found.detail || changed.isFlagged != found.isFlagged
+          || changed.values != found.values
+      else { return TableChange() }
       let lent = try lentDetail(of: record)
       try notePrior(found, in: record, placed: record.isIndexed && newText != found.text)
-      try execute("UPDATE row SET text = ?, detail = ? WHERE id = ?", newText, newDetail, found.id)
-      var changed = found
-      changed.text = newText
-      changed.detail = newDetail
+      try execute(
+        "UPDATE row SET text = ?, detail = ?, flagged = ?, slot_values = ? WHERE id = ?", newText,
+        changed.detail, changed.isFlagged, Store.storedValues(changed.values), found.id)
       let updated = changed.row(in: record)
       var edits: [RowEdit] = []
       if record.isIndexed, newText != found.text {
