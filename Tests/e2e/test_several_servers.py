@@ -17,6 +17,7 @@ import asyncio
 import copy
 import json
 import os
+import random
 import shutil
 import signal
 import subprocess
@@ -28,23 +29,13 @@ import urllib.request
 import pytest
 
 from conftest import TABLEWEB
-from postgres_cluster import PostgresCluster, binary_folder, free_port
+from postgres_cluster import free_port
+from test_postgres_store import postgres  # noqa: F401 (fixture: a throwaway cluster for this module)
 from test_protocol import HERE, Client, edit_at_random, run
 from test_two_servers import export_texts, resume
 
 APP = os.path.join(HERE, "test_protocol_app.json")
 TEMPLATE = os.path.join(HERE, "nginx.conf.template")
-
-
-@pytest.fixture(scope="module")
-def postgres():
-    if binary_folder() is None:
-        pytest.skip("PostgreSQL is not installed (make deps)")
-    if not os.path.exists(TABLEWEB):
-        pytest.skip(f"{TABLEWEB} is not built (make release)")
-    cluster = PostgresCluster()
-    yield cluster
-    cluster.stop()
 
 
 def servers_on_one_database(postgres, launch_server, count):
@@ -64,7 +55,6 @@ async def open_list(server, row, token=None):
 
 async def flip_switches(client, seed, count):
     """Random toggles of Lsettings' two switches (Rauto shows and hides two rows)."""
-    import random
     rng = random.Random(seed)
     for step in range(count):
         await client.send({"type": "toggle", "list": "Lsettings", "row": rng.choice(["Rwifi", "Rauto"]),
