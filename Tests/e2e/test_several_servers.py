@@ -8,8 +8,9 @@
   front of three servers, round robin: clients connect through it, and a reconnect lands
   on another server and resumes;
 - PostgreSQL stopped (`-m fast`) and restarted (`-m immediate`) during an edit storm:
-  commands meanwhile get `error` `internal` ("the database cannot be reached"), `/healthz`
-  says 503 while it is down and 200 after, the servers reconnect with back-off (logged once
+  commands meanwhile get `error` `internal` ("the database cannot be reached"), a `hello`
+  the same and close code 1013 (try again later, not 4401), `/healthz` says 503 while it is
+  down and 200 after, the servers reconnect with back-off (logged once
   per outage), nothing acknowledged is lost, viewers get the missed diffs or a fresh screen,
   never a gap (`Client` asserts every diff follows the last).
 """
@@ -27,6 +28,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from conftest import TABLEWEB
 from postgres_cluster import free_port
@@ -307,6 +309,14 @@ def test_postgresql_restarted_during_an_edit_storm_loses_nothing_acknowledged(po
         await asyncio.to_thread(postgres.stop_server, "fast")
         down = time.monotonic()
         assert await wait_for_health(503) < 2  # the database is reported down while it is
+        # A page reconnecting now is told to come back (1013), not that it needs access (4401).
+        late = await Client.open(servers[0], hello=False)
+        await late.send({"type": "hello", "session": editors[0].token})
+        refusal = await late.expect("error")
+        assert refusal["code"] == "internal" and "cannot be reached" in refusal["message"]
+        with pytest.raises(ConnectionClosed) as closed:
+            await late.receive()
+        assert closed.value.rcvd.code == 1013
         await asyncio.sleep(1.5)
         await asyncio.to_thread(postgres.start)
         started = time.monotonic()

@@ -25,7 +25,11 @@ public final class StoreAuthenticator: Authenticator {
       return .granted(AccessIdentity(name: grant.name, role: grant.role, key: grant.digest))
     } catch {
       ServerDiagnostics.report("access grants could not be read (\(error)); refusing")
-      return .refused("the grants could not be read")
+      // An outage, not a wrong credential: the hello is told to come back (see
+      // ``SessionServer/refuseUnauthorized``), not that it needs access.
+      return .refused(
+        error.isConnectionFailure
+          ? "the database \(StoreError.unreachable)" : "the grants could not be read")
     }
   }
 

@@ -46,7 +46,10 @@ extension PostgresConnection {
           "PostgreSQL cannot be reached; reconnecting with back-off",
           metadata: ["database": "\(target)", "reason": "\(reason)", "error": "\(Self.oneLine(error.message))"])
       }
-      throw error
+      // Said the way every refusal of this outage is (logged above, once).
+      throw PostgresError(
+        sqlState: error.sqlState,
+        message: "PostgreSQL \(StoreError.unreachable): \(Self.oneLine(error.message))", statement: nil)
     }
     if let outage = backoff.succeeded(at: .now) {
       Self.outageLogger.notice(
