@@ -91,8 +91,8 @@ def test_serve_names_an_unreachable_database_without_its_password(postgres, tmp_
 
 
 def test_an_edit_through_one_server_reaches_a_viewer_on_another(postgres, launch_server):
-    """Two servers on one PostgreSQL database: the other's commits come from the change
-    log (polled, as on a shared SQLite file), in order and without gaps."""
+    """Two servers on one PostgreSQL database: the other's commits are announced by
+    LISTEN/NOTIFY and read from the change log, in order and without gaps."""
     url = postgres.new_database()
     assert tableweb("import", APP, "--db", url).returncode == 0
     writer, other = launch_server(db=url), launch_server(db=url)
@@ -109,5 +109,42 @@ def test_an_edit_through_one_server_reaches_a_viewer_on_another(postgres, launch
             diff = await viewer.expect("diff")
             assert diff["from"] == version + index
         assert viewer.rows()[0][:2] == ["Jam", "Butter"]
+        await viewer.close()
+    asyncio.run(scenario())
+
+
+def test_a_dropped_listener_catches_up_from_the_log(postgres, launch_server):
+    """Servers on PostgreSQL hear each other's commits through LISTEN/NOTIFY (there is no
+    poll: without the announcement nothing would arrive). Their listening connections are
+    terminated mid-storm: each reconnects and catches up from the change log, and the viewer
+    gets every diff once, in order."""
+    url = postgres.new_database()
+    assert tableweb("import", APP, "--db", url).returncode == 0
+    writer, other = launch_server(db=url), launch_server(db=url)
+    psql = [os.path.join(binary_folder(), "psql"), "-h", "127.0.0.1", "-p", str(postgres.port),
+            "-U", "tableweb", "-d", url.rsplit("/", 1)[1], "-Atc"]
+
+    def terminate_listeners():
+        result = subprocess.run(psql + [
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE query = 'LISTEN tableweb_changes'"], capture_output=True, text=True, timeout=30)
+        assert result.returncode == 0, result.stderr
+        return int(result.stdout.strip())
+
+    async def scenario():
+        viewer = await Client.open(other)
+        await viewer.command({"type": "tap", "list": "Lhome", "row": "Rtasks"}, 1)
+        version = viewer.screen["version"]
+        texts = [f"Item {index}" for index in range(24)]
+        for index, text in enumerate(texts):
+            if index == 8:
+                assert await asyncio.to_thread(terminate_listeners) == 2
+            status, answer = await asyncio.to_thread(post, writer, {
+                "type": "insert", "list": "Ltasks", "section": "Stodo", "row": {"text": text}})
+            assert status == 200 and answer["version"] == version + index + 1
+        for index in range(len(texts)):
+            diff = await viewer.expect("diff")
+            assert diff["from"] == version + index
+        assert viewer.rows()[0][:len(texts)] == texts[::-1]
         await viewer.close()
     asyncio.run(scenario())

@@ -8,8 +8,12 @@ import TableStore
 /// to the service thread (the way `reloadList` reaches it from other threads). The
 /// server's own commits move it too: the catch-up then finds them published and skips
 /// them. One tiny read per tick; nothing on the path of a message.
+///
+/// On PostgreSQL there is no polling: a ``ChangeListener`` hears each commit's
+/// announcement (`LISTEN`/`NOTIFY`) instead.
 public final class ChangeWatch: Sendable {
-  private let task: Task<Void, Never>
+  private let task: Task<Void, Never>?
+  private let listener: ChangeListener?
 
   /// Starts watching the database at `path`. Cancel it once the server has stopped; it
   /// also ends when the host is gone.
@@ -17,6 +21,12 @@ public final class ChangeWatch: Sendable {
     path: String, server: WebSocketServer, host: SessionHost,
     every interval: Duration = .milliseconds(50)
   ) {
+    if Store.isPostgresURL(path) {
+      listener = ChangeListener(url: path, server: server, host: host)
+      task = nil
+      return
+    }
+    listener = nil
     let reference = HostReference(host)
     task = Task.detached {
       // The first catch-up marks where this server starts reading the log.
@@ -39,7 +49,10 @@ public final class ChangeWatch: Sendable {
     }
   }
 
-  public func cancel() { task.cancel() }
+  public func cancel() {
+    task?.cancel()
+    listener?.cancel()
+  }
 
   /// The watcher's connection: writable when the file is, else read-only; nil (reported)
   /// when neither opens.
@@ -69,7 +82,8 @@ public final class ChangeWatch: Sendable {
 
   /// Stops watching and returns once the watcher's connection is closed.
   public func stop() async {
-    task.cancel()
-    await task.value
+    task?.cancel()
+    await task?.value
+    await listener?.stop()
   }
 }

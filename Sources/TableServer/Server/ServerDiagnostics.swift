@@ -16,4 +16,10 @@ enum ServerDiagnostics {
     if message.contains(StoreError.unreachable) { return }
     logger.error("\(message)")
   }
+
+  /// A passing condition worth a line, not an error: e.g. an outage begun (`warning`) and
+  /// over (`notice`), each logged once.
+  static func note(_ message: String, level: Logger.Level) {
+    logger.log(level: level, "\(message)")
+  }
 }

@@ -152,5 +152,21 @@ extension Store {
       );
       ALTER TABLE row ADD COLUMN slot_values TEXT;
       """,
+    // Each change-log entry is announced on `tableweb_changes` as `list:version` when its
+    // transaction commits (nothing for one rolled back), to every server's listener
+    // (ChangeListener). The log carries the edits; the payload is only a hint, so a list id
+    // too long for NOTIFY's 8,000 bytes is announced as ":" (still a wake-up).
+    7: """
+      CREATE OR REPLACE FUNCTION tableweb_announce_change() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          PERFORM pg_notify('tableweb_changes',
+            CASE WHEN octet_length(NEW.list) > 7000 THEN ':'
+                 ELSE NEW.list || ':' || coalesce(NEW.version::text, '') END);
+          RETURN NULL;
+        END
+      $$;
+      CREATE TRIGGER list_log_announce AFTER INSERT ON list_log
+        FOR EACH ROW EXECUTE FUNCTION tableweb_announce_change();
+      """,
   ]
 }

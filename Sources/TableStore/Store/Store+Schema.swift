@@ -155,6 +155,11 @@ extension Store {
     """
     ALTER TABLE row ADD COLUMN actions TEXT;
     """,
+    // 8: PostgreSQL announces each change-log entry to other servers (LISTEN/NOTIFY, see
+    // Store+PostgresSchema.swift); SQLite's servers watch `data_version` instead.
+    """
+    SELECT 1;
+    """,
   ]
 
   /// Brings the schema up to date, one migration per transaction. A migration takes the
