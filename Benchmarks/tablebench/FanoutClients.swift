@@ -27,8 +27,10 @@ final class FanoutClients {
     for client in clients { close(client.fd) }
   }
 
-  /// Opens a TCP connection and sends the upgrade request; returns the client's index.
-  func open() throws -> Int {
+  /// Opens a TCP connection to `port` (default: the one given at init) and sends the
+  /// upgrade request; returns the client's index. One set of clients may span servers.
+  func open(port: UInt16? = nil) throws -> Int {
+    let port = port ?? self.port
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw BenchError("socket: errno \(errno) (raise ulimit -n?)") }
     var address = sockaddr_in()

@@ -1,7 +1,8 @@
 """A throwaway PostgreSQL cluster for end-to-end tests, as the Swift tests start one.
 
 `initdb` in a temporary folder and `pg_ctl start` on a free loopback port (fsync off: the
-data is thrown away). initdb refuses root: as root, both run as Debian's `postgres` user.
+data is thrown away; `PostgresCluster(durable=True)` keeps it on, as benchmarks need).
+initdb refuses root: as root, both run as Debian's `postgres` user.
 `PostgresCluster.new_database()` gives the URL of a fresh, empty database; `stop()` stops
 the server and removes the folder. Tests skip when PostgreSQL is not installed.
 """
@@ -27,7 +28,7 @@ def free_port():
 
 
 class PostgresCluster:
-    def __init__(self):
+    def __init__(self, durable=False):
         self.bin = binary_folder()
         if self.bin is None:
             raise RuntimeError("PostgreSQL is not installed (`make deps` installs it)")
@@ -39,8 +40,9 @@ class PostgresCluster:
             shutil.chown(self.folder, "postgres", "postgres")
         self._run("initdb", "-D", self.data, "-U", "tableweb", "-A", "trust", "-E", "UTF8",
                   "--locale=C", "--no-sync")
-        options = (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
-                   " -c fsync=off -c full_page_writes=off")
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
+        if not durable:
+            options += " -c fsync=off -c full_page_writes=off"
         self._run("pg_ctl", "-D", self.data, "-l", os.path.join(self.folder, "server.log"),
                   "-w", "-t", "60", "-o", options, "start")
 
