@@ -12,6 +12,7 @@ final class ClusterRun {
   private let processes: [Process]
   private let clients: FanoutClients
   private let postgres: PostgresConnection?
+  private let db: String
   /// The server each client is connected to.
   private var serverOf: [Int: Int] = [:]
 
@@ -23,6 +24,7 @@ final class ClusterRun {
     }
     clients = FanoutClients(port: ports[0])
     self.postgres = postgres
+    self.db = db
     for port in ports { try BenchmarkServer.waitForPort(UInt16(port)) }
   }
 
@@ -94,6 +96,7 @@ final class ClusterRun {
     /// CPU milliseconds per committed edit: the servers, PostgreSQL's processes, the clients.
     var cpu: (servers: Double, postgres: Double?, clients: Double) = (0, nil, 0)
     var transactionsPerEdit: Double?
+    var lock: AdvisoryLockSampler.Figures?
 
     var perSecond: Double { Double(edits) / seconds }
 
@@ -106,8 +109,9 @@ final class ClusterRun {
       if let postgres = cpu.postgres { text += ", PostgreSQL \(format(postgres)) ms" }
       text += ", clients \(format(cpu.clients)) ms"
       if let transactionsPerEdit {
-        text += "; \(format(transactionsPerEdit)) PostgreSQL commits per edit"
+        text += "; \(format(transactionsPerEdit)) PostgreSQL transactions per edit"
       }
+      if let lock { text += "\n      \(lock.summary)" }
       return text
     }
   }
@@ -125,8 +129,9 @@ final class ClusterRun {
     var random = Generator(seed: UInt64(40 + through))
     var rate = Rate(seconds: seconds, offered: Double(writers) * 1000 / 21)
 
-    let before = try cpuSample()
     let commitsBefore = try commits()
+    let sampler = postgres == nil ? nil : AdvisoryLockSampler(url: db)
+    let before = try cpuSample()
     let start = ContinuousClock.now
     let end = start + .milliseconds(Int(seconds * 1000))
     var ref = 0
@@ -157,6 +162,7 @@ final class ClusterRun {
       }
     }
     let after = try cpuSample()
+    rate.lock = sampler?.stop()
     let edits = Double(max(rate.edits, 1))
     rate.cpu = (
       (after.servers - before.servers) / edits,
@@ -186,7 +192,9 @@ final class ClusterRun {
   /// Transactions committed in this database so far (PostgreSQL's statistics).
   private func commits() throws -> Int? {
     guard let postgres else { return nil }
-    // Statistics are flushed by each backend now and then: ask for a fresh snapshot.
+    // Each backend flushes its statistics at most once a second, when idle: wait for them,
+    // then read them afresh.
+    Thread.sleep(forTimeInterval: 1.2)
     _ = try? postgres.execute("SELECT pg_stat_clear_snapshot()")
     return try postgres.fetchInt(
       "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")
