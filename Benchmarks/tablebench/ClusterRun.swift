@@ -111,7 +111,10 @@ final class ClusterRun {
       if let transactionsPerEdit {
         text += "; \(format(transactionsPerEdit)) PostgreSQL transactions per edit"
       }
-      if let lock { text += "\n      \(lock.summary)" }
+      if let lock, lock.samples > 0 {
+        let underLock = Double(lock.held) / Double(lock.samples) * seconds * 1000 / Double(max(edits, 1))
+        text += "\n      \(lock.summary): ≈ \(format(underLock)) ms under it per edit"
+      }
       return text
     }
   }
@@ -170,7 +173,9 @@ final class ClusterRun {
       (after.clients - before.clients) / edits
     )
     if let commitsBefore, let commitsAfter = try commits() {
-      rate.transactionsPerEdit = Double(commitsAfter - commitsBefore) / edits
+      // Less the sampler's own: each sample is a transaction of its own.
+      rate.transactionsPerEdit =
+        Double(commitsAfter - commitsBefore - (rate.lock?.samples ?? 0)) / edits
     }
     return rate
   }
