@@ -47,8 +47,8 @@ final class ClusterRun {
   /// through the next server in turn, timed until each viewer has its diff.
   func latency(viewers: Int, rounds: Int) throws -> Latency {
     let servers = ports.count
-    let watching = Set(try join((0..<viewers).map { $0 % servers }, list: 0))
-    let changers = try join(Array(0..<servers), list: nil)
+    let watching = Set(try join((0..<viewers).map { ($0 % servers, 0) }))
+    let changers = try join((0..<servers).map { ($0, nil) })
     var result = Latency()
     var random = Generator(seed: 11)
     for round in 0..<rounds {
@@ -119,11 +119,13 @@ final class ClusterRun {
     }
   }
 
-  /// `writers` new connections spread over the first `through` servers, each updating
-  /// random rows of one of lists L1…L`lists` as fast as its acks come back and the
-  /// server's rate limit allows; counts the acks that arrive within `seconds`.
+  /// `writers` new connections spread over the first `through` servers, each viewing one
+  /// of lists L1…L`lists` and updating its random rows (as people edit what they see, and
+  /// see each other's edits) as fast as its acks come back and the server's rate limit
+  /// allows; counts the acks that arrive within `seconds`.
   func throughput(writers: Int, lists: Int, through: Int, seconds: Double) throws -> Rate {
-    let connections = try join((0..<writers).map { $0 % through }, list: nil)
+    let connections = try join((0..<writers).map { ($0 % through, 1 + $0 % lists) })
+    defer { for index in connections { clients.close(index) } }
     var writerOf: [Int: Int] = [:]
     for (writer, index) in connections.enumerated() { writerOf[index] = writer }
     let spacing = Duration.milliseconds(21)
@@ -207,30 +209,31 @@ final class ClusterRun {
 
   // MARK: - Joining
 
-  /// Opens a connection to each of `servers` (a server's number per connection), a few
-  /// hundred at a time; each says hello and, when `list` is given, taps its way to list
-  /// `L<list>`. Returns the clients' indices once every one shows its screen.
-  private func join(_ servers: [Int], list: Int?) throws -> [Int] {
+  /// Opens a connection for each of `wanted` to its server (by number), a few hundred at
+  /// a time; each says hello and, when its list is given, taps its way to list `L<list>`.
+  /// Returns the clients' indices, in order, once every one shows its screen.
+  private func join(_ wanted: [(server: Int, list: Int?)]) throws -> [Int] {
     var opened: [Int] = []
     var greeted = Set<Int>()
     var ready = Set<Int>()
-    let marker = list.map { Array(#""list":"L\#($0)""#.utf8) }
+    var listOf: [Int: Int] = [:]
     let deadline = ContinuousClock.now + .seconds(120)
-    while ready.count < servers.count {
+    while ready.count < wanted.count {
       guard ContinuousClock.now < deadline else {
-        throw BenchError("only \(ready.count) of \(servers.count) clients ready in 120 s")
+        throw BenchError("only \(ready.count) of \(wanted.count) clients ready in 120 s")
       }
-      while opened.count < servers.count && opened.count - ready.count < 200 {
-        let server = servers[opened.count]
+      while opened.count < wanted.count && opened.count - ready.count < 200 {
+        let (server, list) = wanted[opened.count]
         let index = try clients.open(port: UInt16(ports[server]))
         serverOf[index] = server
+        listOf[index] = list
         opened.append(index)
       }
       let mine = Set(opened)
       try clients.pump(timeoutMilliseconds: 20) { index, message in
         guard mine.contains(index), message.starts(with: Self.screen) else { return }
-        if let marker, message.firstRange(of: marker) == nil {
-          try clients.send(#"{"type":"tap","list":"home","row":"go\#(list!)"}"#, to: index)
+        if let list = listOf[index], message.firstRange(of: Array(#""list":"L\#(list)""#.utf8)) == nil {
+          try clients.send(#"{"type":"tap","list":"home","row":"go\#(list)"}"#, to: index)
         } else {
           ready.insert(index)
         }

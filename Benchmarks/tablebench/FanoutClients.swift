@@ -7,7 +7,7 @@ import Glibc
 /// Must stay on the thread that made it.
 final class FanoutClients {
   struct Client {
-    let fd: Int32
+    var fd: Int32
     var isOpen = false
     var inbox: [UInt8] = []
     var fragments: [UInt8] = []
@@ -24,7 +24,15 @@ final class FanoutClients {
   }
 
   deinit {
-    for client in clients { close(client.fd) }
+    for client in clients where client.fd >= 0 { Glibc.close(client.fd) }
+  }
+
+  /// Closes client `index`'s connection (its index stays taken; nothing more arrives).
+  func close(_ index: Int) {
+    guard clients[index].fd >= 0 else { return }
+    Glibc.close(clients[index].fd)
+    clients[index].fd = -1
+    clients[index].isOpen = false
   }
 
   /// Opens a TCP connection to `port` (default: the one given at init) and sends the
@@ -43,7 +51,7 @@ final class FanoutClients {
       }
     }
     guard result == 0 else {
-      close(fd)
+      Glibc.close(fd)
       throw BenchError("connect to 127.0.0.1:\(port): errno \(errno)")
     }
     var noDelay: Int32 = 1
