@@ -2,7 +2,7 @@
 # Both install what a fresh Debian machine is missing first.
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
-APT_PACKAGES := libwebsockets-dev libsqlite3-dev libssl-dev libpq-dev postgresql pkg-config chromium chromium-driver
+APT_PACKAGES := libwebsockets-dev libsqlite3-dev libssl-dev libpq-dev postgresql nginx pkg-config chromium chromium-driver
 VENV := .venv
 PORT ?= 8080
 DB ?= tableweb.sqlite

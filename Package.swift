@@ -46,7 +46,12 @@ let package = Package(
     .target(name: "Tableweb", dependencies: ["TableModel", "TableServer", "TableStore"]),
 
     // SQLite persistence and the data format (import/export).
-    .target(name: "TableStore", dependencies: ["TableModel", "CSQLite", "CCrypto", "CPostgres"]),
+    .target(
+      name: "TableStore",
+      dependencies: [
+        "TableModel", "CSQLite", "CCrypto", "CPostgres",
+        .product(name: "Logging", package: "swift-log"),
+      ]),
 
     // The demo app: the data `tableweb serve` starts with on a new database.
     .target(name: "TableDemo", dependencies: ["TableModel", "TableStore"]),

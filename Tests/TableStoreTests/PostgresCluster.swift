@@ -20,6 +20,11 @@ final class PostgresCluster: Sendable {
 
   let folder: URL
   let port: Int
+  private let bin: String
+  private let data: String
+  private let log: String
+  private let options: String
+  private let asRoot: Bool
   /// `postgres://tableweb@127.0.0.1:PORT/postgres`: the maintenance database.
   var url: String { url(database: "postgres") }
 
@@ -32,31 +37,44 @@ final class PostgresCluster: Sendable {
     return url(database: name)
   }
 
-  private init() throws(ClusterError) {
-    let bin = try Self.binaryFolder()
+  /// A cluster of the caller's own (most tests share ``shared``): for a test that stops
+  /// and starts it, which would break every other test using the shared one.
+  init() throws(ClusterError) {
+    bin = try Self.binaryFolder()
     folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tableweb-pg-\(UUID().uuidString)")
     port = try Self.freePort()
-    let asRoot = getuid() == 0
+    asRoot = getuid() == 0
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     } catch {
       throw ClusterError(description: "cannot create \(folder.path): \(error)")
     }
-    let data = folder.appendingPathComponent("data").path
-    let log = folder.appendingPathComponent("server.log").path
+    data = folder.appendingPathComponent("data").path
+    log = folder.appendingPathComponent("server.log").path
     if asRoot { try Self.run("/bin/chown", ["postgres:postgres", folder.path]) }
     try Self.run(
       "\(bin)/initdb",
       ["-D", data, "-U", "tableweb", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"],
       asPostgres: asRoot)
-    let options =
+    options =
       "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off"
       + " -c full_page_writes=off -c max_connections=200"
+    try start()
+    try startWatchdog(bin: bin, data: data, asRoot: asRoot)
+  }
+
+  /// Starts the server and waits until it accepts connections.
+  func start() throws(ClusterError) {
     try Self.run(
       "\(bin)/pg_ctl", ["-D", data, "-l", log, "-w", "-t", "60", "-o", options, "start"],
       asPostgres: asRoot)
-    try startWatchdog(bin: bin, data: data, asRoot: asRoot)
+  }
+
+  /// Stops the server: `fast` (sessions are told, transactions roll back, a clean
+  /// shutdown) or `immediate` (processes killed, crash recovery at the next start).
+  func stop(mode: String = "fast") throws(ClusterError) {
+    try Self.run("\(bin)/pg_ctl", ["-D", data, "-m", mode, "-w", "stop"], asPostgres: asRoot)
   }
 
   /// Stops the cluster once this process is gone: polls our pid from a detached shell.

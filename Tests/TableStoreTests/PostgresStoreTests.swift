@@ -6,7 +6,8 @@ import Testing
 /// What only the PostgreSQL store does: reconnecting after its connection was lost.
 @Suite struct PostgresStoreTests {
   /// The backend of a store's connection is terminated (as a server restart would): the
-  /// next command fails whole, changing nothing, and the one after it reconnects.
+  /// next command finds it broken at its first statement, before anything was applied,
+  /// so it reconnects and runs whole, once.
   @Test func aStoreReconnectsAfterItsConnectionIsLost() throws {
     let temporary = try TemporaryStore(kind: .postgres, json: CommandTests.file)
     let store = temporary.store
@@ -20,8 +21,6 @@ import Testing
       Thread.sleep(forTimeInterval: 0.01)
     }
     let version = try admin.fetchInt("SELECT version FROM list WHERE key = 'tones'")
-    #expect(throws: StoreError.self) { try store.select("t2", in: "tones") }
-    #expect(try admin.fetchInt("SELECT version FROM list WHERE key = 'tones'") == version)
     _ = try store.select("t2", in: "tones")
     #expect(try store.snapshot(of: "home").sections[0].rows[0].detail == "Radar")
     #expect(try store.version(of: "tones") == (version ?? 0) + 1)

@@ -4,7 +4,8 @@
 data is thrown away; `PostgresCluster(durable=True)` keeps it on, as benchmarks need).
 initdb refuses root: as root, both run as Debian's `postgres` user.
 `PostgresCluster.new_database()` gives the URL of a fresh, empty database; `stop()` stops
-the server and removes the folder. Tests skip when PostgreSQL is not installed.
+the server and removes the folder; `stop_server(mode)`, `start()` and `restart(mode)` take
+it down and up for fault tests. Tests skip when PostgreSQL is not installed.
 """
 import glob
 import os
@@ -40,11 +41,25 @@ class PostgresCluster:
             shutil.chown(self.folder, "postgres", "postgres")
         self._run("initdb", "-D", self.data, "-U", "tableweb", "-A", "trust", "-E", "UTF8",
                   "--locale=C", "--no-sync")
-        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
+        self.options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
         if not durable:
-            options += " -c fsync=off -c full_page_writes=off"
+            self.options += " -c fsync=off -c full_page_writes=off"
+        self.start()
+
+    def start(self):
+        """Starts the server and waits until it accepts connections."""
         self._run("pg_ctl", "-D", self.data, "-l", os.path.join(self.folder, "server.log"),
-                  "-w", "-t", "60", "-o", options, "start")
+                  "-w", "-t", "60", "-o", self.options, "start")
+
+    def stop_server(self, mode="fast"):
+        """Stops the server (`fast`: a clean shutdown; `immediate`: killed, crash recovery
+        at the next start) and keeps its data."""
+        self._run("pg_ctl", "-D", self.data, "-m", mode, "-w", "stop")
+
+    def restart(self, mode="fast"):
+        """`pg_ctl restart -m MODE`: down and up again as fast as PostgreSQL can."""
+        self._run("pg_ctl", "-D", self.data, "-l", os.path.join(self.folder, "server.log"),
+                  "-m", mode, "-w", "-t", "60", "-o", self.options, "restart")
 
     def _run(self, program, *arguments):
         command = [os.path.join(self.bin, program), *arguments]

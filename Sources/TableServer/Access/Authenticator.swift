@@ -13,10 +13,17 @@ public protocol Authenticator: AnyObject {
   /// Which of `identities` (those of open connections) are no longer valid; their
   /// connections are closed with 4401.
   func revoked(among identities: Set<AccessIdentity>) -> Set<AccessIdentity>
+  /// Whether a connection let in without a credential (``AccessDecision/open``) may stay:
+  /// asked about once a second. By default, whether `authenticate` still says `.open`.
+  func staysOpen(_ request: UpgradeRequest) -> Bool
 }
 
 extension Authenticator {
   public func revoked(among identities: Set<AccessIdentity>) -> Set<AccessIdentity> { [] }
+
+  public func staysOpen(_ request: UpgradeRequest) -> Bool {
+    authenticate(request, access: nil) == .open
+  }
 }
 
 /// An ``Authenticator``'s answer.

@@ -25,7 +25,23 @@ public final class StoreAuthenticator: Authenticator {
       return .granted(AccessIdentity(name: grant.name, role: grant.role, key: grant.digest))
     } catch {
       ServerDiagnostics.report("access grants could not be read (\(error)); refusing")
-      return .refused("the grants could not be read")
+      // An outage, not a wrong credential: the hello is told to come back (see
+      // ``SessionServer/refuseUnauthorized``), not that it needs access.
+      return .refused(
+        error.isConnectionFailure
+          ? "the database \(StoreError.unreachable)" : "the grants could not be read")
+    }
+  }
+
+  /// Open while the store holds no grant. Grants that cannot be read now (the database
+  /// is restarting) keep the connection, as ``revoked(among:)`` does: an outage is not a
+  /// revocation, and a page told `unauthorized` would stop reconnecting.
+  public func staysOpen(_ request: UpgradeRequest) -> Bool {
+    do {
+      return try store.accessGrants().isEmpty
+    } catch {
+      ServerDiagnostics.report("access grants could not be read (\(error)); keeping connections")
+      return true
     }
   }
 

@@ -1,4 +1,5 @@
 import Logging
+import TableStore
 
 /// Where the server reports what went wrong without a client to tell: a data source that
 /// failed while a change was being sent out, a session that could not be read back.
@@ -9,6 +10,10 @@ enum ServerDiagnostics {
   private static let logger = Logger(label: "tableweb.server")
 
   static func report(_ message: String) {
+    // The database is down: its store connection logged that once ("PostgreSQL cannot be
+    // reached; reconnecting with back-off") and logs its return; every poll, catch-up and
+    // access check would otherwise repeat it many times a second.
+    if message.contains(StoreError.unreachable) { return }
     logger.error("\(message)")
   }
 }

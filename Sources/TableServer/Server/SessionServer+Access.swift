@@ -1,4 +1,5 @@
 import TableModel
+import TableStore
 
 /// Access (protocol v1.1): who may say `hello`, what a viewer may not do, and closing
 /// the connections whose access was revoked.
@@ -31,6 +32,15 @@ extension SessionServer {
     case .granted(let identity):
       connections[connection]?.identity = identity
       return nil
+    case .refused(let reason) where reason.contains(StoreError.unreachable):
+      // The grants cannot be read now (the database is restarting): not a failed attempt;
+      // close with 1013 (try again later), which a page reconnects after, not 4401.
+      return [
+        reply(
+          .error(ref: ref, ProtocolError(.internal, "the database \(StoreError.unreachable): try again shortly")),
+          to: connection),
+        .close(connection, reason: "database unavailable", code: 1013),
+      ]
     case .refused:
       if failedHellos.count >= Self.failedHelloAddresses { failedHellos.removeAll() }
       var bucket =
@@ -112,7 +122,7 @@ extension SessionServer {
         if let decided = openDecisions[state.request] {
           isRevoked = decided
         } else {
-          isRevoked = authenticator.authenticate(state.request, access: nil) != .open
+          isRevoked = !authenticator.staysOpen(state.request)
           openDecisions[state.request] = isRevoked
         }
       }

@@ -17,6 +17,8 @@ public final class PostgresConnection {
   /// Prepared statement names, by their SQL.
   var prepared: [String: String] = [:]
   let access: ThreadChecker
+  /// When to try again after the connection broke (PostgresConnection+Reconnect.swift).
+  var backoff = ReconnectBackoff()
 
   /// Opens a connection: `conninfo` is a `postgres://` URL or libpq's `key=value` form.
   /// Blocks until the server answers or libpq gives up (`connect_timeout`, default 10 s

@@ -78,16 +78,36 @@ final class PostgresStoreConnection: StoreConnection {
   /// since the rest of it would run outside the transaction.
   private var isInsideTransaction = false
 
-  /// Connects again when the connection broke, between transactions: the command that
-  /// found it broken failed whole, and the next one gets a new connection.
+  /// Connects again when the connection broke, between transactions, with back-off
+  /// (``PostgresConnection/reconnectWithBackoff(now:)``): the command that found it broken
+  /// failed whole, and a later one gets a new connection once the server is back.
   private func reconnectIfBroken() throws(StoreError) {
     guard !isInsideTransaction, !connection.isConnected else { return }
     do {
-      try connection.reconnect()
+      try connection.reconnectWithBackoff()
     } catch {
       throw StoreError(error)
     }
     if isReadOnly { try runScript("SET default_transaction_read_only = on") }
+  }
+
+  /// Runs a transaction's first statement. A connection that broke while idle (the server
+  /// restarted since the last command) is only found broken here: then nothing has been
+  /// applied yet, so it connects again (back-off permitting) and runs it once more.
+  private func begin(_ script: String) throws(StoreError) {
+    do {
+      try connection.executeScript(script)
+    } catch where error.isConnectionFailure && !connection.isConnected {
+      do {
+        try connection.reconnectWithBackoff()
+      } catch {
+        throw StoreError(error)
+      }
+      if isReadOnly { try runScript("SET default_transaction_read_only = on") }
+      try runScript(script)
+    } catch {
+      throw StoreError(error)
+    }
   }
 
   /// The PostgreSQL text of a statement written with SQLite's placeholders: `?N` becomes
@@ -209,7 +229,7 @@ final class PostgresStoreConnection: StoreConnection {
       defer { isInsideTransaction = false }
       let value: T
       do throws(StoreError) {
-        try runScript(
+        try begin(
           writing
             ? "BEGIN; SELECT pg_advisory_xact_lock(\(Self.writeLock))"
             : "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")

@@ -54,6 +54,10 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case .readOnly: return ProtocolError(.notAllowed, "the data is read-only")
     case .sqlite(let code, _, _):
       return ProtocolError(.internal, "the database failed (SQLite error \(code))")
+    case .postgres(let state, _, _) where isConnectionFailure:
+      return ProtocolError(
+        .internal,
+        "the database \(Self.unreachable) (PostgreSQL error \(state ?? "08000")): try again shortly")
     case .postgres(let state, _, _):
       return ProtocolError(.internal, "the database failed (PostgreSQL error \(state ?? "08000"))")
     case .invalidData: return ProtocolError(.internal, "the stored data is not valid")
@@ -78,6 +82,18 @@ extension StoreError: PostgresErrorConvertible {
     } else {
       self = .postgres(sqlState: error.sqlState, message: error.message, sql: error.statement)
     }
+  }
+
+  /// Words in every message about a database that cannot be reached now (a protocol
+  /// error's, a refused reconnection's): the store logs such an outage once, and the
+  /// server leaves these out of its reports rather than repeat it per command and poll.
+  public static let unreachable = "cannot be reached"
+
+  /// The PostgreSQL connection is gone or the server is shutting down or starting (see
+  /// ``PostgresError/isConnectionFailure``): the database is unavailable for now.
+  public var isConnectionFailure: Bool {
+    guard case .postgres(let state, let message, let sql) = self else { return false }
+    return PostgresError(sqlState: state, message: message, statement: sql).isConnectionFailure
   }
 
   /// A PostgreSQL transaction that lost to a concurrent one (serialization failure or
