@@ -7,7 +7,7 @@ import Glibc
 /// Must stay on the thread that made it.
 final class FanoutClients {
   struct Client {
-    let fd: Int32
+    var fd: Int32
     var isOpen = false
     var inbox: [UInt8] = []
     var fragments: [UInt8] = []
@@ -24,11 +24,21 @@ final class FanoutClients {
   }
 
   deinit {
-    for client in clients { close(client.fd) }
+    for client in clients where client.fd >= 0 { Glibc.close(client.fd) }
   }
 
-  /// Opens a TCP connection and sends the upgrade request; returns the client's index.
-  func open() throws -> Int {
+  /// Closes client `index`'s connection (its index stays taken; nothing more arrives).
+  func close(_ index: Int) {
+    guard clients[index].fd >= 0 else { return }
+    Glibc.close(clients[index].fd)
+    clients[index].fd = -1
+    clients[index].isOpen = false
+  }
+
+  /// Opens a TCP connection to `port` (default: the one given at init) and sends the
+  /// upgrade request; returns the client's index. One set of clients may span servers.
+  func open(port: UInt16? = nil) throws -> Int {
+    let port = port ?? self.port
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw BenchError("socket: errno \(errno) (raise ulimit -n?)") }
     var address = sockaddr_in()
@@ -41,7 +51,7 @@ final class FanoutClients {
       }
     }
     guard result == 0 else {
-      close(fd)
+      Glibc.close(fd)
       throw BenchError("connect to 127.0.0.1:\(port): errno \(errno)")
     }
     var noDelay: Int32 = 1

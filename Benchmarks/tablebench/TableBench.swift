@@ -8,7 +8,7 @@ struct TableBench: ParsableCommand {
       "Benchmarks that print figures, with ratios against a baseline measured in the same run.",
     subcommands: [
       DiffBenchmark.self, StoreBenchmark.self, FanoutBenchmark.self, TwoServersBenchmark.self,
-      BiglistBenchmark.self,
+      BiglistBenchmark.self, ClusterBenchmark.self,
       SearchBenchmark.self,
     ])
 }

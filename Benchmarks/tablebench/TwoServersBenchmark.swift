@@ -29,13 +29,11 @@ struct TwoServersBenchmark: ParsableCommand {
     let rows = (1...20).map { #"{"id":"R\#($0)","text":"Row \#($0)"}"# }.joined(separator: ",")
     try #"{"id":"L","title":"Two","editable":true,"sections":[{"id":"S","rows":[\#(rows)]}]}"#
       .write(to: app, atomically: true, encoding: .utf8)
-    let importer = try launch(executable, ["import", app.path, "--db", database])
-    importer.waitUntilExit()
-    guard importer.terminationStatus == 0 else { throw BenchError("tableweb import failed") }
+    try BenchmarkServer.runToEnd(executable, ["import", app.path, "--db", database])
 
     let ports = [try freeLoopbackPort(), try freeLoopbackPort()]
     let servers = try ports.map { port in
-      try launch(executable, ["serve", "--port", String(port), "--db", database])
+      try BenchmarkServer.launch(executable, ["serve", "--port", String(port), "--db", database])
     }
     defer {
       for process in servers {
@@ -45,7 +43,7 @@ struct TwoServersBenchmark: ParsableCommand {
     }
     let near = FanoutClients(port: ports[0])
     let far = FanoutClients(port: ports[1])
-    for sockets in [near, far] { try waitForPort(sockets.port) }
+    for sockets in [near, far] { try BenchmarkServer.waitForPort(sockets.port) }
     let changer = try join(near)
     let nearViewer = try join(near)
     let farViewer = try join(far)
@@ -90,27 +88,6 @@ struct TwoServersBenchmark: ParsableCommand {
       "an edit → a viewer on the other server: p50 \(show(percentile(otherServer, 0.5))) ms, "
         + "p99 \(show(percentile(otherServer, 0.99))) ms, max \(show(otherServer.last ?? 0)) ms"
         + "  (goal: ≤ 100 ms; load average \(loadAverage()))")
-  }
-
-  private func launch(_ executable: String, _ arguments: [String]) throws -> Process {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(
-      ["TABLEWEB_LOG_LEVEL": "warning"]) { current, _ in current }
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    return process
-  }
-
-  private func waitForPort(_ port: UInt16) throws {
-    let deadline = ContinuousClock.now + .seconds(30)
-    while !canConnect(port: port) {
-      guard ContinuousClock.now < deadline else {
-        throw BenchError("port \(port) not open in 30 s")
-      }
-      Thread.sleep(forTimeInterval: 0.05)
-    }
   }
 
   /// A new connection that said hello and shows the list.

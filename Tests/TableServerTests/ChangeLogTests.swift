@@ -65,6 +65,24 @@ import Testing
     #expect(b.texts(onB) == [["Jam", "Milk", "Eggs", "Butter", "Bread"], []])
   }
 
+  /// A catch-up reads the log in batches and stops at the first short one: more than a
+  /// batch committed elsewhere all arrives, in order, in one catch-up.
+  @Test func aCatchUpPastOneBatchPublishesEveryEntry() throws {
+    var b = try fixture.makeDriver()
+    _ = b.catchUp()
+    let onB = openTasks(in: &b)
+    let v = b.version(onB)
+    let elsewhere = try Store(path: fixture.path)
+    for index in 0...Store.logBatch {
+      _ = try elsewhere.updateRow("Reggs", in: "Ltasks", text: "Eggs \(index)", detail: nil)
+    }
+    let published = b.catchUp()
+    #expect(published.count == Store.logBatch + 1)
+    #expect(Set(types(published)) == ["diff"])
+    #expect(b.version(onB) == v + Store.logBatch + 1)
+    #expect(b.catchUp().isEmpty)
+  }
+
   @Test func aResumeOnTheSameServerGetsExactlyTheMissedDiffs() throws {
     var a = try fixture.makeDriver()
     let viewer = openTasks(in: &a)

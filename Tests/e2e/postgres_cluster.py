@@ -1,7 +1,8 @@
 """A throwaway PostgreSQL cluster for end-to-end tests, as the Swift tests start one.
 
 `initdb` in a temporary folder and `pg_ctl start` on a free loopback port (fsync off: the
-data is thrown away). initdb refuses root: as root, both run as Debian's `postgres` user.
+data is thrown away; `PostgresCluster(durable=True)` keeps it on, as benchmarks need).
+initdb refuses root: as root, both run as Debian's `postgres` user.
 `PostgresCluster.new_database()` gives the URL of a fresh, empty database; `stop()` stops
 the server and removes the folder; `stop_server(mode)`, `start()` and `restart(mode)` take
 it down and up for fault tests. Tests skip when PostgreSQL is not installed.
@@ -28,7 +29,7 @@ def free_port():
 
 
 class PostgresCluster:
-    def __init__(self):
+    def __init__(self, durable=False):
         self.bin = binary_folder()
         if self.bin is None:
             raise RuntimeError("PostgreSQL is not installed (`make deps` installs it)")
@@ -40,8 +41,9 @@ class PostgresCluster:
             shutil.chown(self.folder, "postgres", "postgres")
         self._run("initdb", "-D", self.data, "-U", "tableweb", "-A", "trust", "-E", "UTF8",
                   "--locale=C", "--no-sync")
-        self.options = (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
-                        " -c fsync=off -c full_page_writes=off")
+        self.options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
+        if not durable:
+            self.options += " -c fsync=off -c full_page_writes=off"
         self.start()
 
     def start(self):

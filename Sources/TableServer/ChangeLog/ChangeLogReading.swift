@@ -10,7 +10,8 @@ import TableStore
 public protocol ChangeLogReading: AnyObject {
   /// The id of the newest entry: where a server that just started begins reading.
   func logHighWater() throws(ProtocolError) -> Int
-  /// The entries after `id`, oldest first (a bounded batch).
+  /// The entries after `id`, oldest first: at most `Store.logBatch`, fewer only when
+  /// there are no more.
   func logEntries(after id: Int) throws(ProtocolError) -> [Store.LogEntry]
   /// The entries that take `list` from `version` to `current`, in order, or nil when the
   /// log no longer holds all of them.

@@ -34,7 +34,9 @@ extension SessionServer {
           position = entry.id
           changeFeed.logPosition = position
         }
-        if entries.isEmpty { return }
+        // A short batch was the whole log then (one read, not two, per catch-up; on
+        // PostgreSQL each is a transaction): what is committed later triggers another.
+        if entries.count < Store.logBatch { return }
       }
     } catch {
       ServerDiagnostics.report("the change log could not be read (\(error))")

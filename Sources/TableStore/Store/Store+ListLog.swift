@@ -117,8 +117,12 @@ extension Store {
     try read { () throws(StoreError) in try fetchInt("SELECT max(id) FROM list_log") ?? 0 }
   }
 
+  /// The most entries ``logEntries(after:limit:)`` returns by default: fewer means the
+  /// log held no more when it was read.
+  public static let logBatch = 1_000
+
   /// Up to `limit` entries after `id`, oldest first.
-  public func logEntries(after id: Int, limit: Int = 1_000) throws(StoreError) -> [LogEntry] {
+  public func logEntries(after id: Int, limit: Int = logBatch) throws(StoreError) -> [LogEntry] {
     try read { () throws(StoreError) in
       try decodeEntries(
         "SELECT id, list, version, kind, edits, prior FROM list_log WHERE id > ? ORDER BY id LIMIT ?",
