@@ -6,7 +6,7 @@ extension Database {
   /// ``SearchQuery/key(text:detail:)``, which the store keeps in `row.search` (see the
   /// schema's triggers). Every connection that writes rows needs it, so the store defines
   /// it before anything else runs.
-  func defineSearchKeyFunction() throws(SQLiteError) {
+  public func defineSearchKeyFunction() throws(SQLiteError) {
     let code = sqlite3_create_function_v2(
       handle, "tableweb_search_key", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
       { context, count, values in
