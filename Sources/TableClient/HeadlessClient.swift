@@ -110,9 +110,14 @@ public struct HeadlessClient: Sendable {
         let (_, row) = try row(reference)
         guard let current = row.control?.isOn else { return .refuse("\(row.text) has no switch") }
         return send(.toggle(list: list, row: row.id, isOn: isOn ?? !current))
-      case .update(let reference, let text):
-        return send(
-          .update(list: list, row: try row(reference).row.id, edit: RowUpdate(text: text)))
+      case .update(let reference, var edit):
+        let (_, target) = try row(reference)
+        if let values = edit.values {
+          guard screen.cell != nil else { return .refuse("\(screen.title) has no custom cell") }
+          // The wire replaces all of a row's values: keep the slots not named.
+          edit.values = target.values.merging(values) { $1 }
+        }
+        return send(.update(list: list, row: target.id, edit: edit))
       case .action(let name, let reference):
         let wanted = name.lowercased()
         guard

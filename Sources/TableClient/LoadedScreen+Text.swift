@@ -8,6 +8,7 @@ extension LoadedScreen {
   ///   [S1] NETWORK
   ///     R1 | value1 | Wi-Fi | Home | disclosure
   ///     R2 | default | Airplane Mode | - | none | switch off
+  ///     R3 | default | Ada | - | none | flagged | sender=Ada; time=9:41
   ///     … 248 rows not loaded (fetch)
   ///   footer: Your settings
   /// ```
@@ -44,6 +45,10 @@ extension LoadedScreen {
       if row.isMovable { columns.append("movable") }
     }
     if !row.isSelectable { columns.append("not selectable") }
+    if row.isFlagged { columns.append("flagged") }
+    if !row.values.isEmpty {
+      columns.append(row.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
+    }
     return columns.joined(separator: " | ")
   }
 }

@@ -1,3 +1,5 @@
+import TableModel
+
 /// One line of a headless-client script, as a person types it: rows are named by their
 /// text or their id (`tap Wi-Fi`, `tap R42`); text with spaces may be quoted.
 public enum ScriptCommand: Sendable, Equatable {
@@ -12,7 +14,10 @@ public enum ScriptCommand: Sendable, Equatable {
   case move(RowReference, after: RowReference?)
   /// Flips a switch, or sets it when `isOn` is given.
   case toggle(RowReference, isOn: Bool?)
-  case update(RowReference, text: String)
+  /// Changes a row's text, detail, flag or custom-cell values: only what `edit` sets.
+  /// Its `values` are the slots named on the line; the client keeps the row's other
+  /// slots (the wire's `values` replaces them all).
+  case update(RowReference, RowUpdate)
   /// One of the list's row actions (a swipe action or context-menu item), by its id or
   /// title, on a row.
   case action(String, RowReference)
@@ -37,7 +42,8 @@ public enum ScriptCommand: Sendable, Equatable {
 
   public static let usage = """
     tap ROW | accessory ROW | back | edit on|off | delete ROW… | insert [after ROW] TEXT
-    move ROW after ROW | move ROW to top | toggle ROW [on|off] | update ROW TEXT
+    move ROW after ROW | move ROW to top | toggle ROW [on|off]
+    update ROW [TEXT] [--detail TEXT | --no-detail] [--flagged on|off] [--value SLOT=TEXT]…
     action ACTION ROW       (ACTION: a row action's id or title, e.g. action Flag "Buy milk")
     fetch | reload | wait [ms] | quit        (ROW: its text or id; quote text with spaces)
     """
@@ -88,8 +94,7 @@ public enum ScriptCommand: Sendable, Equatable {
       }
       return .toggle(try one(), isOn: nil)
     case "update", "rename":
-      guard arguments.count >= 2 else { throw ScriptError("update ROW TEXT", line: line) }
-      return .update(RowReference(arguments[0]), text: try rest(from: 1))
+      return try parseUpdate(arguments, line: line)
     case "action":
       guard arguments.count >= 2 else { throw ScriptError("action ACTION ROW", line: line) }
       return .action(arguments[0], RowReference(arguments[1...].joined(separator: " ")))
@@ -104,6 +109,47 @@ public enum ScriptCommand: Sendable, Equatable {
     case "quit", "exit": return .quit
     default: throw ScriptError("unknown command \(verb)", line: line)
     }
+  }
+
+  /// `update ROW [TEXT] [--detail TEXT | --no-detail] [--flagged on|off]
+  /// [--value SLOT=TEXT]…`: the words that are not options are the new text.
+  private static func parseUpdate(_ arguments: [String], line: String) throws(ScriptError)
+    -> ScriptCommand
+  {
+    let usage = "update ROW TEXT, or update ROW with --detail TEXT, --no-detail, --flagged on|off, --value SLOT=TEXT"
+    guard let reference = arguments.first else { throw ScriptError(usage, line: line) }
+    var edit = RowUpdate()
+    var text: [String] = []
+    var words = arguments.dropFirst()[...]
+    func value(of option: String) throws(ScriptError) -> String {
+      guard let word = words.popFirst() else { throw ScriptError("\(option) needs a value", line: line) }
+      return word
+    }
+    while let word = words.popFirst() {
+      switch word {
+      case "--text": text.append(try value(of: word))
+      case "--detail": edit.detail = .some(try value(of: word))
+      case "--no-detail": edit.detail = .some(nil)
+      case "--flagged":
+        guard let isOn = onOff(try value(of: word)) else {
+          throw ScriptError("--flagged on|off", line: line)
+        }
+        edit.flagged = isOn
+      case "--value":
+        let pair = try value(of: word)
+        guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+          throw ScriptError("--value SLOT=TEXT (got \(pair))", line: line)
+        }
+        edit.values = (edit.values ?? [:]).merging(
+          [String(pair[..<equals]): String(pair[pair.index(after: equals)...])]) { $1 }
+      case _ where word.hasPrefix("--") && word.count > 2:
+        throw ScriptError("update: unknown option \(word)", line: line)
+      default: text.append(word)
+      }
+    }
+    if !text.isEmpty { edit.text = text.joined(separator: " ") }
+    guard !edit.isEmpty else { throw ScriptError(usage, line: line) }
+    return .update(RowReference(reference), edit)
   }
 
   private static func onOff(_ word: String) -> Bool? {

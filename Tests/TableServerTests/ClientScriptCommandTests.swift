@@ -1,3 +1,4 @@
+import TableModel
 import Testing
 
 @testable import TableClient
@@ -21,7 +22,12 @@ struct ClientScriptCommandTests {
     ("toggle Bluetooth", .toggle("Bluetooth", isOn: nil)),
     ("toggle Airplane Mode on", .toggle("Airplane Mode", isOn: true)),
     ("toggle R5 off", .toggle("R5", isOn: false)),
-    ("update R5 New name", .update("R5", text: "New name")),
+    ("update R5 New name", .update("R5", RowUpdate(text: "New name"))),
+    ("update R5 --flagged on", .update("R5", RowUpdate(flagged: true))),
+    ("rename \"Buy milk\" Buy oat milk --detail \"2 litres\"", .update("Buy milk", RowUpdate(text: "Buy oat milk", detail: "2 litres"))),
+    ("update R5 --no-detail --flagged off", .update("R5", RowUpdate(detail: .some(nil), flagged: false))),
+    ("update R5 --value from=Ann --value \"subject=Lunch at 1\" --value empty=", .update("R5", RowUpdate(values: ["from": "Ann", "subject": "Lunch at 1", "empty": ""]))),
+    ("update R5 --text --dashes", .update("R5", RowUpdate(text: "--dashes"))),
     ("action Flag \"Buy milk\"", .action("Flag", "Buy milk")),
     ("action flag R4", .action("flag", "R4")),
     ("fetch", .fetch),
@@ -42,6 +48,8 @@ struct ClientScriptCommandTests {
 
   @Test(arguments: [
     "fly away", "tap", "edit maybe", "move R1 R2", "wait soon", "tap \"open", "update R1", "action Flag",
+    "update R1 --flagged", "update R1 --flagged maybe", "update R1 --value noequals", "update R1 --value =x",
+    "update R1 --colour red",
   ])
   func refusesBadLines(line: String) {
     #expect(throws: ScriptError.self) { try ScriptCommand.parse(line) }

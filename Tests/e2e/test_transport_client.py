@@ -81,3 +81,30 @@ def test_sees_another_clients_change(tableweb_server):
     out, _ = watcher.communicate(timeout=TIMEOUT)
     diffs = [m for m in map(json.loads, out.splitlines()) if m["type"] == "diff"]
     assert len(diffs) == 1 and diffs[0]["list"] == "settings"
+
+
+def test_updates_a_rows_flag_detail_and_custom_cell_values(tableweb_server):
+    script = ('tap Mail\n'
+              'update "Alan Turing" --flagged on --value "subject=Dinner on Friday?"\n'
+              'update mail-3 --detail "Read later"\n'
+              'update mail-3 --no-detail --flagged off\n')
+    result = client(tableweb_server.ws_url, "--strict", stdin=script)
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith("mail-2 |")]
+    # The named slot changed; the others (sender, time, preview) were kept.
+    assert rows[-1].startswith("mail-2 | default | Alan Turing | - | none | flagged | preview=Shall we"), rows
+    assert "sender=Alan Turing; subject=Dinner on Friday?; time=Tuesday" in rows[-1]
+    turing = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith("mail-3 |")]
+    assert any(" | Read later | " in line for line in turing), turing
+    assert " | - | " in turing[-1] and "flagged" not in turing[-1]
+    # Restore the demo for the tests that follow.
+    client(tableweb_server.ws_url, stdin='tap Mail\nupdate mail-2 --flagged off --value "subject=Lunch on Friday?"\n')
+
+
+def test_update_without_a_change_or_with_an_unknown_option_is_refused(tableweb_server):
+    result = client(tableweb_server.ws_url, "--strict", stdin="tap Mail\nupdate mail-2 --colour red\n")
+    assert result.returncode == 2
+    assert "unknown option --colour" in result.stderr
+    settings = client(tableweb_server.ws_url, "--strict", stdin='tap Settings\nupdate "Wi-Fi" --value a=b\n')
+    assert settings.returncode == 2
+    assert "line 2: Settings has no custom cell" in settings.stderr
