@@ -65,6 +65,33 @@ import Testing
     #expect(b.texts(onB) == [["Jam", "Milk", "Eggs", "Butter", "Bread"], []])
   }
 
+  /// An announcement (`list:version`, as PostgreSQL's `NOTIFY` carries it) of a version
+  /// this server already published needs no read of the log; anything else does.
+  @Test func onlyAnnouncementsOfUnpublishedVersionsNeedTheLog() throws {
+    var a = try fixture.makeDriver()
+    var b = try fixture.makeDriver()
+    #expect(!a.server.hasPublished(["Ltasks:1"]))  // no log position yet
+    _ = a.catchUp()
+    _ = b.catchUp()
+    let onA = openTasks(in: &a)
+    _ = openTasks(in: &b)
+    let v = a.version(onA)
+    _ = insert("Butter", after: "Reggs", on: onA, in: &a)
+    // A published its own commit as it made it; B has not read it yet.
+    #expect(a.server.hasPublished(["Ltasks:\(v + 1)", "Ltasks:\(v)"]))
+    #expect(!b.server.hasPublished(["Ltasks:\(v + 1)"]))
+    #expect(!a.server.hasPublished(["Ltasks:\(v + 2)"]))
+    // A list nobody views here; one in a stack but not cached; no version; garbage.
+    #expect(a.server.hasPublished(["Lcolors:7"]))
+    #expect(!a.server.hasPublished(["Ltasks:"]))
+    #expect(!a.server.hasPublished([":"]))
+    #expect(!a.server.hasPublished(["Ltasks:\(v + 1)", "Lcolors:"]))
+    a.server.snapshots["Lhome"] = nil
+    #expect(!a.server.hasPublished(["Lhome:1"]))
+    #expect(types(b.catchUp()) == ["diff"])
+    #expect(b.server.hasPublished(["Ltasks:\(v + 1)"]))
+  }
+
   /// A catch-up reads the log in batches and stops at the first short one: more than a
   /// batch committed elsewhere all arrives, in order, in one catch-up.
   @Test func aCatchUpPastOneBatchPublishesEveryEntry() throws {

@@ -85,9 +85,11 @@ public final class SessionHost: ConnectionDelegate {
   }
 
   /// Another process committed to the data: publish what the change log holds since
-  /// (see ``ChangeWatch``).
-  public func catchUpWithLog() {
+  /// (see ``ChangeWatch``). With `announced` (the `list:version` announcements heard, see
+  /// ``ChangeListener``), the log is read only when one names a version not yet published.
+  public func catchUpWithLog(announced: [String]? = nil) {
     thread.check()
+    if let announced, server?.hasPublished(announced) == true { return }
     let noticed = clock.now
     perform(server?.catchUpWithLog(), since: noticed)
   }

@@ -43,6 +43,24 @@ extension SessionServer {
     }
   }
 
+  /// Whether reading the log now would publish nothing for these announcements
+  /// (`list:version`, one per change-log entry, see ``ChangeListener``): each names a
+  /// version this server's snapshot of the list already has (its own commit, published as
+  /// it was made), or a list nobody here views. An announcement of anything else — no
+  /// version (a list removed, an import), a list in some session's stack but not cached,
+  /// a newer version — or no log position yet means the log must be read.
+  func hasPublished(_ announcements: [String]) -> Bool {
+    guard changeFeed.logPosition != nil else { return false }
+    return announcements.allSatisfy { announcement in
+      guard let colon = announcement.lastIndex(of: ":"),
+        let version = Int(announcement[announcement.index(after: colon)...])
+      else { return false }
+      let list = String(announcement[..<colon])
+      guard let cached = snapshots[list] else { return !isInSomeStack(list) }
+      return cached.version >= version
+    }
+  }
+
   private mutating func publish(_ entry: Store.LogEntry, effects: inout [ServerAction]) {
     switch entry.kind {
     case .edits:
