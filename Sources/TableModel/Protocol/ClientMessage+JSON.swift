@@ -99,6 +99,8 @@ extension ClientMessage {
       self = .action(
         list: try fields.string(WireKey.list), row: try fields.string(WireKey.row),
         action: try fields.string(WireKey.action))
+    case .layout:
+      self = .layout(split: try fields.bool(WireKey.split))
     }
   }
 
@@ -120,6 +122,8 @@ extension ClientMessage {
       if let scrollAnchor { members.append((WireKey.scroll, .string(scrollAnchor))) }
     case .back, .reload:
       break
+    case .layout(let split):
+      members.append((WireKey.split, .bool(split)))
     case .editing(let isOn):
       members.append((WireKey.on, .bool(isOn)))
     case .delete(let list, let rows):

@@ -41,11 +41,14 @@ public enum ClientMessage: Sendable, Hashable {
   /// Performs the list's row action `action` (an extension: a swipe action or a context
   /// menu item) on `row`.
   case action(list: String, row: String, action: String)
+  /// Says whether the client shows a split view (an extension): with `split`, every
+  /// `screen` below the root carries the level beneath it as a sidebar, kept live.
+  case layout(split: Bool)
 
   /// The wire `type` of each command.
   public enum Kind: String, Sendable, Hashable, CaseIterable {
     case hello, tap, accessory, back, editing, delete, insert, move, toggle, update, fetch, reload
-    case search, action
+    case search, action, layout
   }
 
   public var kind: Kind {
@@ -64,6 +67,7 @@ public enum ClientMessage: Sendable, Hashable {
     case .reload: return .reload
     case .search: return .search
     case .action: return .action
+    case .layout: return .layout
     }
   }
 
@@ -71,14 +75,15 @@ public enum ClientMessage: Sendable, Hashable {
   public var isWrite: Bool {
     switch self {
     case .delete, .insert, .move, .update, .toggle, .action: return true
-    case .hello, .tap, .accessory, .back, .editing, .fetch, .reload, .search: return false
+    case .hello, .tap, .accessory, .back, .editing, .fetch, .reload, .search, .layout:
+      return false
     }
   }
 
   /// The list the command acts on; nil for those that act on the session.
   public var list: String? {
     switch self {
-    case .hello, .back, .editing, .reload: return nil
+    case .hello, .back, .editing, .reload, .layout: return nil
     case .tap(let list, _, _), .accessory(let list, _, _), .delete(let list, _),
       .insert(let list, _, _, _), .move(let list, _, _, _), .toggle(let list, _, _),
       .update(let list, _, _), .fetch(let list, _, _, _), .search(let list, _),

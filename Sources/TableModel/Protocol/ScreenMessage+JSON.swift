@@ -10,6 +10,12 @@ extension ScreenMessage {
     if let scrollAnchor { members.append((WireKey.scroll, .string(scrollAnchor))) }
     if let selectedRow { members.append((WireKey.selected, .string(selectedRow))) }
     members.append((WireKey.screen, screen.jsonValue))
+    if let sidebar {
+      var inner: [(key: String, value: JSONValue)] = []
+      if let row = sidebar.selectedRow { inner.append((WireKey.selected, .string(row))) }
+      inner.append((WireKey.screen, sidebar.screen.jsonValue))
+      members.append((WireKey.sidebar, .object(JSONObject(uniqueMembers: inner))))
+    }
     return members
   }
 
@@ -28,6 +34,15 @@ extension ScreenMessage {
       transition: transition, stack: stack,
       screen: try LoadedScreen(reading: fields.object(WireKey.screen)),
       scrollAnchor: try fields.optionalString(WireKey.scroll),
-      selectedRow: try fields.optionalString(WireKey.selected))
+      selectedRow: try fields.optionalString(WireKey.selected),
+      sidebar: try Self.sidebar(in: fields))
+  }
+
+  private static func sidebar(in fields: FieldReader) throws(ProtocolError) -> Sidebar? {
+    guard fields.optional(WireKey.sidebar) != nil else { return nil }
+    let sidebar = try fields.object(WireKey.sidebar)
+    return Sidebar(
+      screen: try LoadedScreen(reading: sidebar.object(WireKey.screen)),
+      selectedRow: try sidebar.optionalString(WireKey.selected))
   }
 }

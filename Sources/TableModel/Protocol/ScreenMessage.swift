@@ -17,10 +17,24 @@ public struct ScreenMessage: Sendable, Hashable {
   /// Extension: the row that led to the level just popped, which UIKit highlights briefly
   /// as the screen comes back.
   public var selectedRow: String?
+  /// Extension, for a client that asked for a split view (`layout`): the level beneath
+  /// this one, shown beside it, and the row of it that leads here (highlighted).
+  public var sidebar: Sidebar?
+
+  /// The screen a split view shows beside the top one.
+  public struct Sidebar: Sendable, Hashable {
+    public var screen: LoadedScreen
+    public var selectedRow: String?
+
+    public init(screen: LoadedScreen, selectedRow: String?) {
+      self.screen = screen
+      self.selectedRow = selectedRow
+    }
+  }
 
   public init(
     transition: ScreenTransition, stack: [String], screen: LoadedScreen,
-    scrollAnchor: String? = nil, selectedRow: String? = nil
+    scrollAnchor: String? = nil, selectedRow: String? = nil, sidebar: Sidebar? = nil
   ) {
     precondition(!stack.isEmpty, "a screen's stack holds at least its own title")
     self.transition = transition
@@ -28,6 +42,7 @@ public struct ScreenMessage: Sendable, Hashable {
     self.screen = screen
     self.scrollAnchor = scrollAnchor
     self.selectedRow = selectedRow
+    self.sidebar = sidebar
   }
 
   /// The number of levels above the root (0 at the root).

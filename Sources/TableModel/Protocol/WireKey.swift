@@ -30,6 +30,8 @@ enum WireKey {
   static let stack = "stack"
   static let screen = "screen"
   static let selected = "selected"
+  static let sidebar = "sidebar"
+  static let split = "split"
   static let version = "version"
   static let title = "title"
   static let back = "back"

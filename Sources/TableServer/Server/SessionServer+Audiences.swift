@@ -12,21 +12,33 @@ extension SessionServer {
     audiences[list].map { $0.map { sessions[$0]! } } ?? []
   }
 
-  func isShown(_ list: String) -> Bool { audiences[list] != nil }
+  func isShown(_ list: String) -> Bool { audiences[list] != nil || sidebarAudiences[list] != nil }
 
   /// Records `session` as it now is.
   mutating func keep(_ session: Session) {
     if let old = sessions[session.token], old.topList != session.topList {
       leaveAudience(of: old.topList, session.token)
     }
+    if let old = sessions[session.token], let beside = old.sidebarList,
+      beside != session.sidebarList
+    {
+      leaveSidebar(of: beside, session.token)
+    }
     sessions[session.token] = session
     audiences[session.topList, default: []].insert(session.token)
+    if let beside = session.sidebarList { sidebarAudiences[beside, default: []].insert(session.token) }
   }
 
   /// Forgets an open session (its stack stays in storage).
   mutating func drop(_ token: SessionToken) {
     guard let old = sessions.removeValue(forKey: token) else { return }
     leaveAudience(of: old.topList, token)
+    if let beside = old.sidebarList { leaveSidebar(of: beside, token) }
+  }
+
+  private mutating func leaveSidebar(of list: String, _ token: SessionToken) {
+    sidebarAudiences[list]?.remove(token)
+    if sidebarAudiences[list]?.isEmpty == true { sidebarAudiences[list] = nil }
   }
 
   private mutating func leaveAudience(of list: String, _ token: SessionToken) {

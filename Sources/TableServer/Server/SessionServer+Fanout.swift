@@ -59,7 +59,8 @@ extension SessionServer {
       guard let new = advance(old, by: listChange, read: alreadyRead) else {
         // The data source skipped versions or could not say how: resend the screens.
         snapshots[listChange.list] = freshSnapshot(of: listChange.list)
-        for session in sessions(showing: listChange.list) where snapshots[session.topList] != nil {
+        for session in sessions(showing: listChange.list) + sessions(showingBeside: listChange.list)
+        where snapshots[session.topList] != nil {
           effects.append(screen(of: session.token, transition: .none, to: session.connections))
         }
         continue
@@ -71,7 +72,7 @@ extension SessionServer {
       } catch {
         // Only a snapshot with duplicate ids makes no diff: resend the screens.
         ServerDiagnostics.report("list \(listChange.list) cannot be diffed (\(error)); screens resent")
-        for session in sessions(showing: listChange.list) {
+        for session in sessions(showing: listChange.list) + sessions(showingBeside: listChange.list) {
           effects.append(screen(of: session.token, transition: .none, to: session.connections))
         }
         continue
@@ -191,6 +192,7 @@ extension SessionServer {
       ServerDiagnostics.report("list \(session.topList) could not be read after \(cause) (\(error))")
       return false
     }
+    cacheSidebar(of: session)
     effects.append(screen(of: token, transition: transition, to: session.connections))
     effects.append(.send(frame(for: .notice(text: notice)), to: session.connections, kind: .reply))
     return true

@@ -35,7 +35,7 @@ extension SessionServer {
     let message = ScreenMessage(
       transition: transition, stack: session.stack.titles, screen: screen,
       scrollAnchor: transition == .pop ? top.scrollAnchor : nil,
-      selectedRow: transition == .pop ? top.selectedRow : nil)
+      selectedRow: transition == .pop ? top.selectedRow : nil, sidebar: sidebar(of: session))
     return .send(frame(for: .screen(message)), to: connections, kind: .screen)
   }
 }

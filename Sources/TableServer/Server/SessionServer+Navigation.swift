@@ -113,24 +113,30 @@ extension SessionServer {
     return nil
   }
 
-  /// Drilling down acts only from the session's top screen: a second tap on a row that
-  /// already pushed (a double tap) must not push its child twice.
+  /// Drilling down acts only from the session's top screen (a second tap on a row that
+  /// already pushed, a double tap, must not push its child twice), or from the sidebar of
+  /// a split session, where the destination replaces the top screen without a slide
+  /// (SessionServer+Split).
   private mutating func push(
     _ destination: String, from rowID: String, in list: String, scrollAnchor: String?,
     session token: SessionToken, effects: inout [ServerAction]
   ) throws(ProtocolError) {
     guard var session = sessions[token] else { preconditionFailure("\(token) is not open") }
-    guard session.topList == list else {
+    let replaced = session.topList != list ? session.topList : nil
+    guard replaced == nil || session.sidebarList == list else {
       throw ProtocolError(.notAllowed, "list \(list) is not on this session's top screen")
     }
     try cacheSnapshot(of: destination)
+    if replaced != nil { _ = session.stack.pop() }
     let title = snapshots[destination]!.title
     session.stack.top.scrollAnchor = scrollAnchor
     session.stack.push(NavigationLevel(list: destination, title: title), from: rowID)
     keep(session)
     save(session)
+    if let replaced { forgetSnapshotIfUnviewed(replaced) }
     forgetSnapshotIfUnviewed(list)
-    effects.append(screen(of: token, transition: .push, to: session.connections))
+    effects.append(
+      screen(of: token, transition: replaced == nil ? .push : .none, to: session.connections))
   }
 
   mutating func goBack(session token: SessionToken, effects: inout [ServerAction])
@@ -140,6 +146,7 @@ extension SessionServer {
     let left = session.topList
     guard session.stack.pop() else { throw ProtocolError(.notAllowed, "already at the root") }
     try cacheSnapshot(of: session.topList)
+    cacheSidebar(of: session)
     keep(session)
     save(session)
     forgetSnapshotIfUnviewed(left)

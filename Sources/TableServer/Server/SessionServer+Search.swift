@@ -60,9 +60,11 @@ extension SessionServer {
     return try listState(of: list)
   }
 
-  /// The connections that get `list`'s own diffs: its viewers that are not searching it.
+  /// The connections that get `list`'s own diffs: its viewers that are not searching it,
+  /// and the split sessions that show it as their sidebar (never searched).
   func unsearchedViewers(of list: String) -> [ConnectionID] {
     sessions(showing: list).filter { searches.query(of: $0) == nil }.flatMap(\.connections)
+      + sessions(showingBeside: list).flatMap(\.connections)
   }
 
   /// After `list` changed: each query shown on it is read again and its viewers get the

@@ -163,7 +163,7 @@ extension SessionServer {
       ServerDiagnostics.report("list \(list) could not be read (\(error))")
     }
     guard resend else { return }
-    for session in sessions(showing: list) {
+    for session in sessions(showing: list) + sessions(showingBeside: list) {
       effects.append(screen(of: session.token, transition: .none, to: session.connections))
     }
   }

@@ -23,6 +23,8 @@ public struct SessionServer {
   public internal(set) var sessions: [SessionToken: Session] = [:]
   /// The sessions whose top screen shows each list: who gets that list's diffs.
   var audiences: [String: Set<SessionToken>] = [:]
+  /// The split sessions whose sidebar shows each list (SessionServer+Split).
+  var sidebarAudiences: [String: Set<SessionToken>] = [:]
   var connections: [ConnectionID: ConnectionState] = [:]
   /// The current snapshot of every list that some session shows on its top screen.
   var snapshots: [String: TableSnapshot] = [:]
@@ -184,6 +186,9 @@ public struct SessionServer {
       return nil
     case .search(let list, let query):
       try search(query, in: list, session: token, effects: &effects)
+      return nil
+    case .layout(let split):
+      try setLayout(split: split, session: token, effects: &effects)
       return nil
     case .delete, .insert, .move, .update, .toggle, .action:
       return try commitCommand(message, as: identity, effects: &effects)

@@ -13,6 +13,9 @@ public struct Session: Sendable, Hashable {
   /// Who the session acts as (its connections all present the same); nil on an open
   /// server.
   public var identity: AccessIdentity?
+  /// Whether its client shows a split view (`layout`); not saved: a client says it again
+  /// on every connection.
+  public var isSplit = false
 
   public init(token: SessionToken, stack: NavigationStack, connections: [ConnectionID] = []) {
     self.token = token
@@ -22,4 +25,10 @@ public struct Session: Sendable, Hashable {
 
   /// The list on the session's top screen.
   public var topList: String { stack.top.list }
+
+  /// The list a split session shows beside its top screen: the level beneath it.
+  public var sidebarList: String? {
+    guard isSplit, stack.levels.count > 1 else { return nil }
+    return stack.levels[stack.levels.count - 2].list
+  }
 }

@@ -17,6 +17,8 @@ struct ServerDriver {
   /// since merged in.
   private(set) var screenMessages: [ConnectionID: JSONValue] = [:]
   private(set) var screens: [ConnectionID: JSONValue] = [:]
+  /// The sidebar of a split connection's last `screen`, with the diffs of its list since.
+  private(set) var sidebars: [ConnectionID: JSONValue] = [:]
 
   init(_ server: SessionServer) {
     self.server = server
@@ -83,6 +85,9 @@ struct ServerDriver {
         case "screen":
           screenMessages[connection] = message
           screens[connection] = message["screen"]
+          sidebars[connection] = message["sidebar"]?["screen"]
+        case "diff" where message["list"] == sidebars[connection]?["list"]:
+          sidebars[connection] = sidebars[connection].map { ScreenModel.apply(diff: message, to: $0) }
         case "diff":
           screens[connection] = screens[connection].map { ScreenModel.apply(diff: message, to: $0) }
         default: break

@@ -40,6 +40,10 @@ enum Transcript {
         " \(screen["list"]!.stringValue!)@\(int(screen["version"])) depth=\(int(message["depth"]))"
       if let back = screen["back"]?.stringValue { line += " back=\"\(back)\"" }
       if screen["editing"]?.boolValue == true { line += " editing" }
+      if let sidebar = message["sidebar"] {
+        line += " sidebar=\(sidebar["screen"]!["list"]!.stringValue!)"
+        if let selected = sidebar["selected"]?.stringValue { line += ":\(selected)" }
+      }
       return line
     case "diff":
       let ops = message["ops"]!.arrayValue!.map(op).joined(separator: " ")
