@@ -39,6 +39,8 @@ private let clientMessages: [ClientMessage] = [
   .search(list: "L1", query: "Café crème"),
   .search(list: "L1", query: ""),
   .action(list: "L7", row: "R5", action: "flag"),
+  .layout(split: true),
+  .layout(split: false),
 ]
 
 private let screen = LoadedScreen(
@@ -64,6 +66,14 @@ private let serverMessages: [ServerMessage] = [
     ScreenMessage(
       transition: .pop, stack: ["Food", "Fruit"], screen: screen, scrollAnchor: "R2",
       selectedRow: "R1")),
+  .screen(
+    ScreenMessage(
+      transition: .none, stack: ["Food", "Fruit"], screen: screen,
+      sidebar: .init(screen: LoadedScreen(list: "L8", version: 1, title: "Food"), selectedRow: "R9"))),
+  .screen(
+    ScreenMessage(
+      transition: .push, stack: ["Food", "Fruit"], screen: screen,
+      sidebar: .init(screen: LoadedScreen(list: "L8", version: 1, title: "Food"), selectedRow: nil))),
   .screen(
     ScreenMessage(
       transition: .none, stack: ["Empty"],
