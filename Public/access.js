@@ -3,36 +3,36 @@ const KEY = "tableweb.access";
 export const UNAUTHORIZED_CLOSE = 4401;
 const $ = (s) => document.querySelector(s);
 const add = (parent, tag, cls, text) => {
-  const e = parent.appendChild(document.createElement(tag));
-  e.className = cls;
-  e.textContent = text;
-  return e;
+	const e = parent.appendChild(document.createElement(tag));
+	e.className = cls;
+	e.textContent = text;
+	return e;
 };
 
 // A fragment never reaches a server: move it into localStorage, out of the address bar.
 export function takeCredentialFromLink() {
-  const m = /^#access=([\w-]+)$/.exec(location.hash);
-  if (!m) return;
-  try { localStorage.setItem(KEY, m[1]); } catch { /* private mode */ }
-  history.replaceState(null, "", location.pathname + location.search);
+	const m = /^#access=([\w-]+)$/.exec(location.hash);
+	if (!m) return;
+	try { localStorage.setItem(KEY, m[1]); } catch { /* private mode */ }
+	history.replaceState(null, "", location.pathname + location.search);
 }
 
 export function credential() {
-  try { return localStorage.getItem(KEY); } catch { return null; }
+	try { return localStorage.getItem(KEY); } catch { return null; }
 }
 
 export function showIdentity(user, role) {
-  $(".whoami")?.remove();
-  if (role) add($("#app"), "div", "whoami", user ? `${user} · ${role}` : role);
+	$(".whoami")?.remove();
+	if (role) add($("#app"), "div", "whoami", user ? `${user} · ${role}` : role);
 }
 
 export function showAccessNeeded(message) {
-  if ($(".access-needed")) return;
-  const s = add($("#app"), "section", "access-needed", "");
-  s.setAttribute("role", "alert");
-  add(s, "h2", "", "Access needed");
-  add(s, "p", "", credential() ? "This browser's access link is no longer valid." : "This server needs an access link.");
-  add(s, "p", "", "Ask its owner for one (http://host:port/#access=…) and open it here once.");
-  if (message) add(s, "p", "detail", message);
-  for (const e of document.querySelectorAll(".loading, .banner")) e.hidden = true;
+	if ($(".access-needed")) return;
+	const s = add($("#app"), "section", "access-needed", "");
+	s.setAttribute("role", "alert");
+	add(s, "h2", "", "Access needed");
+	add(s, "p", "", credential() ? "This browser's access link is no longer valid." : "This server needs an access link.");
+	add(s, "p", "", "Ask its owner for one (http://host:port/#access=…) and open it here once.");
+	if (message) add(s, "p", "detail", message);
+	for (const e of document.querySelectorAll(".loading, .banner")) e.hidden = true;
 }

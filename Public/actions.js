@@ -11,55 +11,55 @@ const offered = ({ screen: { actions: all } }, row) => row.actions?.map((id) => 
 
 /// The buttons each edge of `row` reveals: the actions it offers, or Delete alone.
 export function actionsFor(view, row) {
-  const acts = offered(view, row);
-  const lead = (a) => a.edge === "leading";
-  if (view.screen.actions.length) return { leading: acts.filter(lead), trailing: acts.filter((a) => !lead(a)) };
-  return { leading: [], trailing: view.screen.editable && row.editing === EDITING_STYLE.delete ? [DELETE] : [] };
+	const acts = offered(view, row);
+	const lead = (a) => a.edge === "leading";
+	if (view.screen.actions.length) return { leading: acts.filter(lead), trailing: acts.filter((a) => !lead(a)) };
+	return { leading: [], trailing: view.screen.editable && row.editing === EDITING_STYLE.delete ? [DELETE] : [] };
 }
 
 export const perform = (view, row, act) => (act.id == null ? view.actions.remove([row.id]) : view.actions.perform(row, act.id));
 
 /// Opens the row's menu beside `node` (or at the pointer), focus on its first item.
 function openMenu(view, node, x, y) {
-  const row = cellState.get(node).row;
-  const app = document.getElementById("app");
-  const acts = row && offered(view, row);
-  if (!acts?.length || view.screen.editing || app.querySelector(".menu")) return false;
-  view.closeSwipe();
-  const scrim = app.appendChild(el("div", "scrim menu-scrim"));
-  const menu = scrim.appendChild(el("div", "menu"));
-  menu.role = "menu";
-  menu.ariaLabel = row.text;
-  const box = app.getBoundingClientRect();
-  const r = node.getBoundingClientRect();
-  menu.style.left = `${Math.max(8, Math.min((x ?? r.left + 16) - box.left, box.width - 208))}px`;
-  menu.style.top = `${Math.max(8, Math.min((y ?? r.bottom) - box.top, box.height - 48 * acts.length - 8))}px`;
-  const close = () => (scrim.remove(), node.focus({ preventScroll: true }));
-  const items = acts.map((act) => Object.assign(menu.appendChild(el("button", `c-${act.color}`, act.title)), {
-    role: "menuitem", onclick: (e) => (e.stopPropagation(), close(), perform(view, row, act)),
-  }));
-  scrim.onclick = close;
-  menu.onkeydown = (e) => {
-    e.stopPropagation();
-    const i = items.indexOf(document.activeElement);
-    const go = { ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: items.length - 1 }[e.key];
-    if (e.key === "Escape" || e.key === "Tab") close();
-    else if (go == null) return;
-    else items[(go + items.length) % items.length].focus();
-    e.preventDefault();
-  };
-  items[0].focus();
-  return true;
+	const row = cellState.get(node).row;
+	const app = document.getElementById("app");
+	const acts = row && offered(view, row);
+	if (!acts?.length || view.screen.editing || app.querySelector(".menu")) return false;
+	view.closeSwipe();
+	const scrim = app.appendChild(el("div", "scrim menu-scrim"));
+	const menu = scrim.appendChild(el("div", "menu"));
+	menu.role = "menu";
+	menu.ariaLabel = row.text;
+	const box = app.getBoundingClientRect();
+	const r = node.getBoundingClientRect();
+	menu.style.left = `${Math.max(8, Math.min((x ?? r.left + 16) - box.left, box.width - 208))}px`;
+	menu.style.top = `${Math.max(8, Math.min((y ?? r.bottom) - box.top, box.height - 48 * acts.length - 8))}px`;
+	const close = () => (scrim.remove(), node.focus({ preventScroll: true }));
+	const items = acts.map((act) => Object.assign(menu.appendChild(el("button", `c-${act.color}`, act.title)), {
+		role: "menuitem", onclick: (e) => (e.stopPropagation(), close(), perform(view, row, act)),
+	}));
+	scrim.onclick = close;
+	menu.onkeydown = (e) => {
+		e.stopPropagation();
+		const i = items.indexOf(document.activeElement);
+		const go = { ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: items.length - 1 }[e.key];
+		if (e.key === "Escape" || e.key === "Tab") close();
+		else if (go == null) return;
+		else items[(go + items.length) % items.length].focus();
+		e.preventDefault();
+	};
+	items[0].focus();
+	return true;
 }
 
 export function attachMenu(view) {
-  view.scroller.oncontextmenu = (e) => {
-    const node = e.target.closest(".cell");
-    const byKey = e.button !== 2 && e.pointerType !== "touch" && !e.clientX;
-    if (node && openMenu(view, node, byKey ? null : e.clientX, byKey ? null : e.clientY)) e.preventDefault();
-  };
-  view.scroller.onkeydown = (e) => {
-    const node = e.target.closest?.(".cell");
-    if (node && (e.key === "ContextMenu" || (e.shiftKey && e.key === "F10")) && openMenu(view, node)) e.preventDefault();
-  };
+	view.scroller.oncontextmenu = (e) => {
+		const node = e.target.closest(".cell");
+		const byKey = e.button !== 2 && e.pointerType !== "touch" && !e.clientX;
+		if (node && openMenu(view, node, byKey ? null : e.clientX, byKey ? null : e.clientY)) e.preventDefault();
+	};
+	view.scroller.onkeydown = (e) => {
+		const node = e.target.closest?.(".cell");
+		if (node && (e.key === "ContextMenu" || (e.shiftKey && e.key === "F10")) && openMenu(view, node)) e.preventDefault();
+	};
 }

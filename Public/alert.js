@@ -3,35 +3,35 @@ import { el } from "./dom.js";
 
 /// Resolves to the trimmed text, or null when cancelled or left empty.
 export function askForText(title, value, okLabel) {
-  return new Promise((resolve) => {
-    const app = document.getElementById("app");
-    const back = document.activeElement;
-    const scrim = app.appendChild(el("div", "scrim"));
-    const box = scrim.appendChild(el("div", "alert"));
-    box.setAttribute("role", "dialog");
-    box.setAttribute("aria-modal", "true");
-    box.setAttribute("aria-label", title);
-    box.appendChild(el("h2", null, title));
-    const input = box.appendChild(el("input"));
-    input.value = value;
-    input.maxLength = 1000;
-    const buttons = box.appendChild(el("div", "buttons"));
-    const cancel = buttons.appendChild(el("button", null, "Cancel"));
-    const ok = buttons.appendChild(el("button", null, okLabel));
-    const close = (result) => {
-      scrim.remove();
-      back?.focus?.({ preventScroll: true });
-      resolve(result?.trim() || null);
-    };
-    cancel.onclick = () => close(null);
-    ok.onclick = () => close(input.value);
-    input.addEventListener("keydown", (e) => {
-      e.stopPropagation();
-      if (e.key !== "Enter" && e.key !== "Escape") return;
-      e.preventDefault(); // else the key would go on to the button focus returns to
-      close(e.key === "Enter" ? input.value : null);
-    });
-    input.focus();
-    input.select();
-  });
+	return new Promise((resolve) => {
+		const app = document.getElementById("app");
+		const back = document.activeElement;
+		const scrim = app.appendChild(el("div", "scrim"));
+		const box = scrim.appendChild(el("div", "alert"));
+		box.setAttribute("role", "dialog");
+		box.setAttribute("aria-modal", "true");
+		box.setAttribute("aria-label", title);
+		box.appendChild(el("h2", null, title));
+		const input = box.appendChild(el("input"));
+		input.value = value;
+		input.maxLength = 1000;
+		const buttons = box.appendChild(el("div", "buttons"));
+		const cancel = buttons.appendChild(el("button", null, "Cancel"));
+		const ok = buttons.appendChild(el("button", null, okLabel));
+		const close = (result) => {
+			scrim.remove();
+			back?.focus?.({ preventScroll: true });
+			resolve(result?.trim() || null);
+		};
+		cancel.onclick = () => close(null);
+		ok.onclick = () => close(input.value);
+		input.addEventListener("keydown", (e) => {
+			e.stopPropagation();
+			if (e.key !== "Enter" && e.key !== "Escape") return;
+			e.preventDefault(); // else the key would go on to the button focus returns to
+			close(e.key === "Enter" ? input.value : null);
+		});
+		input.focus();
+		input.select();
+	});
 }

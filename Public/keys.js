@@ -3,86 +3,86 @@ import { cellState, ROW_HEIGHT as H } from "./cell.js";
 import { EDITING_STYLE, TABLE_STYLE } from "./wire.js";
 
 export const keyboard = {
-  focusAt(s, i) {
-    const sections = this.screen.sections;
-    s = Math.max(0, Math.min(s, sections.length - 1));
-    if (!sections[s]) return;
-    i = Math.max(0, Math.min(i, sections[s].rows.length - 1));
-    this.render();
-    const y = this.rowTop(s, i);
-    const pad = this.screen.style === TABLE_STYLE.plain ? 28 : 0;
-    const sc = this.scroller;
-    if (y - pad < sc.scrollTop) this.scrollToRow(s, i, pad);
-    else if (y + H > sc.scrollTop + sc.clientHeight) this.scrollToRow(s, i, 0, true);
-    this.render();
-    const row = sections[s].rows[i];
-    this.cells.get(row ? row.id : `~${sections[s].id}~${i}`)?.focus({ preventScroll: true });
-  },
+	focusAt(s, i) {
+		const sections = this.screen.sections;
+		s = Math.max(0, Math.min(s, sections.length - 1));
+		if (!sections[s]) return;
+		i = Math.max(0, Math.min(i, sections[s].rows.length - 1));
+		this.render();
+		const y = this.rowTop(s, i);
+		const pad = this.screen.style === TABLE_STYLE.plain ? 28 : 0;
+		const sc = this.scroller;
+		if (y - pad < sc.scrollTop) this.scrollToRow(s, i, pad);
+		else if (y + H > sc.scrollTop + sc.clientHeight) this.scrollToRow(s, i, 0, true);
+		this.render();
+		const row = sections[s].rows[i];
+		this.cells.get(row ? row.id : `~${sections[s].id}~${i}`)?.focus({ preventScroll: true });
+	},
 
-  /// The next row in reading order, across sections; null past either end.
-  step(s, i, delta) {
-    const secs = this.screen.sections;
-    i += delta;
-    while (s >= 0 && s < secs.length && (i < 0 || i >= secs[s].rows.length)) {
-      s += delta;
-      if (s < 0 || s >= secs.length) return null;
-      i = delta > 0 ? 0 : secs[s].rows.length - 1;
-    }
-    return s >= 0 && s < secs.length ? [s, i] : null;
-  },
+	/// The next row in reading order, across sections; null past either end.
+	step(s, i, delta) {
+		const secs = this.screen.sections;
+		i += delta;
+		while (s >= 0 && s < secs.length && (i < 0 || i >= secs[s].rows.length)) {
+			s += delta;
+			if (s < 0 || s >= secs.length) return null;
+			i = delta > 0 ? 0 : secs[s].rows.length - 1;
+		}
+		return s >= 0 && s < secs.length ? [s, i] : null;
+	},
 
-  /// Arrows move, Home and End go to the first and last row, Enter and Space tap
-  /// (Shift+Enter: the info button), Delete deletes and Alt+arrows reorder in editing
-  /// mode, F2 renames. Returns whether it handled the key.
-  key(e) {
-    const node = document.activeElement?.closest?.(".cell");
-    const cs = node && this.page.contains(node) ? cellState.get(node) : null;
-    const pos = cs?.pos ?? null;
-    const row = cs?.row;
-    const editing = this.screen?.editing;
-    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-      const delta = e.key === "ArrowDown" ? 1 : -1;
-      if (e.altKey && editing && row?.movable) return this.moveBy(row, pos, delta), true;
-      const next = pos ? this.step(...pos, delta) : this.firstVisible();
-      if (next) this.focusAt(...next);
-      return true;
-    }
-    if (e.key === "Home" || e.key === "End") {
-      const last = this.screen.sections.length - 1;
-      if (last >= 0) this.focusAt(e.key === "Home" ? 0 : last, e.key === "Home" ? 0 : Infinity);
-      return true;
-    }
-    if (!row) return false;
-    if (e.key === "Enter" && e.shiftKey && node.querySelector(".info")) return this.actions.accessory(row), true;
-    if (e.key === "Enter" || e.key === " ") return this.activate(node, row, true), true;
-    if ((e.key === "Delete" || e.key === "Backspace") && editing && row.editing === EDITING_STYLE.delete) {
-      this.actions.remove(this.selected.has(row.id) ? [...this.selected] : [row.id]);
-      return true;
-    }
-    if (e.key === "F2" && this.screen.editable) return this.actions.rename(row), true;
-    return false;
-  },
+	/// Arrows move, Home and End go to the first and last row, Enter and Space tap
+	/// (Shift+Enter: the info button), Delete deletes and Alt+arrows reorder in editing
+	/// mode, F2 renames. Returns whether it handled the key.
+	key(e) {
+		const node = document.activeElement?.closest?.(".cell");
+		const cs = node && this.page.contains(node) ? cellState.get(node) : null;
+		const pos = cs?.pos ?? null;
+		const row = cs?.row;
+		const editing = this.screen?.editing;
+		if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+			const delta = e.key === "ArrowDown" ? 1 : -1;
+			if (e.altKey && editing && row?.movable) return this.moveBy(row, pos, delta), true;
+			const next = pos ? this.step(...pos, delta) : this.firstVisible();
+			if (next) this.focusAt(...next);
+			return true;
+		}
+		if (e.key === "Home" || e.key === "End") {
+			const last = this.screen.sections.length - 1;
+			if (last >= 0) this.focusAt(e.key === "Home" ? 0 : last, e.key === "Home" ? 0 : Infinity);
+			return true;
+		}
+		if (!row) return false;
+		if (e.key === "Enter" && e.shiftKey && node.querySelector(".info")) return this.actions.accessory(row), true;
+		if (e.key === "Enter" || e.key === " ") return this.activate(node, row, true), true;
+		if ((e.key === "Delete" || e.key === "Backspace") && editing && row.editing === EDITING_STYLE.delete) {
+			this.actions.remove(this.selected.has(row.id) ? [...this.selected] : [row.id]);
+			return true;
+		}
+		if (e.key === "F2" && this.screen.editable) return this.actions.rename(row), true;
+		return false;
+	},
 
-  firstVisible() {
-    let best = null;
-    for (const node of this.cells.values()) {
-      const p = cellState.get(node).pos;
-      if (node.getBoundingClientRect().top >= this.scroller.getBoundingClientRect().top - 1 &&
-          (!best || p[0] < best[0] || (p[0] === best[0] && p[1] < best[1]))) best = p;
-    }
-    return best ?? this.step(0, -1, 1);
-  },
+	firstVisible() {
+		let best = null;
+		for (const node of this.cells.values()) {
+			const p = cellState.get(node).pos;
+			if (node.getBoundingClientRect().top >= this.scroller.getBoundingClientRect().top - 1 &&
+					(!best || p[0] < best[0] || (p[0] === best[0] && p[1] < best[1]))) best = p;
+		}
+		return best ?? this.step(0, -1, 1);
+	},
 
-  /// Moves a row one place by keyboard, within its section or across to the next.
-  moveBy(row, [s, i], delta) {
-    const secs = this.screen.sections;
-    const to = this.step(s, i, delta);
-    if (!to) return;
-    let [ts, ti] = to;
-    if (ts !== s) ti = delta > 0 ? 0 : secs[ts].rows.length; // lands at the near end
-    const rows = secs[ts].rows.filter((r) => r?.id !== row.id);
-    const after = ti > 0 ? rows[ti - 1] : null;
-    if (ti > 0 && !after) return; // not fetched yet
-    this.actions.move(row, secs[ts].id, after?.id ?? null);
-  },
+	/// Moves a row one place by keyboard, within its section or across to the next.
+	moveBy(row, [s, i], delta) {
+		const secs = this.screen.sections;
+		const to = this.step(s, i, delta);
+		if (!to) return;
+		let [ts, ti] = to;
+		if (ts !== s) ti = delta > 0 ? 0 : secs[ts].rows.length; // lands at the near end
+		const rows = secs[ts].rows.filter((r) => r?.id !== row.id);
+		const after = ti > 0 ? rows[ti - 1] : null;
+		if (ti > 0 && !after) return; // not fetched yet
+		this.actions.move(row, secs[ts].id, after?.id ?? null);
+	},
 };

@@ -8,6 +8,7 @@ import { NavigationBar, transition } from "./navigation.js";
 import { askForText } from "./alert.js";
 import { takeCredentialFromLink } from "./access.js";
 import { SearchField } from "./search.js";
+import { Sidebar, wide } from "./split.js";
 
 const K = W.K;
 const $ = (sel) => document.querySelector(sel);
@@ -21,197 +22,213 @@ takeCredentialFromLink();
 const url = new URL(W.WS_PATH, location.href);
 url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
 const socket = new Socket(url.href, {
-  onMessage: receive,
-  onStatus: showStatus,
-  have: () => model.screen && { list: model.screen.list, version: model.screen.version },
-  onCaughtUp: () => view?.rowsArrived(undefined), // fetches lost with the line are asked again
+	onMessage: receive,
+	onStatus: showStatus,
+	have: () => model.screen && { list: model.screen.list, version: model.screen.version },
+	onCaughtUp: () => view?.rowsArrived(undefined), // fetches lost with the line are asked again
 });
 
 const nav = new NavigationBar($(".navbar"), {
-  onBack: () => goBack(),
-  onEdit: () => setEditing(!model.screen.editing),
+	onBack: () => goBack(),
+	onEdit: () => setEditing(!model.screen.editing),
 });
 
 const send = (cmd, rows = []) => {
-  const now = Date.now();
-  for (const id of rows) own.set(id, now);
-  return socket.send(cmd);
+	const now = Date.now();
+	for (const id of rows) own.set(id, now);
+	return socket.send(cmd);
 };
 const field = new SearchField($(".searchbar"), (cmd) => send(cmd));
 const isOwn = (id) => Date.now() - (own.get(id) ?? 0) < 3000;
-const list = () => model.screen.list;
 
 /// Sends a command that may push or pop, unless one is still unanswered or sliding:
 /// as in UIKit, a second tap during a transition does nothing.
 let navigating = { ref: 0, at: 0 };
 function navigate(cmd, rows) {
-  const busy = navigating.ref && performance.now() - navigating.at < 2000;
-  if (busy || $(".pages").children.length > 1) return;
-  navigating = { ref: send(cmd, rows), at: performance.now() };
+	const busy = navigating.ref && performance.now() - navigating.at < 2000;
+	if (busy || $(".pages").children.length > 1) return;
+	navigating = { ref: send(cmd, rows), at: performance.now() };
 }
 
 /// Remembers where this level is left, then sends `tap` or `accessory`.
 function leave(command, row) {
-  const sc = model.screen;
-  trail[sc.depth] = { list: sc.list, row: row.id, scrollTop: view.scroller.scrollTop };
-  const first = view.firstVisible();
-  navigate(command(sc.list, row.id, (first && sc.sections[first[0]].rows[first[1]]?.id) ?? null), [row.id]);
+	const sc = model.screen;
+	trail[sc.depth] = { list: sc.list, row: row.id, scrollTop: view.scroller.scrollTop };
+	const first = view.firstVisible();
+	navigate(command(sc.list, row.id, (first && sc.sections[first[0]].rows[first[1]]?.id) ?? null), [row.id]);
 }
 const goBack = () => navigate(W.back(), []);
 
+/// What a table's rows do to `list()`: the top screen's, or the sidebar's.
+const commands = (list) => ({
+	toggle: (row, on) => send(W.toggle(list(), row.id, on), [row.id]),
+	remove: (ids) => send(W.deleteRows(list(), ids), ids),
+	perform: (row, id) => send(W.action(list(), row.id, id), [row.id]),
+	move: (row, section, after) => send(W.move(list(), row.id, section, after), [row.id]),
+	async insertAt(section, after) {
+		const text = await askForText("New Row", "", "Add");
+		if (text) send(W.insert(list(), section, after, text));
+	},
+	async rename(row) {
+		const text = await askForText("Rename", row.text, "Save");
+		if (text && text !== row.text) send(W.rename(list(), row.id, text), [row.id]);
+	},
+	fetch: (section, from, count) => socket.sendIfOpen(W.fetchRows(list(), section, from, count)),
+});
 const actions = {
-  titleExpanded: (on, style) => {
-    $(".navbar").classList.toggle("expanded", on);
-    $(".navbar").classList.toggle("over-plain", style === W.TABLE_STYLE.plain);
-  },
-  tap: (row) => leave(W.tap, row),
-  accessory: (row) => leave(W.accessory, row),
-  toggle: (row, on) => send(W.toggle(list(), row.id, on), [row.id]),
-  remove: (ids) => send(W.deleteRows(list(), ids), ids),
-  perform: (row, id) => send(W.action(list(), row.id, id), [row.id]),
-  move: (row, section, after) => send(W.move(list(), row.id, section, after), [row.id]),
-  async insertAt(section, after) {
-    const text = await askForText("New Row", "", "Add");
-    if (text) send(W.insert(list(), section, after, text));
-  },
-  async rename(row) {
-    const text = await askForText("Rename", row.text, "Save");
-    if (text && text !== row.text) send(W.rename(list(), row.id, text), [row.id]);
-  },
-  fetch: (section, from, count) => socket.sendIfOpen(W.fetchRows(list(), section, from, count)),
-  selectionChanged: () => showToolbar(),
+	...commands(() => model.screen.list),
+	titleExpanded: (on, style) => {
+		$(".navbar").classList.toggle("expanded", on);
+		$(".navbar").classList.toggle("over-plain", style === W.TABLE_STYLE.plain);
+	},
+	tap: (row) => leave(W.tap, row),
+	accessory: (row) => leave(W.accessory, row),
+	selectionChanged: () => showToolbar(),
 };
+const sidebar = new Sidebar($(".sidebar"), {
+	...commands(() => sidebar.list),
+	titleExpanded() {},
+	tap: (row) => navigate(W.tap(sidebar.list, row.id), [row.id]), // replaces the top
+	accessory: (row) => navigate(W.accessory(sidebar.list, row.id), [row.id]),
+	selectionChanged() {},
+});
+wide.onchange = () => socket.sendIfOpen(W.layout(wide.matches));
 
 function receive(msg) {
-  switch (msg[K.type]) {
-    case W.SCREEN: return showScreen(msg);
-    case W.DIFF: return applyDiff(msg);
-    case W.ROWS: {
-      const sec = model.receiveRows(msg) && model.screen.sections[msg[K.section]];
-      return view?.rowsArrived(sec?.id, msg[K.from]);
-    }
-    case W.ACK:
-      if (msg[K.ref] === navigating.ref) navigating.ref = 0;
-      return;
-    case W.ERROR:
-      if (msg[K.ref] === navigating.ref) navigating.ref = 0;
-      if (view?.drag?.dropped) (view.drag = null), view.render();
-      return toast(msg[K.message] || msg[K.code]);
-    case W.NOTICE: return toast(msg[K.text]);
-  }
+	switch (msg[K.type]) {
+		case W.SCREEN: return showScreen(msg), sidebar.show(msg);
+		case W.DIFF: {
+			const took = sidebar.take(msg);
+			return took ? took === "gap" && requestReload() : applyDiff(msg);
+		}
+		case W.ROWS: {
+			if (sidebar.take(msg)) return;
+			const sec = model.receiveRows(msg) && model.screen.sections[msg[K.section]];
+			return view?.rowsArrived(sec?.id, msg[K.from]);
+		}
+		case W.ACK:
+			if (msg[K.ref] === navigating.ref) navigating.ref = 0;
+			return;
+		case W.ERROR:
+			if (msg[K.ref] === navigating.ref) navigating.ref = 0;
+			if (view?.drag?.dropped) (view.drag = null), view.render();
+			return toast(msg[K.message] || msg[K.code]);
+		case W.NOTICE: return toast(msg[K.text]);
+	}
 }
 
 function showScreen(msg) {
-  const previous = model.screen;
-  let result;
-  try {
-    result = model.setScreen(msg);
-  } catch {
-    return requestReload();
-  }
-  reloading = false;
-  const sc = model.screen;
-  $(".loading").hidden = true;
-  if (view && previous?.list === sc.list && sc.transition === W.TRANSITION.none) {
-    view.setScreen(sc);
-    if (previous.search !== sc.search) view.scroller.scrollTop = 0; // new results start at the top
-  } else {
-    const old = view;
-    view = new TableView(actions);
-    transition($(".pages"), old?.page, view.page, sc.transition);
-    view.setScreen(sc);
-    const back = trail[sc.depth]?.list === sc.list ? trail[sc.depth] : null;
-    if (sc.transition === W.TRANSITION.pop && (back || sc.selected || sc.scroll)) {
-      view.returnTo(sc.selected ?? back?.row, back ? back.scrollTop : sc.scroll);
-    } else view.scroller.focus({ preventScroll: true });
-  }
-  trail.length = sc.depth + 1;
-  if (trail[sc.depth]?.list !== sc.list) trail[sc.depth] = undefined;
-  nav.show(sc, sc.transition !== W.TRANSITION.none);
-  field.show(sc, view.largeTitle);
-  showToolbar();
-  if (result.gap) requestReload();
+	const previous = model.screen;
+	let result;
+	try {
+		result = model.setScreen(msg);
+	} catch {
+		return requestReload();
+	}
+	reloading = false;
+	const sc = model.screen;
+	$(".loading").hidden = true;
+	if (view && previous?.list === sc.list && sc.transition === W.TRANSITION.none) {
+		view.setScreen(sc);
+		if (previous.search !== sc.search) view.scroller.scrollTop = 0; // new results start at the top
+	} else {
+		const old = view;
+		view = new TableView(actions);
+		transition($(".pages"), old?.page, view.page, sc.transition);
+		view.setScreen(sc);
+		const back = trail[sc.depth]?.list === sc.list ? trail[sc.depth] : null;
+		if (sc.transition === W.TRANSITION.pop && (back || sc.selected || sc.scroll)) {
+			view.returnTo(sc.selected ?? back?.row, back ? back.scrollTop : sc.scroll);
+		} else view.scroller.focus({ preventScroll: true });
+	}
+	trail.length = sc.depth + 1;
+	if (trail[sc.depth]?.list !== sc.list) trail[sc.depth] = undefined;
+	nav.show(sc, sc.transition !== W.TRANSITION.none);
+	field.show(sc, view.largeTitle);
+	showToolbar();
+	if (result.gap) requestReload();
 }
 
 function applyDiff(msg) {
-  let result;
-  try {
-    result = model.receiveDiff(msg);
-  } catch {
-    return requestReload();
-  }
-  for (const changes of result.changes) view.applyChanges(changes, isOwn);
-  field.show(model.screen, view.largeTitle);
-  if (result.gap) requestReload();
+	let result;
+	try {
+		result = model.receiveDiff(msg);
+	} catch {
+		return requestReload();
+	}
+	for (const changes of result.changes) view.applyChanges(changes, isOwn);
+	field.show(model.screen, view.largeTitle);
+	if (result.gap) requestReload();
 }
 
 function requestReload() {
-  if (reloading) return;
-  reloading = true;
-  socket.sendIfOpen(W.reload());
+	if (reloading) return;
+	reloading = true;
+	socket.sendIfOpen(W.reload());
 }
 
 function setEditing(on) {
-  view.closeSwipe();
-  view.setEditing(on);
-  nav.show(model.screen, false);
-  showToolbar();
-  send(W.editing(on));
+	view.closeSwipe();
+	view.setEditing(on);
+	nav.show(model.screen, false);
+	showToolbar();
+	send(W.editing(on));
 }
 
 function showToolbar() {
-  const sc = model.screen;
-  const bar = $(".toolbar");
-  bar.hidden = !(sc?.editing && sc.editable);
-  if (bar.hidden || !view) return;
-  const n = view.selected.size;
-  const del = $(".tb-delete");
-  del.disabled = n === 0;
-  del.textContent = n ? `Delete (${n})` : "Delete";
-  $(".tb-rename").disabled = n !== 1;
+	const sc = model.screen;
+	const bar = $(".toolbar");
+	bar.hidden = !(sc?.editing && sc.editable);
+	if (bar.hidden || !view) return;
+	const n = view.selected.size;
+	const del = $(".tb-delete");
+	del.disabled = n === 0;
+	del.textContent = n ? `Delete (${n})` : "Delete";
+	$(".tb-rename").disabled = n !== 1;
 }
 
 $(".tb-delete").onclick = () => view.selected.size && actions.remove([...view.selected]);
 $(".tb-rename").onclick = () => {
-  const at = locate(model.screen, [...view.selected][0]);
-  if (at) actions.rename(model.screen.sections[at[0]].rows[at[1]]);
+	const at = locate(model.screen, [...view.selected][0]);
+	if (at) actions.rename(model.screen.sections[at[0]].rows[at[1]]);
 };
 // Adds at the end of the last section (before its "insert" row), or first when the end
 // is not fetched.
 $(".tb-add").onclick = () => {
-  const sec = model.screen.sections.at(-1);
-  if (sec) actions.insertAt(sec.id, sec.rows.findLast((r) => r?.editing !== W.EDITING_STYLE.insert)?.id ?? null);
+	const sec = model.screen.sections.at(-1);
+	if (sec) actions.insertAt(sec.id, sec.rows.findLast((r) => r?.editing !== W.EDITING_STYLE.insert)?.id ?? null);
 };
 
 function showStatus(status) {
-  $(".banner").hidden = status !== "reconnecting";
+	$(".banner").hidden = status !== "reconnecting";
+	if (status === "open" && wide.matches) socket.send(W.layout(true));
 }
 
 let toastTimer = 0;
 function toast(text) {
-  const t = $(".toast");
-  t.textContent = text;
-  t.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => (t.hidden = true), 3500);
+	const t = $(".toast");
+	t.textContent = text;
+	t.hidden = false;
+	clearTimeout(toastTimer);
+	toastTimer = setTimeout(() => (t.hidden = true), 3500);
 }
 
 // A tap anywhere but on the row swiped open closes it (taps on the table say so themselves).
 document.addEventListener("pointerdown", (e) => {
-  if (view?.openSwipe && !view.scroller.contains(e.target)) view.closeSwipe();
+	if (view?.openSwipe && !view.scroller.contains(e.target)) view.closeSwipe();
 });
 
 document.addEventListener("keydown", (e) => {
-  if (!view || e.target.closest?.("input, .scrim, .swipe-actions") || e.ctrlKey || e.metaKey) return;
-  if (e.key === "/" && !$(".searchbar").hidden) $(".searchbar input").focus(); // as Cmd-F on iPad
-  else if (e.key === "Escape") {
-    if (view.openSwipe || view.confirming) {
-      view.closeSwipe();
-      view.confirming = null;
-      view.render();
-    } else if (model.screen.back != null) goBack();
-  } else if (!view.key(e)) return;
-  e.preventDefault();
+	if (!view || e.target.closest?.("input, .scrim, .swipe-actions") || e.ctrlKey || e.metaKey) return;
+	if (e.key === "/" && !$(".searchbar").hidden) $(".searchbar input").focus(); // as Cmd-F on iPad
+	else if (e.key === "Escape") {
+		if (view.openSwipe || view.confirming) {
+			view.closeSwipe();
+			view.confirming = null;
+			view.render();
+		} else if (model.screen.back != null) goBack();
+	} else if (!(sidebar.view?.page.contains(e.target) ? sidebar.view : view).key(e)) return;
+	e.preventDefault();
 });
 
 socket.connect();

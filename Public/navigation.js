@@ -4,53 +4,53 @@ import { afterMotion, reducedMotion } from "./dom.js";
 import { TRANSITION } from "./wire.js";
 
 export class NavigationBar {
-  constructor(root, { onBack, onEdit }) {
-    this.root = root;
-    this.title = root.querySelector(".nav-title");
-    this.backButton = root.querySelector(".nav-back");
-    this.backLabel = this.backButton.querySelector(".label");
-    this.editButton = root.querySelector(".nav-edit");
-    this.backButton.onclick = onBack;
-    this.editButton.onclick = onEdit;
-  }
+	constructor(root, { onBack, onEdit }) {
+		this.root = root;
+		this.title = root.querySelector(".nav-title");
+		this.backButton = root.querySelector(".nav-back");
+		this.backLabel = this.backButton.querySelector(".label");
+		this.editButton = root.querySelector(".nav-edit");
+		this.backButton.onclick = onBack;
+		this.editButton.onclick = onEdit;
+	}
 
-  show(screen, animated) {
-    this.title.textContent = screen.title;
-    document.title = screen.title;
-    this.backButton.hidden = screen.back == null;
-    this.backLabel.textContent = screen.back ?? "";
-    // As UINavigationBar does, a previous title that does not fit becomes "Back".
-    if (this.backLabel.scrollWidth > this.backLabel.clientWidth) this.backLabel.textContent = "Back";
-    this.backButton.setAttribute("aria-label", `Back to ${screen.back ?? ""}`);
-    this.editButton.hidden = !screen.editable;
-    this.editButton.textContent = screen.editing ? "Done" : "Edit";
-    this.editButton.classList.toggle("done", screen.editing);
-    if (animated) {
-      this.root.classList.remove("fade");
-      void this.root.offsetWidth; // restarts the fade
-      this.root.classList.add("fade");
-    }
-  }
+	show(screen, animated) {
+		this.title.textContent = screen.title;
+		document.title = screen.title;
+		this.backButton.hidden = screen.back == null;
+		this.backLabel.textContent = screen.back ?? "";
+		// As UINavigationBar does, a previous title that does not fit becomes "Back".
+		if (this.backLabel.scrollWidth > this.backLabel.clientWidth) this.backLabel.textContent = "Back";
+		this.backButton.setAttribute("aria-label", `Back to ${screen.back ?? ""}`);
+		this.editButton.hidden = !screen.editable;
+		this.editButton.textContent = screen.editing ? "Done" : "Edit";
+		this.editButton.classList.toggle("done", screen.editing);
+		if (animated) {
+			this.root.classList.remove("fade");
+			void this.root.offsetWidth; // restarts the fade
+			this.root.classList.add("fade");
+		}
+	}
 }
 
 /// Puts `next` in place of `current`: from the right on push, from under it on pop.
 export function transition(container, current, next, kind) {
-  if (!current || kind === TRANSITION.none || reducedMotion()) {
-    container.appendChild(next);
-    current?.remove();
-    return;
-  }
-  const push = kind === TRANSITION.push;
-  next.classList.add(push ? "right" : "under");
-  if (push) container.appendChild(next);
-  else container.insertBefore(next, current);
-  void next.offsetWidth; // commits the start position before sliding
-  next.classList.add("slide");
-  current.classList.add("slide");
-  next.classList.remove(push ? "right" : "under");
-  current.classList.add(push ? "under" : "right");
-  afterMotion(() => {
-    current.remove();
-    next.classList.remove("slide");
-  }, 380);
+	if (!current || kind === TRANSITION.none || reducedMotion()) {
+		container.appendChild(next);
+		current?.remove();
+		return;
+	}
+	const push = kind === TRANSITION.push;
+	next.classList.add(push ? "right" : "under");
+	if (push) container.appendChild(next);
+	else container.insertBefore(next, current);
+	void next.offsetWidth; // commits the start position before sliding
+	next.classList.add("slide");
+	current.classList.add("slide");
+	next.classList.remove(push ? "right" : "under");
+	current.classList.add(push ? "under" : "right");
+	afterMotion(() => {
+		current.remove();
+		next.classList.remove("slide");
+	}, 380);
 }

@@ -7,10 +7,10 @@ const CAP = 16_000_000; // rows px in the page at most: below every browser's li
 
 /// The drawn height of each section's rows area, given their real heights.
 export function drawnHeights(real, view) {
-  const total = real.reduce((a, b) => a + b, 0);
-  if (total <= CAP) return real;
-  const k = CAP / total;
-  return real.map((r) => Math.min(r, Math.max(r * k, view * 4)));
+	const total = real.reduce((a, b) => a + b, 0);
+	if (total <= CAP) return real;
+	const k = CAP / total;
+	return real.map((r) => Math.min(r, Math.max(r * k, view * 4)));
 }
 
 /// For each section: how far its rows are drawn above their place (px), with the
@@ -18,19 +18,19 @@ export function drawnHeights(real, view) {
 /// section adds its share over the scroll positions from its top to its end less a
 /// viewport, so every drawn area starts and ends exactly where the real one would.
 export function rowOffsets(tops, h, real, p, view) {
-  const part = tops.map((t, s) =>
-    h[s] < real[s] ? (real[s] - h[s]) * Math.max(0, Math.min(1, (p - t) / (h[s] - view))) : 0);
-  const total = part.reduce((a, b) => a + b, 0);
-  let before = 0;
-  return part.map((_, s) => {
-    const o = total - before;
-    before += real[s] - h[s];
-    return o;
-  });
+	const part = tops.map((t, s) =>
+		h[s] < real[s] ? (real[s] - h[s]) * Math.max(0, Math.min(1, (p - t) / (h[s] - view))) : 0);
+	const total = part.reduce((a, b) => a + b, 0);
+	let before = 0;
+	return part.map((_, s) => {
+		const o = total - before;
+		before += real[s] - h[s];
+		return o;
+	});
 }
 
 /// The scroll position that puts real offset `y` of a rows area at the viewport's top.
 export function scrollFor(top, h, real, y, view) {
-  if (h >= real) return top + y;
-  return top + Math.max(0, Math.min(1, y / (real - view))) * (h - view);
+	if (h >= real) return top + y;
+	return top + Math.max(0, Math.min(1, y / (real - view))) * (h - view);
 }

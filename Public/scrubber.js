@@ -8,63 +8,63 @@ const THUMB = 44; // px: .thumb's height; the track is the scroller less 4 px ea
 let made = 0;
 
 export class Scrubber {
-  constructor(view) {
-    this.view = view;
-    this.grab = null; // px from the thumb's top where the pointer holds it
-    const root = (this.root = el("div", "scrubber"));
-    root.hidden = true;
-    const sc = view.scroller;
-    sc.id = `scroller-${++made}`;
-    root.setAttribute("role", "scrollbar");
-    root.setAttribute("aria-controls", sc.id);
-    root.setAttribute("aria-orientation", "vertical");
-    root.setAttribute("aria-valuemin", "0");
-    root.setAttribute("aria-valuemax", "100");
-    root.setAttribute("aria-label", "Scroll position");
-    this.thumb = root.appendChild(el("div", "thumb"));
-    this.bubble = this.thumb.appendChild(el("div", "bubble"));
-    root.addEventListener("pointerdown", (e) => {
-      e.preventDefault();
-      root.setPointerCapture(e.pointerId);
-      const t = this.thumb.getBoundingClientRect();
-      this.grab = e.target === this.thumb ? e.clientY - t.top : t.height / 2;
-      root.classList.add("dragging");
-      this.drag(e);
-    });
-    root.addEventListener("pointermove", (e) => root.hasPointerCapture(e.pointerId) && this.drag(e));
-    const end = () => ((this.grab = null), root.classList.remove("dragging"));
-    root.addEventListener("pointerup", end);
-    root.addEventListener("pointercancel", end);
-    view.page.appendChild(root);
-  }
+	constructor(view) {
+		this.view = view;
+		this.grab = null; // px from the thumb's top where the pointer holds it
+		const root = (this.root = el("div", "scrubber"));
+		root.hidden = true;
+		const sc = view.scroller;
+		sc.id = `scroller-${++made}`;
+		root.setAttribute("role", "scrollbar");
+		root.setAttribute("aria-controls", sc.id);
+		root.setAttribute("aria-orientation", "vertical");
+		root.setAttribute("aria-valuemin", "0");
+		root.setAttribute("aria-valuemax", "100");
+		root.setAttribute("aria-label", "Scroll position");
+		this.thumb = root.appendChild(el("div", "thumb"));
+		this.bubble = this.thumb.appendChild(el("div", "bubble"));
+		root.addEventListener("pointerdown", (e) => {
+			e.preventDefault();
+			root.setPointerCapture(e.pointerId);
+			const t = this.thumb.getBoundingClientRect();
+			this.grab = e.target === this.thumb ? e.clientY - t.top : t.height / 2;
+			root.classList.add("dragging");
+			this.drag(e);
+		});
+		root.addEventListener("pointermove", (e) => root.hasPointerCapture(e.pointerId) && this.drag(e));
+		const end = () => ((this.grab = null), root.classList.remove("dragging"));
+		root.addEventListener("pointerup", end);
+		root.addEventListener("pointercancel", end);
+		view.page.appendChild(root);
+	}
 
-  drag(e) {
-    const r = this.root.getBoundingClientRect();
-    const room = r.height - this.thumb.offsetHeight;
-    const f = Math.max(0, Math.min(1, (e.clientY - r.top - this.grab) / room));
-    const sc = this.view.scroller;
-    sc.scrollTop = f * (sc.scrollHeight - sc.clientHeight);
-    this.view.render();
-  }
+	drag(e) {
+		const r = this.root.getBoundingClientRect();
+		const room = r.height - this.thumb.offsetHeight;
+		const f = Math.max(0, Math.min(1, (e.clientY - r.top - this.grab) / room));
+		const sc = this.view.scroller;
+		sc.scrollTop = f * (sc.scrollHeight - sc.clientHeight);
+		this.view.render();
+	}
 
-  /// Called by each render, reading no layout: `tops` where each section's rows are
-  /// drawn (less their offset), `p` the scroll position, `max` its largest.
-  update(tops, p, max, view) {
-    const v = this.view;
-    const secs = v.screen.sections;
-    const total = v.heights.reduce((n, [real]) => n + real, 0);
-    this.root.hidden = !!v.strip || total < LONG * view;
-    v.page.classList.toggle("scrubbed", !this.root.hidden);
-    if (this.root.hidden) return;
-    const f = Math.min(1, p / Math.max(1, max));
-    this.thumb.style.transform = `translateY(${f * (view - 8 - THUMB)}px)`;
-    let s = 0;
-    while (s + 1 < secs.length && tops[s + 1] <= p) s++;
-    const n = secs[s].rows.length;
-    const i = Math.min(n - 1, v.rowHeights[s].indexAt(p - tops[s]));
-    const text = `Row ${(i + 1).toLocaleString()} of ${n.toLocaleString()}`;
-    this.bubble.textContent = secs[s].header ? `${secs[s].header}: ${text}` : text;
-    this.root.setAttribute("aria-valuenow", String(Math.round(f * 100)));
-    this.root.setAttribute("aria-valuetext", this.bubble.textContent);
-  }
+	/// Called by each render, reading no layout: `tops` where each section's rows are
+	/// drawn (less their offset), `p` the scroll position, `max` its largest.
+	update(tops, p, max, view) {
+		const v = this.view;
+		const secs = v.screen.sections;
+		const total = v.heights.reduce((n, [real]) => n + real, 0);
+		this.root.hidden = !!v.strip || total < LONG * view;
+		v.page.classList.toggle("scrubbed", !this.root.hidden);
+		if (this.root.hidden) return;
+		const f = Math.min(1, p / Math.max(1, max));
+		this.thumb.style.transform = `translateY(${f * (view - 8 - THUMB)}px)`;
+		let s = 0;
+		while (s + 1 < secs.length && tops[s + 1] <= p) s++;
+		const n = secs[s].rows.length;
+		const i = Math.min(n - 1, v.rowHeights[s].indexAt(p - tops[s]));
+		const text = `Row ${(i + 1).toLocaleString()} of ${n.toLocaleString()}`;
+		this.bubble.textContent = secs[s].header ? `${secs[s].header}: ${text}` : text;
+		this.root.setAttribute("aria-valuenow", String(Math.round(f * 100)));
+		this.root.setAttribute("aria-valuetext", this.bubble.textContent);
+	}
 }

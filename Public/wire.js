@@ -27,6 +27,7 @@ export const FETCH = "fetch";
 export const RELOAD = "reload";
 export const SEARCH = "search";
 export const ACTION = "action"; // extension
+export const LAYOUT = "layout"; // extension: split view
 
 // Diff ops
 export const OP_DELETE = "delete";
@@ -39,19 +40,19 @@ export const OP_UPDATE_SECTION = "updateSection";
 
 // Keys
 export const K = Object.freeze({
-  type: "type", ref: "ref", session: "session", resumed: "resumed",
-  transition: "transition", depth: "depth", stack: "stack", screen: "screen",
-  list: "list", version: "version", title: "title", back: "back", style: "style",
-  editing: "editing", editable: "editable", selection: "selection",
-  indexTitles: "indexTitles", header: "header", footer: "footer",
-  sections: "sections", id: "id", count: "count", rows: "rows", row: "row",
-  text: "text", detail: "detail", lines: "lines", image: "image", accessory: "accessory",
-  control: "control", kind: "kind", on: "on", movable: "movable",
-  selectable: "selectable", from: "from", to: "to", ops: "ops", op: "op",
-  at: "at", section: "section", after: "after", code: "code",
-  message: "message",
-  scroll: "scroll", selected: "selected", // extensions (docs/protocol.md)
-  searchable: "searchable", search: "search", query: "query", // v1.1
+	type: "type", ref: "ref", session: "session", resumed: "resumed",
+	transition: "transition", depth: "depth", stack: "stack", screen: "screen",
+	list: "list", version: "version", title: "title", back: "back", style: "style",
+	editing: "editing", editable: "editable", selection: "selection",
+	indexTitles: "indexTitles", header: "header", footer: "footer",
+	sections: "sections", id: "id", count: "count", rows: "rows", row: "row",
+	text: "text", detail: "detail", lines: "lines", image: "image", accessory: "accessory",
+	control: "control", kind: "kind", on: "on", movable: "movable",
+	selectable: "selectable", from: "from", to: "to", ops: "ops", op: "op",
+	at: "at", section: "section", after: "after", code: "code",
+	message: "message",
+	scroll: "scroll", selected: "selected", // extensions (docs/protocol.md)
+	searchable: "searchable", search: "search", query: "query", // v1.1
 });
 
 // The one control kind
@@ -68,28 +69,29 @@ export const SELECTION = names("none", "single", "multiple");
 
 // Commands, built here so that no other module spells a wire key.
 export const hello = (session, access, have) =>
-  ({ [K.type]: HELLO, [K.session]: session, ...(access && { access }), ...(have && { have }) });
+	({ [K.type]: HELLO, [K.session]: session, ...(access && { access }), ...(have && { have }) });
 /// `scroll`: the first row visible on the screen being left, for the server to remember.
 export const tap = (list, row, scroll) =>
-  ({ [K.type]: TAP, [K.list]: list, [K.row]: row, [K.scroll]: scroll });
+	({ [K.type]: TAP, [K.list]: list, [K.row]: row, [K.scroll]: scroll });
 export const accessory = (list, row, scroll) =>
-  ({ [K.type]: ACCESSORY, [K.list]: list, [K.row]: row, [K.scroll]: scroll });
+	({ [K.type]: ACCESSORY, [K.list]: list, [K.row]: row, [K.scroll]: scroll });
 export const back = () => ({ [K.type]: BACK });
 export const reload = () => ({ [K.type]: RELOAD });
 export const editing = (on) => ({ [K.type]: EDITING, [K.on]: on });
 export const toggle = (list, row, on) =>
-  ({ [K.type]: TOGGLE, [K.list]: list, [K.row]: row, [K.on]: on });
+	({ [K.type]: TOGGLE, [K.list]: list, [K.row]: row, [K.on]: on });
 export const deleteRows = (list, rows) => ({ [K.type]: DELETE, [K.list]: list, [K.rows]: rows });
 export const insert = (list, section, after, text) => ({
-  [K.type]: INSERT, [K.list]: list, [K.section]: section, [K.after]: after,
-  [K.row]: { [K.text]: text },
+	[K.type]: INSERT, [K.list]: list, [K.section]: section, [K.after]: after,
+	[K.row]: { [K.text]: text },
 });
 export const move = (list, row, section, after) =>
-  ({ [K.type]: MOVE, [K.list]: list, [K.row]: row, [K.section]: section, [K.after]: after });
+	({ [K.type]: MOVE, [K.list]: list, [K.row]: row, [K.section]: section, [K.after]: after });
 export const rename = (list, row, text) =>
-  ({ [K.type]: UPDATE, [K.list]: list, [K.row]: row, [K.text]: text });
+	({ [K.type]: UPDATE, [K.list]: list, [K.row]: row, [K.text]: text });
 export const search = (list, query) => ({ [K.type]: SEARCH, [K.list]: list, [K.query]: query });
+export const layout = (split) => ({ [K.type]: LAYOUT, split });
 export const action = (list, row, id) => ({ [K.type]: ACTION, [K.list]: list, [K.row]: row, action: id });
 export const fetchRows = (list, section, from, count) => ({
-  [K.type]: FETCH, [K.list]: list, [K.section]: section, [K.from]: from, [K.count]: count,
+	[K.type]: FETCH, [K.list]: list, [K.section]: section, [K.from]: from, [K.count]: count,
 });
