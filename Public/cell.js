@@ -30,7 +30,7 @@ export function fillCell(node, row, state, cell) {
 	node.classList.toggle("selected", !!state.selected);
 	node.classList.toggle("confirming", !!state.confirming);
 	node.classList.toggle("flagged", row.flagged);
-	node.classList.toggle("current", !!state.current); // a split view's sidebar: the row shown beside
+	node.classList.toggle("current", !!state.current); // split.js: the row shown beside
 	if (state.current) node.setAttribute("aria-current", "true");
 	else node.removeAttribute("aria-current");
 	const custom = cell && row.values;

@@ -96,10 +96,26 @@ def main():
                     page.wait_for_timeout(400)
                     shoot(page, f"tasks-editing-{scheme}")
                     page.locator(".nav-edit").click()
+            split_view(browser, server)
             long_list(browser)
             browser.close()
     finally:
         server.close()
+
+
+def split_view(browser, server):
+    """The demo on a 1,280 px window: Settings beside General, as on an iPad."""
+    for scheme in ("light", "dark"):
+        with new_page(browser, server.url, color_scheme=scheme, viewport={"width": 1280, "height": 760}) as page:
+            page.set_default_timeout(10000)
+            page.wait_for_selector(".pages .page .cell")
+            for row, title in (("root-settings", "Settings"), ("settings-general-row", "General")):
+                page.locator(f".pages .page:last-child .cell[data-id='{row}']").click()
+                page.wait_for_function("t => document.querySelector('.nav-title').textContent === t", arg=title)
+                page.wait_for_selector(".pages .page:only-child .cell")
+            page.wait_for_selector(".sidebar .cell.current")
+            page.wait_for_timeout(450)
+            shoot(page, f"split-{scheme}")
 
 
 LONG = {"title": "Log", "style": "plain", "sections": [{"id": "log", "rows": [
