@@ -31,12 +31,18 @@ def top_title(page, expected):
     page.wait_for_selector(".pages .page:only-child .cell")
 
 
-def test_the_screen_that_pushed_stays_beside_with_its_row_selected(chromium, server):
+def wide_on(chromium, server, row, expected_title):
+    """A new session on a wide window, drilled from the root into `row`."""
     page = open_app(chromium, server, viewport=WIDE)
     assert page.locator(".sidebar").is_hidden()  # nothing beside the root
-    page.locator(f"{TOP} .cell[data-id='inbox']").click()
-    top_title(page, "Inbox")
-    page.wait_for_selector(f"{SIDE} .cell[data-id='inbox'].current")
+    page.locator(f"{TOP} .cell[data-id='{row}']").click()
+    top_title(page, expected_title)
+    page.wait_for_selector(f"{SIDE} .cell[data-id='{row}'].current")
+    return page
+
+
+def test_the_screen_that_pushed_stays_beside_with_its_row_selected(chromium, server):
+    page = wide_on(chromium, server, "inbox", "Inbox")
     sidebar = page.locator(".sidebar")
     assert sidebar.get_attribute("aria-label") == "Mailboxes"
     assert page.locator(".sidebar h2").text_content() == "Mailboxes"
@@ -52,10 +58,7 @@ def test_the_screen_that_pushed_stays_beside_with_its_row_selected(chromium, ser
 
 
 def test_the_sidebar_is_live_and_a_tap_there_replaces_the_top(chromium, server):
-    page = open_app(chromium, server, viewport=WIDE)
-    page.locator(f"{TOP} .cell[data-id='inbox']").click()
-    top_title(page, "Inbox")
-    page.wait_for_selector(f"{SIDE} .cell[data-id='archive']")
+    page = wide_on(chromium, server, "inbox", "Inbox")
     # Someone else renames a mailbox: the sidebar shows it, the top is untouched.
     subprocess.run([TABLEWEB, "client", server.server.ws_url, "--strict"],
                    input='update sent "Sent mail"\n', check=True, capture_output=True, text=True, timeout=20)
@@ -79,10 +82,7 @@ def test_the_sidebar_is_live_and_a_tap_there_replaces_the_top(chromium, server):
 
 
 def test_narrowing_collapses_to_the_phone_layout_and_keeps_the_stack(chromium, server):
-    page = open_app(chromium, server, viewport=WIDE)
-    page.locator(f"{TOP} .cell[data-id='archive']").click()
-    top_title(page, "Archive")
-    page.wait_for_selector(".sidebar", state="visible")
+    page = wide_on(chromium, server, "archive", "Archive")
     page.set_viewport_size({"width": 700, "height": 800})
     page.wait_for_selector(".sidebar", state="hidden")
     assert page.locator("#app").bounding_box()["width"] == 700
@@ -99,10 +99,7 @@ def test_narrowing_collapses_to_the_phone_layout_and_keeps_the_stack(chromium, s
 
 
 def test_the_sidebar_works_with_the_keyboard(chromium, server):
-    page = open_app(chromium, server, viewport=WIDE)
-    page.locator(f"{TOP} .cell[data-id='inbox']").click()
-    top_title(page, "Inbox")
-    page.wait_for_selector(f"{SIDE} .cell.current")
+    page = wide_on(chromium, server, "inbox", "Inbox")
     assert page.evaluate("() => document.querySelector('.sidebar').tagName") == "ASIDE"  # a complementary landmark
     page.locator(f"{SIDE} .scroller").focus()
     page.keyboard.press("ArrowDown")
