@@ -8,7 +8,7 @@ public final class AccessWatch: Sendable {
   /// Starts watching. Cancel it once the server has stopped (work handed to a stopped
   /// server is dropped, so a late tick does nothing); it also ends when the host is gone.
   public init(
-    server: WebSocketServer, host: SessionHost, every interval: Duration = .seconds(1)
+    server: any WorkQueue, host: SessionHost, every interval: Duration = .seconds(1)
   ) {
     let reference = HostReference(host)
     task = Task.detached {

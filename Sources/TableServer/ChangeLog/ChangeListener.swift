@@ -53,10 +53,10 @@ final class ChangeListener: Sendable {
   /// at them.
   static let announcementLimit = 1_000
   private let url: String
-  private let server: WebSocketServer
+  private let server: any WorkQueue
   private let reference: HostReference
 
-  init(url: String, server: WebSocketServer, host: SessionHost) {
+  init(url: String, server: any WorkQueue, host: SessionHost) {
     self.url = url
     self.server = server
     reference = HostReference(host)

@@ -18,7 +18,7 @@ public final class ChangeWatch: Sendable {
   /// Starts watching the database at `path`. Cancel it once the server has stopped; it
   /// also ends when the host is gone.
   public init(
-    path: String, server: WebSocketServer, host: SessionHost,
+    path: String, server: any WorkQueue, host: SessionHost,
     every interval: Duration = .milliseconds(50)
   ) {
     if Store.isPostgresURL(path) {
