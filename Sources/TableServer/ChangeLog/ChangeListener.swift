@@ -32,6 +32,8 @@ final class ChangeListener: Sendable {
   /// The channel every tableweb server announces its commits on.
   static let channel = "tableweb_changes"
   static let idleCheck: Duration = .seconds(10)
+  /// Its connection's `application_name`.
+  static let applicationName = "tableweb change listener"
 
   private struct State {
     var isCancelled = false
@@ -94,6 +96,8 @@ final class ChangeListener: Sendable {
       let connection: PostgresConnection
       do {
         connection = try PostgresConnection(url)
+        // Named, so that an operator (and a test) finds it in pg_stat_activity.
+        try connection.executeScript("SET application_name = '\(Self.applicationName)'")
         try connection.listen(Self.channel)
       } catch {
         if backoff.noticeOutage(at: .now) {
