@@ -188,3 +188,13 @@ def test_a_commit_stuck_in_postgres_does_not_hold_the_service_thread(postgres, l
             locker.wait(timeout=30)
         await editor.close()
     asyncio.run(scenario())
+
+
+def test_a_reader_that_falls_behind_gets_a_fresh_screen_through_the_core_thread(postgres, launch_server):
+    """Backpressure when the core runs on its own thread (PostgreSQL): the full queue is
+    found on the service thread, which drops what follows until the core's fresh screen
+    replaces it (CoreRelay): the same outcome as on one thread."""
+    from test_protocol import test_a_reader_that_falls_behind_gets_a_fresh_screen_and_slows_nobody as check
+    url = postgres.new_database()
+    assert tableweb("import", APP, "--db", url).returncode == 0
+    check(launch_server(db=url))

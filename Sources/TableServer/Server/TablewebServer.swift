@@ -53,6 +53,12 @@ public final class TablewebServer: Service, Sendable {
     /// What `GET /healthz` checks: true when the server can read its data (the database
     /// file, say). Called on the server's thread at each request, so keep it quick.
     public var healthCheck: @Sendable () -> Bool = { true }
+    /// Whether the session core (and so the data source) runs on a thread of its own
+    /// instead of the one that reads and writes every connection: then a slow data source
+    /// (a network round trip per command) stalls the commands behind it but not the
+    /// connections' pings, writes and static files (see ``CoreRelay``). nil: only when the
+    /// data is a ``StoreDataSource`` on PostgreSQL.
+    public var runsCoreOnOwnThread: Bool?
     /// Where connections, refused commands, start and stop are logged.
     public var logger = Logger(label: "tableweb")
 
@@ -142,7 +148,9 @@ public final class TablewebServer: Service, Sendable {
       configuration: SessionServerConfiguration(
         isReadOnly: configuration.isReadOnly, screenRowLimit: configuration.screenRowLimit),
       authenticator: authenticator)
-    if let path = watchedDatabase, Store.isPostgresURL(path) {
+    if configuration.runsCoreOnOwnThread
+      ?? watchedDatabase.map(Store.isPostgresURL) ?? false
+    {
       // Each command is a network round trip: it waits on a thread of its own, not on the
       // one that reads and writes every connection.
       let thread = CoreThread()
