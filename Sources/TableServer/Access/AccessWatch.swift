@@ -26,7 +26,7 @@ public final class AccessWatch: Sendable {
   public func cancel() { task.cancel() }
 }
 
-/// Carries the host to the service thread, the only place it is used; weak, so that a
+/// Carries the host to the host's thread (the service thread, or its own core thread on PostgreSQL), the only place it is used; weak, so that a
 /// watch (this one, ``ChangeWatch``) does not keep a stopped server's host (and its
 /// database) alive.
 final class HostReference: @unchecked Sendable {

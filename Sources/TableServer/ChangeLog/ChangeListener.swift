@@ -14,7 +14,7 @@ import TableStore
 /// edits. The listener keeps one connection of its own on a thread of its own: it waits in
 /// `poll(2)` on the connection's socket (a quarter of a second at most, to notice a stop),
 /// so nothing blocks the service thread and nothing spins. When announcements arrive it
-/// hands one ``SessionHost/catchUpWithLog(announced:)`` to the service thread — one at a
+/// hands one ``SessionHost/catchUpWithLog(announced:)`` to the host's thread (the service thread, or its own core thread on PostgreSQL) — one at a
 /// time: while one is queued, later announcements ride along with it. The catch-up reads
 /// the log only when some announcement names a version this server has not published: its
 /// own commits, which it publishes as it makes them, cost no read (one PostgreSQL
