@@ -127,7 +127,8 @@ def test_a_dropped_listener_catches_up_from_the_log(postgres, launch_server):
     def terminate_listeners():
         result = subprocess.run(psql + [
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
-            " WHERE query = 'LISTEN tableweb_changes'"], capture_output=True, text=True, timeout=30)
+            " WHERE application_name = 'tableweb change listener'"], capture_output=True, text=True,
+            timeout=30)
         assert result.returncode == 0, result.stderr
         return int(result.stdout.strip())
 
@@ -148,3 +149,52 @@ def test_a_dropped_listener_catches_up_from_the_log(postgres, launch_server):
         assert viewer.rows()[0][:len(texts)] == texts[::-1]
         await viewer.close()
     asyncio.run(scenario())
+
+
+def test_a_commit_stuck_in_postgres_does_not_hold_the_service_thread(postgres, launch_server):
+    """On PostgreSQL the session core runs on a thread of its own (CoreRelay): while a
+    commit waits for a lock another transaction holds, the server still serves its page,
+    answers pings and reads other connections; the commit goes through once the lock goes."""
+    import time
+    import urllib.request
+    url = postgres.new_database()
+    assert tableweb("import", APP, "--db", url).returncode == 0
+    server = launch_server(db=url)
+    psql = [os.path.join(binary_folder(), "psql"), "-h", "127.0.0.1", "-p", str(postgres.port),
+            "-U", "tableweb", "-d", url.rsplit("/", 1)[1], "-Atc"]
+
+    async def scenario():
+        editor = await Client.open(server)
+        await editor.command({"type": "tap", "list": "Lhome", "row": "Rtasks"}, 1)
+        locker = subprocess.Popen(psql + [
+            "BEGIN; LOCK TABLE row IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(3); COMMIT;"],
+            stdout=subprocess.DEVNULL)
+        await asyncio.sleep(0.5)  # the lock is held
+        try:
+            started = time.monotonic()
+            await editor.send({"type": "update", "list": "Ltasks", "row": "Rmilk", "text": "Oat milk",
+                               "ref": 2})
+            await asyncio.sleep(0.2)  # the commit now waits in PostgreSQL
+            page = await asyncio.to_thread(
+                lambda: urllib.request.urlopen(server.url, timeout=2).read())
+            assert b"<title>tableweb</title>" in page
+            pong = await editor.ws.ping()
+            await asyncio.wait_for(pong, 1)
+            answered = time.monotonic() - started
+            assert answered < 1.5, f"the service thread was held {answered:.2f} s"
+            ack = await editor.expect("ack", timeout=10)  # once the lock is released
+            assert ack["ref"] == 2 and time.monotonic() - started > 2
+        finally:
+            locker.wait(timeout=30)
+        await editor.close()
+    asyncio.run(scenario())
+
+
+def test_a_reader_that_falls_behind_gets_a_fresh_screen_through_the_core_thread(postgres, launch_server):
+    """Backpressure when the core runs on its own thread (PostgreSQL): the full queue is
+    found on the service thread, which drops what follows until the core's fresh screen
+    replaces it (CoreRelay): the same outcome as on one thread."""
+    from test_protocol import test_a_reader_that_falls_behind_gets_a_fresh_screen_and_slows_nobody as check
+    url = postgres.new_database()
+    assert tableweb("import", APP, "--db", url).returncode == 0
+    check(launch_server(db=url))

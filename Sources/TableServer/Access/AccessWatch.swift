@@ -8,7 +8,7 @@ public final class AccessWatch: Sendable {
   /// Starts watching. Cancel it once the server has stopped (work handed to a stopped
   /// server is dropped, so a late tick does nothing); it also ends when the host is gone.
   public init(
-    server: WebSocketServer, host: SessionHost, every interval: Duration = .seconds(1)
+    server: any WorkQueue, host: SessionHost, every interval: Duration = .seconds(1)
   ) {
     let reference = HostReference(host)
     task = Task.detached {
@@ -26,7 +26,7 @@ public final class AccessWatch: Sendable {
   public func cancel() { task.cancel() }
 }
 
-/// Carries the host to the service thread, the only place it is used; weak, so that a
+/// Carries the host to the host's thread (the service thread, or its own core thread on PostgreSQL), the only place it is used; weak, so that a
 /// watch (this one, ``ChangeWatch``) does not keep a stopped server's host (and its
 /// database) alive.
 final class HostReference: @unchecked Sendable {

@@ -14,7 +14,7 @@ import TableStore
 /// edits. The listener keeps one connection of its own on a thread of its own: it waits in
 /// `poll(2)` on the connection's socket (a quarter of a second at most, to notice a stop),
 /// so nothing blocks the service thread and nothing spins. When announcements arrive it
-/// hands one ``SessionHost/catchUpWithLog(announced:)`` to the service thread — one at a
+/// hands one ``SessionHost/catchUpWithLog(announced:)`` to the host's thread (the service thread, or its own core thread on PostgreSQL) — one at a
 /// time: while one is queued, later announcements ride along with it. The catch-up reads
 /// the log only when some announcement names a version this server has not published: its
 /// own commits, which it publishes as it makes them, cost no read (one PostgreSQL
@@ -32,6 +32,8 @@ final class ChangeListener: Sendable {
   /// The channel every tableweb server announces its commits on.
   static let channel = "tableweb_changes"
   static let idleCheck: Duration = .seconds(10)
+  /// Its connection's `application_name`.
+  static let applicationName = "tableweb change listener"
 
   private struct State {
     var isCancelled = false
@@ -53,10 +55,10 @@ final class ChangeListener: Sendable {
   /// at them.
   static let announcementLimit = 1_000
   private let url: String
-  private let server: WebSocketServer
+  private let server: any WorkQueue
   private let reference: HostReference
 
-  init(url: String, server: WebSocketServer, host: SessionHost) {
+  init(url: String, server: any WorkQueue, host: SessionHost) {
     self.url = url
     self.server = server
     reference = HostReference(host)
@@ -94,6 +96,8 @@ final class ChangeListener: Sendable {
       let connection: PostgresConnection
       do {
         connection = try PostgresConnection(url)
+        // Named, so that an operator (and a test) finds it in pg_stat_activity.
+        try connection.executeScript("SET application_name = '\(Self.applicationName)'")
         try connection.listen(Self.channel)
       } catch {
         if backoff.noticeOutage(at: .now) {

@@ -5,7 +5,7 @@ import TableStore
 ///
 /// It polls `PRAGMA data_version` about every 50 ms on a connection of its own,
 /// off the service thread; when the value moves, it hands ``SessionHost/catchUpWithLog()``
-/// to the service thread (the way `reloadList` reaches it from other threads). The
+/// to the host's thread (the service thread, or its own core thread on PostgreSQL) (the way `reloadList` reaches it from other threads). The
 /// server's own commits move it too: the catch-up then finds them published and skips
 /// them. One tiny read per tick; nothing on the path of a message.
 ///
@@ -18,7 +18,7 @@ public final class ChangeWatch: Sendable {
   /// Starts watching the database at `path`. Cancel it once the server has stopped; it
   /// also ends when the host is gone.
   public init(
-    path: String, server: WebSocketServer, host: SessionHost,
+    path: String, server: any WorkQueue, host: SessionHost,
     every interval: Duration = .milliseconds(50)
   ) {
     if Store.isPostgresURL(path) {

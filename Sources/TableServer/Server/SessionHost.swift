@@ -109,6 +109,17 @@ public final class SessionHost: ConnectionDelegate {
     perform(server?.recheckAccess())
   }
 
+  /// The transport could not queue a frame for `connection` (its bounded queue is full)
+  /// and drops what follows until its queue is replaced: by the connection's fresh
+  /// screen, as ``perform(_:since:)`` does when `send` refuses a frame at once. For a
+  /// transport that finds the queue full later, on another thread (``CoreRelay``).
+  public func resynchronize(_ connection: ConnectionID) {
+    thread.check()
+    resynchronizations += 1
+    telemetry?.queueResynchronized()
+    transport.replaceQueue(of: connection, with: server?.freshScreen(for: connection) ?? [])
+  }
+
   /// Called on the service thread once the transport has stopped and the core is gone.
   public var onStop: (() -> Void)?
 

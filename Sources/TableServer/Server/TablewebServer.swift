@@ -3,6 +3,7 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 import TableModel
+import TableStore
 
 /// tableweb as a library: your ``TableDataSource`` served live to browsers (the page is
 /// built in) and to any client of the protocol, on one port.
@@ -52,6 +53,12 @@ public final class TablewebServer: Service, Sendable {
     /// What `GET /healthz` checks: true when the server can read its data (the database
     /// file, say). Called on the server's thread at each request, so keep it quick.
     public var healthCheck: @Sendable () -> Bool = { true }
+    /// Whether the session core (and so the data source) runs on a thread of its own
+    /// instead of the one that reads and writes every connection: then a slow data source
+    /// (a network round trip per command) stalls the commands behind it but not the
+    /// connections' pings, writes and static files (see ``CoreRelay``). nil: only when the
+    /// data is a ``StoreDataSource`` on PostgreSQL.
+    public var runsCoreOnOwnThread: Bool?
     /// Where connections, refused commands, start and stop are logged.
     public var logger = Logger(label: "tableweb")
 
@@ -76,8 +83,15 @@ public final class TablewebServer: Service, Sendable {
   /// The listener of `/metrics` alone, when it has a port of its own.
   private let metricsTransport: WebSocketServer?
   private let metricsListener: ServiceThreadBound<MetricsListener>?
-  /// Touched only on the service thread (SessionHost checks it on every call).
-  private let sessions: ServiceThreadBound<SessionHost>
+  /// The transport's delegate: the session host itself, or the relay that puts it on a
+  /// thread of its own. Touched only on the service thread.
+  private let delegate: ServiceThreadBound<any ConnectionDelegate>
+  /// Where the session host runs: the service thread, or ``coreThread``.
+  private let hostQueue: any WorkQueue
+  private let host: ServiceThreadBound<SessionHost>
+  /// The session core's own thread, when the data source makes network round trips
+  /// (PostgreSQL): nil runs it on the service thread (see ``CoreRelay``).
+  private let coreThread: CoreThread?
   /// Rechecks access every second while serving, when there is an authenticator.
   private let accessWatch: Mutex<AccessWatch?> = Mutex(nil)
   private let hasAuthenticator: Bool
@@ -134,9 +148,28 @@ public final class TablewebServer: Service, Sendable {
       configuration: SessionServerConfiguration(
         isReadOnly: configuration.isReadOnly, screenRowLimit: configuration.screenRowLimit),
       authenticator: authenticator)
-    let host = SessionHost(server: core, transport: transport, telemetry: telemetry)
-    sessions = ServiceThreadBound(host)
-    allRoutes = ServiceThreadBound(HTTPRoutes([routes.value, host]))
+    if configuration.runsCoreOnOwnThread
+      ?? watchedDatabase.map(Store.isPostgresURL) ?? false
+    {
+      // Each command is a network round trip: it waits on a thread of its own, not on the
+      // one that reads and writes every connection.
+      let thread = CoreThread()
+      let relay = CoreRelay(transport: transport, core: thread)
+      let host = SessionHost(server: core, transport: relay, telemetry: telemetry)
+      relay.attach(host)
+      self.host = ServiceThreadBound(host)
+      coreThread = thread
+      hostQueue = thread
+      delegate = ServiceThreadBound(relay)
+      allRoutes = ServiceThreadBound(HTTPRoutes([routes.value, relay]))
+    } else {
+      let host = SessionHost(server: core, transport: transport, telemetry: telemetry)
+      self.host = ServiceThreadBound(host)
+      coreThread = nil
+      hostQueue = transport
+      delegate = ServiceThreadBound(host)
+      allRoutes = ServiceThreadBound(HTTPRoutes([routes.value, host]))
+    }
     if let snapshots = dataSource as? SnapshotDataSource {
       snapshots.onChange { [weak self] list in self?.reloadList(list) }
     }
@@ -156,17 +189,17 @@ public final class TablewebServer: Service, Sendable {
       try metricsTransport.start(delegate: metricsListener.value, responder: routes.value)
     }
     do {
-      try transport.start(delegate: sessions.value, responder: allRoutes.value)
+      try transport.start(delegate: delegate.value, responder: allRoutes.value)
     } catch {
       if let metricsTransport { Self.stopAndWait(metricsTransport) }
       throw error
     }
     if hasAuthenticator {
-      let watch = AccessWatch(server: transport, host: sessions.value)
+      let watch = AccessWatch(server: hostQueue, host: host.value)
       accessWatch.withLock { $0 = watch }
     }
     if let watchedDatabase {
-      let watch = ChangeWatch(path: watchedDatabase, server: transport, host: sessions.value)
+      let watch = ChangeWatch(path: watchedDatabase, server: hostQueue, host: host.value)
       changeWatch.withLock { $0 = watch }
     }
   }
@@ -179,6 +212,7 @@ public final class TablewebServer: Service, Sendable {
     await withTaskCancellationHandler {
       await withGracefulShutdownHandler {
         await transport.waitUntilStopped()
+        await coreThread?.waitUntilStopped()
         accessWatch.withLock { $0?.cancel() }
         await changeWatch.withLock { $0 }?.stop()
       } onGracefulShutdown: { [transport] in
@@ -194,6 +228,7 @@ public final class TablewebServer: Service, Sendable {
   /// data source (it runs on the server's thread).
   public func stop() async {
     await transport.stop()
+    await coreThread?.waitUntilStopped()
     accessWatch.withLock { $0?.cancel() }
     await changeWatch.withLock { $0 }?.stop()
     await metricsTransport?.stop()
@@ -215,8 +250,8 @@ public final class TablewebServer: Service, Sendable {
   /// The app's data for `list` changed (`reloadData`): the list is read again, and every
   /// viewer gets the difference as one diff. Any thread; returns at once.
   public func reloadList(_ list: String) {
-    let sessions = sessions
-    transport.perform { sessions.value.listChanged(list, edits: nil) }
+    let host = host
+    hostQueue.perform { host.value.listChanged(list, edits: nil) }
   }
 
   /// The app inserted, deleted, moved or reloaded rows of `list`, by id
@@ -224,14 +259,14 @@ public final class TablewebServer: Service, Sendable {
   /// every viewer gets one diff, made without reading the list again. Edits that do not
   /// fit what viewers have make the server read the list instead. Any thread.
   public func performBatchUpdates(in list: String, _ edits: [RowEdit]) {
-    let sessions = sessions
-    transport.perform { sessions.value.listChanged(list, edits: edits) }
+    let host = host
+    hostQueue.perform { host.value.listChanged(list, edits: edits) }
   }
 }
 
 /// A value that may be handed to another thread only to be used on the service thread,
 /// where its own checks run.
-struct ServiceThreadBound<Value: AnyObject>: @unchecked Sendable {
+struct ServiceThreadBound<Value>: @unchecked Sendable {
   let value: Value
   init(_ value: Value) { self.value = value }
 }

@@ -7,6 +7,18 @@ public protocol HTTPResponder: AnyObject {
   /// The answer to `request` (its body complete), or nil when the path is not this
   /// responder's.
   func respond(to request: HTTPRequest) -> HTTPResponse?
+  /// Whether this responder answers `request` later, by calling `answer` once from any
+  /// thread (its work runs on a thread of its own): asked when ``respond(to:)`` returned
+  /// nil. The connection waits; the service thread does not.
+  func respondLater(
+    to request: HTTPRequest, answer: @escaping @Sendable (HTTPResponse) -> Void
+  ) -> Bool
+}
+
+extension HTTPResponder {
+  public func respondLater(
+    to request: HTTPRequest, answer: @escaping @Sendable (HTTPResponse) -> Void
+  ) -> Bool { false }
 }
 
 /// Several responders: the first that answers a request answers it.
@@ -22,5 +34,11 @@ public final class HTTPRoutes: HTTPResponder {
       if let response = responder.respond(to: request) { return response }
     }
     return nil
+  }
+
+  public func respondLater(
+    to request: HTTPRequest, answer: @escaping @Sendable (HTTPResponse) -> Void
+  ) -> Bool {
+    responders.contains { $0.respondLater(to: request, answer: answer) }
   }
 }

@@ -14,6 +14,10 @@ extension WebSocketServer {
     var request: HTTPRequest
     var response: HTTPResponse?
     var isTooLarge = false
+    /// An answer that came later (``HTTPResponder/respondLater(to:answer:)``): its status
+    /// line and headers are written on the next writeable callback, its body on the one
+    /// after.
+    var headersPending = false
 
     init(request: HTTPRequest) {
       self.request = request
@@ -54,14 +58,44 @@ extension WebSocketServer {
     return answer(wsi, exchange)
   }
 
-  /// Writes the status line and headers now, and the body when lws says it may.
+  /// Writes the status line and headers now, and the body when lws says it may; or, for a
+  /// responder that answers later, waits for its answer without holding the thread.
   private func answer(_ wsi: OpaquePointer, _ exchange: HTTPExchange) -> Int32 {
-    let response =
-      exchange.isTooLarge
-      ? HTTPResponse(status: 413, text: "the request is larger than \(maxRequestBody) bytes\n")
-      : (isServersOwn(exchange.request.path) ? responder?.respond(to: exchange.request) : nil)
-        ?? HTTPResponse(status: 404, text: "no such path: \(exchange.request.path)\n")
+    let isOwn = !exchange.isTooLarge && isServersOwn(exchange.request.path)
+    var response: HTTPResponse?
+    if exchange.isTooLarge {
+      response = HTTPResponse(status: 413, text: "the request is larger than \(maxRequestBody) bytes\n")
+    } else if isOwn {
+      response = responder?.respond(to: exchange.request)
+    }
+    let waiting = WaitingExchange(wsi: wsi, exchange: exchange)
+    if response == nil, isOwn, let responder,
+      responder.respondLater(
+        to: exchange.request,
+        answer: { [self] response in
+          perform { [self] in answerLater(waiting.wsi, waiting.exchange, response) }
+        })
+    {
+      return 0
+    }
+    let found = response ?? HTTPResponse(status: 404, text: "no such path: \(exchange.request.path)\n")
+    exchange.response = found
+    if writeHeaders(wsi, found) != 0 { return -1 }
+    lws_callback_on_writable(wsi)
+    return 0
+  }
+
+  /// A later answer, on the service thread: written from the next writeable callback, if
+  /// the request's connection is still there (the same exchange: lws reuses addresses).
+  private func answerLater(_ wsi: OpaquePointer, _ exchange: HTTPExchange, _ response: HTTPResponse) {
+    guard httpExchanges[wsi] === exchange else { return }
     exchange.response = response
+    exchange.headersPending = true
+    lws_callback_on_writable(wsi)
+  }
+
+  /// The status line and headers of `response`. Returns what a callback returns.
+  private func writeHeaders(_ wsi: OpaquePointer, _ response: HTTPResponse) -> Int32 {
     let pre = Int(tableweb_lws_pre)
     var buffer = [UInt8](repeating: 0, count: pre + 1024)
     let failed = buffer.withUnsafeMutableBufferPointer { buffer -> Bool in
@@ -74,9 +108,7 @@ extension WebSocketServer {
       }
       return failed != 0 || lws_finalize_write_http_header(wsi, start, &cursor, end) != 0
     }
-    if failed { return -1 }
-    lws_callback_on_writable(wsi)
-    return 0
+    return failed ? -1 : 0
   }
 
   /// Whether `path` is one this server answers itself (lws also hands over a static
@@ -88,7 +120,13 @@ extension WebSocketServer {
   /// `LWS_CALLBACK_HTTP_WRITEABLE`: the body of the answer, then the next request (or
   /// the close) on this connection.
   func httpWriteable(_ wsi: OpaquePointer) -> Int32 {
-    guard let response = httpExchanges[wsi]?.response else { return 0 }
+    guard let exchange = httpExchanges[wsi], let response = exchange.response else { return 0 }
+    if exchange.headersPending {
+      exchange.headersPending = false
+      if writeHeaders(wsi, response) != 0 { return -1 }
+      lws_callback_on_writable(wsi)
+      return 0
+    }
     httpExchanges[wsi] = nil
     let pre = Int(tableweb_lws_pre)
     var buffer = [UInt8](repeating: 0, count: pre) + response.body
@@ -102,4 +140,11 @@ extension WebSocketServer {
   func httpClosed(_ wsi: OpaquePointer) {
     httpExchanges[wsi] = nil
   }
+}
+
+/// A request waiting for a later answer, handed to the responder's thread only to come
+/// back to the service thread, where it is used.
+private struct WaitingExchange: @unchecked Sendable {
+  let wsi: OpaquePointer
+  let exchange: WebSocketServer.HTTPExchange
 }

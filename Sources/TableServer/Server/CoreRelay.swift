@@ -1,0 +1,158 @@
+import TableModel
+import Synchronization
+
+/// Puts a ``SessionHost`` on a ``CoreThread`` of its own, between it and the
+/// ``WebSocketServer``: the transport's delegate on the service thread, and the host's
+/// ``MessageTransport`` on the core thread.
+///
+/// Each transport callback is handed to the core thread in the order it came (with what
+/// only the service thread can read, the upgrade request and the peer's address, read
+/// first); each frame the host sends is handed back to the service thread in the order it
+/// was sent, through ``WebSocketServer/perform(_:)``, and so is every close. The service
+/// thread never waits for the core: a slow database stalls the commands behind it, not
+/// the reading, writing, pings and static files of every connection.
+///
+/// Backpressure: the host learns of a full queue later than when it sends, so the relay
+/// handles it on the service thread. The frame that did not fit, and every frame for that
+/// connection after it, is dropped until the host's fresh screen
+/// (``SessionHost/resynchronize(_:)``) replaces the queue — the same rule as on one
+/// thread: the fresh screen contains everything dropped.
+public final class CoreRelay: ConnectionDelegate, MessageTransport, @unchecked Sendable {
+  private let transport: WebSocketServer
+  /// Where the host runs.
+  public let core: CoreThread
+  /// Used only on the core thread; set once, before the transport starts.
+  private var host: SessionHost?
+  private struct Peer {
+    var request: UpgradeRequest
+    var address: String?
+    var queued = 0
+  }
+  /// What the core thread may ask of a connection: read on the service thread at open.
+  private let peers = Mutex<[ConnectionID: Peer]>([:])
+  /// Connections whose queue overflowed and waits for a fresh screen. Service thread only.
+  private var resynchronizing: Set<ConnectionID> = []
+  private let serviceThread = ThreadChecker("CoreRelay (service side)")
+
+  public init(transport: WebSocketServer, core: CoreThread) {
+    self.transport = transport
+    self.core = core
+  }
+
+  /// The host the relay serves; call once, before the transport starts.
+  public func attach(_ host: SessionHost) {
+    precondition(self.host == nil, "a CoreRelay serves one host")
+    self.host = host
+  }
+
+  // MARK: - ConnectionDelegate, on the service thread
+
+  public func connectionDidOpen(_ connection: ConnectionID) {
+    serviceThread.check()
+    let peer = Peer(
+      request: transport.upgradeRequest(of: connection),
+      address: transport.peerAddress(of: connection))
+    peers.withLock { $0[connection] = peer }
+    core.perform { [self] in host?.connectionDidOpen(connection) }
+  }
+
+  public func connection(_ connection: ConnectionID, didReceive text: String) {
+    serviceThread.check()
+    core.perform { [self] in host?.connection(connection, didReceive: text) }
+  }
+
+  public func connectionDidSendTooLarge(_ connection: ConnectionID) {
+    serviceThread.check()
+    core.perform { [self] in host?.connectionDidSendTooLarge(connection) }
+  }
+
+  public func connectionDidClose(_ connection: ConnectionID) {
+    serviceThread.check()
+    resynchronizing.remove(connection)
+    core.perform { [self] in
+      host?.connectionDidClose(connection)
+      peers.withLock { $0[connection] = nil }
+    }
+  }
+
+  /// The transport stopped: the host lets its core (and database) go on its thread, which
+  /// then ends.
+  public func transportDidStop() {
+    serviceThread.check()
+    core.perform { [self] in
+      host?.transportDidStop()
+      host = nil
+      core.stop()
+    }
+  }
+
+  // MARK: - MessageTransport, on the core thread
+
+  /// Hands `frame` to the service thread; true, since whether it fits is known only
+  /// there (see the type's note on backpressure).
+  public func send(_ frame: OutgoingFrame, to connection: ConnectionID) -> Bool {
+    transport.perform { [self] in deliver(frame, to: connection) }
+    return true
+  }
+
+  public func replaceQueue(of connection: ConnectionID, with frames: [OutgoingFrame]) {
+    transport.perform { [self] in
+      resynchronizing.remove(connection)
+      transport.replaceQueue(of: connection, with: frames)
+    }
+  }
+
+  public func close(_ connection: ConnectionID, reason: String) {
+    transport.perform { [transport] in transport.close(connection, reason: reason) }
+  }
+
+  public func close(_ connection: ConnectionID, code: Int, reason: String) {
+    transport.perform { [transport] in transport.close(connection, code: code, reason: reason) }
+  }
+
+  /// As the service thread last saw it, after the last frame it wrote into the queue.
+  public func queuedFrameCount(of connection: ConnectionID) -> Int {
+    peers.withLock { $0[connection]?.queued ?? 0 }
+  }
+
+  public func upgradeRequest(of connection: ConnectionID) -> UpgradeRequest {
+    peers.withLock { $0[connection]?.request } ?? UpgradeRequest()
+  }
+
+  public func peerAddress(of connection: ConnectionID) -> String? {
+    peers.withLock { $0[connection]?.address }
+  }
+
+  // MARK: - The service thread
+
+  private func deliver(_ frame: OutgoingFrame, to connection: ConnectionID) {
+    guard !resynchronizing.contains(connection) else { return }
+    if transport.send(frame, to: connection) {
+      let queued = transport.queuedFrameCount(of: connection)
+      peers.withLock { $0[connection]?.queued = queued }
+      return
+    }
+    // Full (or closing, when the fresh screen is dropped in turn): everything until the
+    // fresh screen is dropped, since it contains all of it.
+    resynchronizing.insert(connection)
+    core.perform { [self] in host?.resynchronize(connection) }
+  }
+}
+
+/// `POST /api/commands` on the core thread: the request waits for its answer, the service
+/// thread does not.
+extension CoreRelay: HTTPResponder {
+  public func respond(to request: HTTPRequest) -> HTTPResponse? { nil }
+
+  public func respondLater(
+    to request: HTTPRequest, answer: @escaping @Sendable (HTTPResponse) -> Void
+  ) -> Bool {
+    guard request.path.hasPrefix(WebSocketServer.apiPathPrefix + "/") else { return false }
+    core.perform { [self] in
+      answer(
+        host?.respond(to: request)
+          ?? HTTPResponse(status: 404, text: "no such path: \(request.path)\n"))
+    }
+    return true
+  }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Synchronization
+import TableClient
+import TableModel
+import Testing
+
+@testable import TableServer
+
+/// The session core on a thread of its own (CoreThread, CoreRelay): a slow data source
+/// stalls the commands behind it, never the service thread.
+@Suite(.serialized) struct CoreThreadTests {
+  typealias Peer = ServerIntegrationTests.Peer
+
+  /// A data source whose every commit takes `delay`, as a database across a network may.
+  final class SlowShelf: TableDataSource, Sendable {
+    let delay: Duration
+    let items = Mutex<[String]>(["apple", "banana", "cherry"])
+    init(delay: Duration) { self.delay = delay }
+
+    func rootList() throws(ProtocolError) -> String { "home" }
+
+    func snapshot(of list: String) throws(ProtocolError) -> TableSnapshot {
+      guard list == "home" else { throw ProtocolError(.notFound, "no list \(list)") }
+      var snapshot = LibraryTests.fruit(items.withLock { $0 })
+      snapshot.isEditable = true
+      for index in snapshot.sections[0].rows.indices {
+        snapshot.sections[0].rows[index].editingStyle = .delete
+      }
+      return snapshot
+    }
+
+    func commit(_ edit: TableEdit, in list: String) throws(ProtocolError) -> TableChange {
+      guard case .delete(let rows) = edit else { throw ProtocolError(.notAllowed, "only delete") }
+      Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+      items.withLock { $0.removeAll { rows.contains($0) } }
+      return TableChange(lists: [TableChange.ListChange(list: "home", version: 0, edits: nil)])
+    }
+  }
+
+  /// How long a new WebSocket connection takes to open (an upgrade lws answers on the
+  /// service thread) while another connection's commit runs.
+  func openingTime(runsCoreOnOwnThread: Bool) async throws -> Duration {
+    let shelf = SlowShelf(delay: .milliseconds(1500))
+    var configuration = TablewebServer.Configuration(port: 0)
+    configuration.runsCoreOnOwnThread = runsCoreOnOwnThread
+    let server = TablewebServer(dataSource: shelf, configuration: configuration)
+    try server.start()
+    var took = Duration.zero
+    do {
+      let editor = try Peer(url: "ws://127.0.0.1:\(server.port)/ws")
+      editor.send(#"{"type":"delete","list":"home","rows":["apple"],"ref":1}"#)
+      editor.send(#"{"type":"reload","ref":2}"#)
+      try await Task.sleep(for: .milliseconds(200))  // the commit is under way
+      let clock = ContinuousClock()
+      let start = clock.now
+      let other = try WebSocketClient(url: "ws://127.0.0.1:\(server.port)/ws")
+      other.connect()
+      #expect(other.nextEvent(timeout: .seconds(5)) == .opened)
+      took = clock.now - start
+      other.shutDown()
+      // Answers come in the order of the commands, whichever thread ran them.
+      #expect(try editor.next("ack")["ref"] == .int(1))
+      #expect(try editor.next("ack")["ref"] == .int(2))
+      #expect(editor.screen?["sections"]?[0]?["count"] == .int(2))
+    }
+    await server.stop()
+    return took
+  }
+
+  @Test func aSlowCommitDoesNotHoldTheServiceThread() async throws {
+    let own = try await openingTime(runsCoreOnOwnThread: true)
+    #expect(own < .milliseconds(500), "opening took \(own) with the core on its own thread")
+    // The same on the service thread waits for the commit: what the core thread is for.
+    let shared = try await openingTime(runsCoreOnOwnThread: false)
+    #expect(shared > .milliseconds(1000), "opening took \(shared) with the core on the service thread")
+  }
+
+  @Test func workRunsInOrderAndStopLetsWhatCameFirstRun() async {
+    let core = CoreThread()
+    let seen = Mutex<[Int]>([])
+    for index in 0..<1000 { core.perform { seen.withLock { $0.append(index) } } }
+    core.stop()
+    core.perform { seen.withLock { $0.append(-1) } }  // after stop: dropped
+    await core.waitUntilStopped()
+    #expect(seen.withLock { $0 } == Array(0..<1000))
+  }
+}
