@@ -198,3 +198,33 @@ def test_a_reader_that_falls_behind_gets_a_fresh_screen_through_the_core_thread(
     url = postgres.new_database()
     assert tableweb("import", APP, "--db", url).returncode == 0
     check(launch_server(db=url))
+
+
+def test_healthz_waits_for_a_hung_postgres_on_its_own_thread(postgres, launch_server):
+    """A health check opens a connection: with the postmaster hung (SIGSTOP) it waits,
+    but on a thread of its own (HealthProbe): the page is still served meanwhile, and the
+    check answers once PostgreSQL does."""
+    import signal
+    import threading
+    import time
+    import urllib.request
+    url = postgres.new_database()
+    assert tableweb("import", APP, "--db", url).returncode == 0
+    server = launch_server(db=url)
+    with open(os.path.join(postgres.data, "postmaster.pid")) as f:
+        postmaster = int(f.readline())
+    answers = []
+    os.kill(postmaster, signal.SIGSTOP)
+    try:
+        asking = threading.Thread(target=lambda: answers.append(
+            urllib.request.urlopen(server.url + "healthz", timeout=20).status))
+        asking.start()
+        time.sleep(0.5)  # the check now waits for the postmaster
+        started = time.monotonic()
+        page = urllib.request.urlopen(server.url, timeout=3).read()
+        assert b"<title>tableweb</title>" in page and time.monotonic() - started < 1.5
+        assert answers == []
+    finally:
+        os.kill(postmaster, signal.SIGCONT)
+    asking.join(timeout=20)
+    assert answers == [200]

@@ -2,18 +2,21 @@
 /// the data can be read, `503` otherwise) and `GET /metrics` (Prometheus text). Neither
 /// is ever behind access credentials, and neither carries row text or ids.
 ///
+/// `/healthz` is answered later (``HealthProbe``): its check may wait on the database,
+/// the service thread must not.
+///
 /// - Important: Called on the service thread.
 final class OperatorRoutes: HTTPResponder {
   static let health = "/healthz"
   static let metrics = "/metrics"
 
   let telemetry: ServerTelemetry
-  let healthCheck: @Sendable () -> Bool
+  let health: HealthProbe
   let servesMetrics: Bool
 
   init(telemetry: ServerTelemetry, healthCheck: @escaping @Sendable () -> Bool, servesMetrics: Bool) {
     self.telemetry = telemetry
-    self.healthCheck = healthCheck
+    self.health = HealthProbe(healthCheck)
     self.servesMetrics = servesMetrics
   }
 
@@ -23,10 +26,6 @@ final class OperatorRoutes: HTTPResponder {
 
   func respond(to request: HTTPRequest) -> HTTPResponse? {
     switch request.path {
-    case Self.health:
-      return healthCheck()
-        ? HTTPResponse(status: 200, text: "ok\n")
-        : HTTPResponse(status: 503, text: "the database cannot be read\n")
     case Self.metrics where servesMetrics:
       return HTTPResponse(
         status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
@@ -34,5 +33,18 @@ final class OperatorRoutes: HTTPResponder {
     default:
       return nil
     }
+  }
+
+  func respondLater(
+    to request: HTTPRequest, answer: @escaping @Sendable (HTTPResponse) -> Void
+  ) -> Bool {
+    guard request.path == Self.health else { return false }
+    health.ask { isHealthy in
+      answer(
+        isHealthy
+          ? HTTPResponse(status: 200, text: "ok\n")
+          : HTTPResponse(status: 503, text: "the database cannot be read\n"))
+    }
+    return true
   }
 }

@@ -51,7 +51,8 @@ public final class TablewebServer: Service, Sendable {
     /// nothing (the log lines remain).
     public var servesMetrics = true
     /// What `GET /healthz` checks: true when the server can read its data (the database
-    /// file, say). Called on the server's thread at each request, so keep it quick.
+    /// file, say). Called on a thread of its own, one check at a time (requests during a
+    /// check share its answer), so it may wait on a network.
     public var healthCheck: @Sendable () -> Bool = { true }
     /// Whether the session core (and so the data source) runs on a thread of its own
     /// instead of the one that reads and writes every connection: then a slow data source
