@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 import Synchronization
 import TableModel
 import TableStore
@@ -101,11 +102,11 @@ import Testing
   }
 
   /// `update` changes a row's flag and custom cell values, checked as import checks them.
-  @Test func updateSetsFlagAndValuesAndRefusesValuesTheCellCannotShow() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tableweb-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let store = try Store(path: folder.appendingPathComponent("t.sqlite").path)
+  @Test(arguments: StoreKind.allCases)
+  func updateSetsFlagAndValuesAndRefusesValuesTheCellCannotShow(kind: StoreKind) async throws {
+    let temporary = try TemporaryStore(kind: kind)
+    defer { withExtendedLifetime(temporary) {} }
+    let store = temporary.store
     try store.importJSON(
       #"""
       {"id": "M", "title": "Inbox", "editable": true, "cell": {"slots": [
