@@ -5,7 +5,7 @@ import Testing
 
 @testable import TableServer
 
-/// Two server cores on one SQLite file (as two `serve` processes): changes made through
+/// Two server cores on one store (as two `serve` processes): changes made through
 /// one reach the other's viewers from the change log, and a client resumes with `have`
 /// on either, getting exactly the diffs it missed.
 @Suite struct ChangeLogTests {

@@ -200,7 +200,7 @@ import Testing
   mutating func overAReadOnlyDatabaseASessionStillResumesAfterAReconnect(kind: StoreKind) throws {
     try setUp(kind)
     var driver = try fixture.makeDriver(
-      SessionServerConfiguration(isReadOnly: true), readOnlyFile: true)
+      SessionServerConfiguration(isReadOnly: true), readOnlyStore: true)
     let c1 = driver.join()
     _ = driver.send(c1, #"{"type":"tap","list":"Lhome","row":"Rtrails"}"#)
     let token = driver.tokens[c1]!

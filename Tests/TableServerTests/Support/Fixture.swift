@@ -70,7 +70,7 @@ final class Fixture {
   /// The SQLite file's path, or the PostgreSQL database's URL: what `Store(path:)` opens.
   let path: String
 
-  init(_ kind: StoreKind = .sqlite) throws {
+  init(_ kind: StoreKind) throws {
     self.kind = kind
     folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tableweb-\(UUID().uuidString)")
@@ -87,12 +87,13 @@ final class Fixture {
     try? FileManager.default.removeItem(at: folder)
   }
 
-  /// A new server core over the fixture's file, as after a (re)start.
+  /// A new server core over the fixture's store, as after a (re)start; `readOnlyStore`
+  /// opens the store read-only (a read-only SQLite connection or PostgreSQL session).
   func makeDriver(
     _ configuration: SessionServerConfiguration = SessionServerConfiguration(),
-    readOnlyFile: Bool = false, authenticator: (any Authenticator)? = nil
+    readOnlyStore: Bool = false, authenticator: (any Authenticator)? = nil
   ) throws -> ServerDriver {
-    let dataSource = StoreDataSource(store: try Store(path: path, readOnly: readOnlyFile))
+    let dataSource = StoreDataSource(store: try Store(path: path, readOnly: readOnlyStore))
     return ServerDriver(
       SessionServer(
         dataSource: dataSource, sessionStorage: dataSource, configuration: configuration,
