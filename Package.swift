@@ -99,10 +99,15 @@ let package = Package(
         "TableModel",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
-    .testTarget(name: "TableStoreTests", dependencies: ["TableStore", "TableDemo", "TableModel"]),
+    // What the store and the server suites share to run "one suite, two stores": StoreKind,
+    // a throwaway PostgreSQL cluster per test process, temporary stores on either backend.
+    .target(name: "StoreTestSupport", dependencies: ["TableStore"], path: "Tests/StoreTestSupport"),
+    .testTarget(
+      name: "TableStoreTests",
+      dependencies: ["TableStore", "TableDemo", "TableModel", "StoreTestSupport"]),
     .testTarget(
       name: "TableServerTests",
-      dependencies: ["TableServer", "TableClient", "TableStore", "TableModel"]),
+      dependencies: ["TableServer", "TableClient", "TableStore", "TableModel", "StoreTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

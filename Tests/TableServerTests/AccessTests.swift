@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 import TableModel
 import TableStore
 import Testing
@@ -53,12 +54,13 @@ final class TasksReadOnlyForCarol: TableDataSource {
 }
 
 @Suite struct AccessTests {
-  let fixture: Fixture
+  /// Set by ``setUp(_:)``, the first thing each test does: every test runs once on each store.
+  var fixture: Fixture!
   let authenticator = CookieAuthenticator()
-  var driver: ServerDriver
+  var driver: ServerDriver!
 
-  init() throws {
-    fixture = try Fixture()
+  mutating func setUp(_ kind: StoreKind) throws {
+    fixture = try Fixture(kind)
     let base = StoreDataSource(store: try Store(path: fixture.path))
     driver = ServerDriver(
       SessionServer(
@@ -71,7 +73,9 @@ final class TasksReadOnlyForCarol: TableDataSource {
     return (connection, driver.send(connection, #"{"type":"hello","session":null}"#))
   }
 
-  @Test mutating func noLoginIsUnauthorizedAndClosedWith4401() {
+  @Test(arguments: StoreKind.allCases)
+  mutating func noLoginIsUnauthorizedAndClosedWith4401(kind: StoreKind) throws {
+    try setUp(kind)
     let (connection, replies) = join(UpgradeRequest(cookie: "theme=dark"))
     #expect(
       replies == [
@@ -81,7 +85,9 @@ final class TasksReadOnlyForCarol: TableDataSource {
     #expect(driver.send(connection, #"{"type":"reload"}"#).first?.contains("not_allowed") == true)
   }
 
-  @Test mutating func theCookieNamesTheEditorAndTheChangeLogRecordsThem() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func theCookieNamesTheEditorAndTheChangeLogRecordsThem(kind: StoreKind) throws {
+    try setUp(kind)
     let (alice, replies) = join(UpgradeRequest(cookie: "theme=dark; login=alice"))
     #expect(replies.first == #"c1 ← welcome new editor "alice""#)
     _ = driver.send(alice, #"{"type":"tap","list":"Lhome","row":"Rtasks"}"#)
@@ -94,7 +100,9 @@ final class TasksReadOnlyForCarol: TableDataSource {
     #expect(log.map(\.command) == ["delete"])
   }
 
-  @Test mutating func aViewerNavigatesButEveryWriteIsNotAllowed() {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aViewerNavigatesButEveryWriteIsNotAllowed(kind: StoreKind) throws {
+    try setUp(kind)
     let (guest, replies) = join(UpgradeRequest(authorization: "Bearer guest"))
     #expect(replies.first == #"c1 ← welcome new viewer "guest""#)
     _ = driver.send(guest, #"{"type":"tap","list":"Lhome","row":"Rtasks"}"#)
@@ -113,7 +121,9 @@ final class TasksReadOnlyForCarol: TableDataSource {
         == ["c1 ← error 2 not_allowed"])
   }
 
-  @Test mutating func aDataSourceMakesOneListReadOnlyForOneEditor() {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aDataSourceMakesOneListReadOnlyForOneEditor(kind: StoreKind) throws {
+    try setUp(kind)
     let (carol, _) = join(UpgradeRequest(cookie: "login=carol"))
     _ = driver.send(carol, #"{"type":"tap","list":"Lhome","row":"Rtasks"}"#)
     #expect(driver.screen(carol)["editable"]?.boolValue == false)
@@ -127,7 +137,9 @@ final class TasksReadOnlyForCarol: TableDataSource {
         .hasPrefix("c1 ← ack 2") == true)
   }
 
-  @Test mutating func aRevokedIdentityIsClosedAndTheOthersStay() {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aRevokedIdentityIsClosedAndTheOthersStay(kind: StoreKind) throws {
+    try setUp(kind)
     let (alice, _) = join(UpgradeRequest(cookie: "login=alice"))
     let (guest, _) = join(UpgradeRequest(authorization: "Bearer guest"))
     #expect(driver.record(driver.server.recheckAccess()).isEmpty)
@@ -139,7 +151,9 @@ final class TasksReadOnlyForCarol: TableDataSource {
     #expect(driver.send(alice, #"{"type":"reload","ref":3}"#).first?.contains("screen") == true)
   }
 
-  @Test mutating func aCredentialDoesNotJoinSomeoneElsesLiveSession() {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aCredentialDoesNotJoinSomeoneElsesLiveSession(kind: StoreKind) throws {
+    try setUp(kind)
     let (alice, _) = join(UpgradeRequest(cookie: "login=alice"))
     let token = driver.tokens[alice]!
     let guest = driver.connect(UpgradeRequest(authorization: "Bearer guest"))
@@ -149,8 +163,9 @@ final class TasksReadOnlyForCarol: TableDataSource {
 }
 
 @Suite struct StoreAccessTests {
-  @Test func grantsAreDigestsComparedAndRevoked() throws {
-    let fixture = try Fixture()
+  @Test(arguments: StoreKind.allCases)
+  func grantsAreDigestsComparedAndRevoked(kind: StoreKind) throws {
+    let fixture = try Fixture(kind)
     let store = try Store(path: fixture.path)
     let credential = try store.grantAccess(name: "Ann", role: .viewer)
     #expect(credential.count == 43)  // 256 random bits in base64url

@@ -1,3 +1,4 @@
+import StoreTestSupport
 import TableModel
 import Testing
 
@@ -37,8 +38,9 @@ final class QueueingTransport: MessageTransport {
 }
 
 @Suite struct BackpressureTests {
-  @Test func aConnectionThatFallsBehindGetsAFreshScreenAndSlowsNobody() throws {
-    let fixture = try Fixture()
+  @Test(arguments: StoreKind.allCases)
+  func aConnectionThatFallsBehindGetsAFreshScreenAndSlowsNobody(kind: StoreKind) throws {
+    let fixture = try Fixture(kind)
     let driver = try fixture.makeDriver()
     let transport = QueueingTransport(limit: 4)
     let host = SessionHost(server: driver.server, transport: transport)

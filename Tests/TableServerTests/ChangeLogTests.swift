@@ -1,17 +1,19 @@
+import StoreTestSupport
 import TableModel
 import TableStore
 import Testing
 
 @testable import TableServer
 
-/// Two server cores on one SQLite file (as two `serve` processes): changes made through
+/// Two server cores on one store (as two `serve` processes): changes made through
 /// one reach the other's viewers from the change log, and a client resumes with `have`
 /// on either, getting exactly the diffs it missed.
 @Suite struct ChangeLogTests {
-  let fixture: Fixture
+  /// Set by ``setUp(_:)``, the first thing each test does: every test runs once on each store.
+  var fixture: Fixture!
 
-  init() throws {
-    fixture = try Fixture()
+  mutating func setUp(_ kind: StoreKind) throws {
+    fixture = try Fixture(kind)
   }
 
   func openTasks(in driver: inout ServerDriver) -> ConnectionID {
@@ -37,7 +39,9 @@ import Testing
     )
   }
 
-  @Test func aChangeThroughOneServerReachesTheOthersViewersOnceInOrder() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aChangeThroughOneServerReachesTheOthersViewersOnceInOrder(kind: StoreKind) throws {
+    try setUp(kind)
     var a = try fixture.makeDriver()
     var b = try fixture.makeDriver()
     _ = b.catchUp()  // where B starts reading, as its watcher does at start
@@ -67,7 +71,9 @@ import Testing
 
   /// An announcement (`list:version`, as PostgreSQL's `NOTIFY` carries it) of a version
   /// this server already published needs no read of the log; anything else does.
-  @Test func onlyAnnouncementsOfUnpublishedVersionsNeedTheLog() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func onlyAnnouncementsOfUnpublishedVersionsNeedTheLog(kind: StoreKind) throws {
+    try setUp(kind)
     var a = try fixture.makeDriver()
     var b = try fixture.makeDriver()
     #expect(!a.server.hasPublished(["Ltasks:1"]))  // no log position yet
@@ -94,7 +100,9 @@ import Testing
 
   /// A catch-up reads the log in batches and stops at the first short one: more than a
   /// batch committed elsewhere all arrives, in order, in one catch-up.
-  @Test func aCatchUpPastOneBatchPublishesEveryEntry() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aCatchUpPastOneBatchPublishesEveryEntry(kind: StoreKind) throws {
+    try setUp(kind)
     var b = try fixture.makeDriver()
     _ = b.catchUp()
     let onB = openTasks(in: &b)
@@ -110,7 +118,9 @@ import Testing
     #expect(b.catchUp().isEmpty)
   }
 
-  @Test func aResumeOnTheSameServerGetsExactlyTheMissedDiffs() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aResumeOnTheSameServerGetsExactlyTheMissedDiffs(kind: StoreKind) throws {
+    try setUp(kind)
     var a = try fixture.makeDriver()
     let viewer = openTasks(in: &a)
     let editor = openTasks(in: &a)
@@ -127,7 +137,9 @@ import Testing
     #expect(a.screen(back) == a.screen(editor))
   }
 
-  @Test func aResumeOnTheOtherServerIsRebuiltFromTheLog() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aResumeOnTheOtherServerIsRebuiltFromTheLog(kind: StoreKind) throws {
+    try setUp(kind)
     var a = try fixture.makeDriver()
     let viewer = openTasks(in: &a)
     let token = try #require(a.tokens[viewer])
@@ -149,7 +161,9 @@ import Testing
     #expect(b.texts(back) == [["Brown eggs", "Butter"], ["Bread"]])
   }
 
-  @Test func aResumeFromAServerAheadCatchesUpWithTheLogFirst() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aResumeFromAServerAheadCatchesUpWithTheLogFirst(kind: StoreKind) throws {
+    try setUp(kind)
     var a = try fixture.makeDriver()
     var b = try fixture.makeDriver()
     _ = b.catchUp()
@@ -166,7 +180,9 @@ import Testing
     #expect(b.screen(back) == b.screen(onB))
   }
 
-  @Test func aResumePastTheLogsRetentionGetsAScreen() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aResumePastTheLogsRetentionGetsAScreen(kind: StoreKind) throws {
+    try setUp(kind)
     var a = try fixture.makeDriver()
     (a.server.dataSource as! StoreDataSource).store.logRetention = Store.LogRetention(count: 2)
     let viewer = openTasks(in: &a)
@@ -181,7 +197,9 @@ import Testing
     #expect(replies.first?.hasSuffix("welcome resumed") == true)
   }
 
-  @Test func anImportWhileServingSendsScreensAndANotice() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func anImportWhileServingSendsScreensAndANotice(kind: StoreKind) throws {
+    try setUp(kind)
     var a = try fixture.makeDriver()
     _ = a.catchUp()
     let viewer = openTasks(in: &a)
@@ -203,7 +221,9 @@ import Testing
 
   /// An app's own data source has no log: a resume is served from the diffs this server
   /// sent while someone viewed the list, and is a screen otherwise.
-  @Test func anAppsDataSourceResumesFromTheDiffsSentRecently() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func anAppsDataSourceResumesFromTheDiffsSentRecently(kind: StoreKind) throws {
+    try setUp(kind)
     let fruit = { (ids: [String]) in
       TableSnapshot(
         list: "home", version: 0, title: "Fruit",

@@ -1,3 +1,4 @@
+import StoreTestSupport
 import TableModel
 import Testing
 
@@ -5,10 +6,11 @@ import Testing
 
 /// Every protocol error code from bad input; the connection keeps working after each.
 @Suite struct ErrorTests {
-  let fixture: Fixture
+  /// Set by ``setUp(_:)``, the first thing each test does: every test runs once on each store.
+  var fixture: Fixture!
 
-  init() throws {
-    fixture = try Fixture()
+  mutating func setUp(_ kind: StoreKind) throws {
+    fixture = try Fixture(kind)
   }
 
   static let badInputs: [(input: String, reply: String)] = [
@@ -72,8 +74,12 @@ import Testing
     ),
   ]
 
-  @Test(arguments: badInputs)
-  func badInputGetsItsErrorAndTheConnectionStillWorks(input: String, reply: String) throws {
+  @Test(arguments: StoreKind.allCases, badInputs)
+  mutating func badInputGetsItsErrorAndTheConnectionStillWorks(
+    kind: StoreKind, bad: (input: String, reply: String)
+  ) throws {
+    try setUp(kind)
+    let (input, reply) = bad
     var driver = try fixture.makeDriver()
     let c1 = driver.join()
     driver.expect(c1, sends: input, replies: ["c1 ← \(reply)"])
@@ -83,13 +89,17 @@ import Testing
       replies: ["c1 ← screen none \"Home\" Lhome@\(v) depth=0", "c1 ← ack 6 v=null"])
   }
 
-  @Test func aCommandBeforeHelloIsRefused() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aCommandBeforeHelloIsRefused(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let c1 = driver.connect()
     driver.expect(c1, sends: #"{"type":"reload","ref":1}"#, replies: ["c1 ← error 1 not_allowed"])
   }
 
-  @Test func aTooLargeMessageIsReportedAndTheConnectionStillWorks() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aTooLargeMessageIsReportedAndTheConnectionStillWorks(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let c1 = driver.join()
     Transcript.expect(driver.sendTooLarge(c1), ["c1 ← error null too_large"])
@@ -98,7 +108,9 @@ import Testing
       replies: ["c1 ← ack 1 v=null"])
   }
 
-  @Test func aFloodIsRateLimitedThenClosed() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aFloodIsRateLimitedThenClosed(kind: StoreKind) throws {
+    try setUp(kind)
     var configuration = SessionServerConfiguration()
     configuration.burstSize = 10
     configuration.commandsPerSecond = 10
@@ -129,7 +141,9 @@ import Testing
       replies: ["c1 ← error null rate_limited", "c1 ✕ too many commands"])
   }
 
-  @Test func aReadOnlyServerRefusesEveryWriteButNavigates() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aReadOnlyServerRefusesEveryWriteButNavigates(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver(SessionServerConfiguration(isReadOnly: true))
     let c1 = driver.join()
     let v = try fixture.version("Ltasks")
@@ -153,7 +167,9 @@ import Testing
     #expect(try fixture.version("Ltasks") == v)
   }
 
-  @Test func aLongSectionIsSentInPartAndFetched() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aLongSectionIsSentInPartAndFetched(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let c1 = driver.join()
     _ = driver.send(c1, #"{"type":"tap","list":"Lhome","row":"Rnumbers"}"#)

@@ -1,3 +1,4 @@
+import StoreTestSupport
 import TableModel
 import Testing
 
@@ -5,10 +6,11 @@ import Testing
 
 /// Shared data: selection lists, switches, edits seen live by every viewer.
 @Suite struct LiveEditingTests {
-  let fixture: Fixture
+  /// Set by ``setUp(_:)``, the first thing each test does: every test runs once on each store.
+  var fixture: Fixture!
 
-  init() throws {
-    fixture = try Fixture()
+  mutating func setUp(_ kind: StoreKind) throws {
+    fixture = try Fixture(kind)
   }
 
   /// Joins a new session and drills down from the root along `rows` (list, row) pairs.
@@ -20,7 +22,9 @@ import Testing
     return connection
   }
 
-  @Test func pickingInASingleSelectionListMovesTheCheckmarkAndTheParentsDetail() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func pickingInASingleSelectionListMovesTheCheckmarkAndTheParentsDetail(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let settings = open([("Lhome", "Rsettings")], in: &driver)
     let tones = open([("Lhome", "Rsettings"), ("Lsettings", "Rringtone")], in: &driver)
@@ -40,7 +44,9 @@ import Testing
       replies: ["c2 ← ack 2 v=\(v + 1)"])
   }
 
-  @Test func tappingInAMultipleSelectionListTogglesTheCheckmark() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func tappingInAMultipleSelectionListTogglesTheCheckmark(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let c1 = open([("Lhome", "Rcolors")], in: &driver)
     let v = try fixture.version("Lcolors")
@@ -54,7 +60,9 @@ import Testing
       ])
   }
 
-  @Test func aSwitchRevealsAndHidesRowsAsADiff() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aSwitchRevealsAndHidesRowsAsADiff(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let c1 = open([("Lhome", "Rsettings")], in: &driver)
     let c2 = open([("Lhome", "Rsettings")], in: &driver)
@@ -81,7 +89,9 @@ import Testing
     #expect(driver.texts(c1) == [["Wi-Fi", "Ringtone"], ["Set Automatically"]])
   }
 
-  @Test func editsReachEveryViewerButNotOthers() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func editsReachEveryViewerButNotOthers(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let c1 = open([("Lhome", "Rtasks")], in: &driver)
     let c2 = open([("Lhome", "Rtasks")], in: &driver)
@@ -112,7 +122,9 @@ import Testing
 
   /// Commands may name any list that exists, not only the session's top screen: ids are
   /// stable, so a command sent just before navigating away still means the same rows.
-  @Test func aCommandMayNameAListBelowTheTopScreen() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aCommandMayNameAListBelowTheTopScreen(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let viewer = open([("Lhome", "Rtasks")], in: &driver)
     let elsewhere = driver.join()
@@ -124,7 +136,9 @@ import Testing
     #expect(viewer.rawValue == 1)
   }
 
-  @Test func deletingAListSomeoneStandsOnPopsThemWithANotice() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func deletingAListSomeoneStandsOnPopsThemWithANotice(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let editor = open([("Lhome", "Rtasks")], in: &driver)
     let reader = open([("Lhome", "Rtasks"), ("Ltasks", "Rmilk")], in: &driver)
@@ -142,7 +156,9 @@ import Testing
       replies: ["c2 ← error 2 not_found"])
   }
 
-  @Test func deletingAListBelowSomeonesTopScreenPopsThemBelowIt() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func deletingAListBelowSomeonesTopScreenPopsThemBelowIt(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let editor = open([("Lhome", "Rtasks")], in: &driver)
     let reader = open([("Lhome", "Rtasks"), ("Ltasks", "Rmilk"), ("Lmilk", "Rbrand")], in: &driver)
@@ -165,8 +181,9 @@ import Testing
   }
 
   /// Two people editing one list at random end with the same screen, equal to a reload.
-  @Test(arguments: [1, 2, 3])
-  func concurrentRandomEditsConverge(seed: UInt64) throws {
+  @Test(arguments: StoreKind.allCases, [1, 2, 3])
+  mutating func concurrentRandomEditsConverge(kind: StoreKind, seed: UInt64) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let people = [
       open([("Lhome", "Rtasks")], in: &driver), open([("Lhome", "Rtasks")], in: &driver),

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 import TableModel
 import TableStore
 import Testing
@@ -26,16 +27,14 @@ import Testing
       with: (0..<rowCount).map { #"{"id": "R\#($0)", "text": "Item \#($0)"}"# }
         .joined(separator: ","))
 
-  let folder: URL
-  let path: String
-  var server: SessionServer
+  /// Set by ``setUp(_:)``, the first thing each test does: every test runs once on each store.
+  var temporary: TemporaryStore!
+  var server: SessionServer!
+  /// What `Store(path:)` opens: another connection to the test's data.
+  var path: String { temporary.path }
 
-  init() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "tableweb-long-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    path = folder.appendingPathComponent("long.sqlite").path
-    try Store(path: path).importJSON(Self.app)
+  mutating func setUp(_ kind: StoreKind) throws {
+    temporary = try TemporaryStore(kind: kind, json: Self.app)
     var configuration = SessionServerConfiguration(screenRowLimit: 10, fetchLimit: 500)
     configuration.windowedListThreshold = 50
     let dataSource = StoreDataSource(store: try Store(path: path))
@@ -68,7 +67,9 @@ import Testing
     screen["sections"]!.arrayValue!.map { $0["rows"]!.arrayValue!.map { $0["text"]!.stringValue! } }
   }
 
-  @Test mutating func diffsAreExactForTheWholeListAndFetchReadsTheCurrentOne() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func diffsAreExactForTheWholeListAndFetchReadsTheCurrentOne(kind: StoreKind) throws {
+    try setUp(kind)
     let first = open(1, "Rbig")
     let editor = ConnectionID(2)
     _ = open(2, "Rbig")
@@ -141,7 +142,9 @@ import Testing
     #expect(texts(ScreenModel.apply(diff: smallSent[0].0, to: small)) == [["Two"]])
   }
 
-  @Test mutating func refusalsAndTapsOnRowsPastTheFirstScreen() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func refusalsAndTapsOnRowsPastTheFirstScreen(kind: StoreKind) throws {
+    try setUp(kind)
     _ = open(1, "Rbig")
     let connection = ConnectionID(1)
     let missing = send(
@@ -156,7 +159,9 @@ import Testing
     #expect(tap.map { $0.0["type"]!.stringValue! } == ["ack"])
   }
 
-  @Test mutating func aChangeFromElsewhereSendsTheScreenAgainWithoutReadingTheListWhole() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aChangeFromElsewhereSendsTheScreenAgainWithoutReadingTheListWhole(kind: StoreKind) throws {
+    try setUp(kind)
     let first = open(1, "Rbig")
     // Another process deletes a row; the server is told the list changed, not how.
     _ = try Store(path: path).deleteRows(["R0"], in: "Lbig")
@@ -173,7 +178,9 @@ import Testing
     #expect(server.listChanged("Lbig", edits: nil).isEmpty)
   }
 
-  @Test mutating func aResumeOnTheLongListGetsTheDiffsItMissed() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aResumeOnTheLongListGetsTheDiffsItMissed(kind: StoreKind) throws {
+    try setUp(kind)
     let first = open(1, "Rbig")
     let editor = ConnectionID(2)
     _ = open(2, "Rbig")

@@ -1,3 +1,4 @@
+import StoreTestSupport
 import TableModel
 import TableStore
 import Testing
@@ -6,11 +7,12 @@ import Testing
 
 /// `hello`, drilling down and back, sessions shared by several connections.
 @Suite struct NavigationTests {
-  let fixture: Fixture
-  let v: [String: Int]
+  /// Set by ``setUp(_:)``, the first thing each test does: every test runs once on each store.
+  var fixture: Fixture!
+  var v: [String: Int] = [:]
 
-  init() throws {
-    fixture = try Fixture()
+  mutating func setUp(_ kind: StoreKind) throws {
+    fixture = try Fixture(kind)
     var versions: [String: Int] = [:]
     for list in ["Lhome", "Lsettings", "Lregions", "Lnorth", "Lpeak", "Ltasks", "Lringtone"] {
       versions[list] = try fixture.version(list)
@@ -18,7 +20,9 @@ import Testing
     v = versions
   }
 
-  @Test func helloStartsANewSessionOnTheRootScreen() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func helloStartsANewSessionOnTheRootScreen(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let c1 = driver.connect()
     driver.expect(
@@ -31,7 +35,9 @@ import Testing
     #expect(SessionToken.isWellFormed(driver.tokens[c1]!))
   }
 
-  @Test func anUnknownTokenStartsANewSessionUnderAFreshToken() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func anUnknownTokenStartsANewSessionUnderAFreshToken(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let c1 = driver.connect()
     let guessed = String(repeating: "a", count: 32)
@@ -41,7 +47,9 @@ import Testing
     #expect(driver.tokens[c1] != guessed)
   }
 
-  @Test func drillDownThreeLevelsAndBack() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func drillDownThreeLevelsAndBack(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let c1 = driver.join()
     driver.expect(
@@ -79,7 +87,9 @@ import Testing
     driver.expect(c1, sends: #"{"type":"back","ref":7}"#, replies: ["c1 ← error 7 not_allowed"])
   }
 
-  @Test func aPopRestoresTheScrollPositionAndHighlightsTheRowThatLedUp() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aPopRestoresTheScrollPositionAndHighlightsTheRowThatLedUp(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let c1 = driver.join()
     _ = driver.send(c1, #"{"type":"tap","list":"Lhome","row":"Rtrails","scroll":"Rsettings"}"#)
@@ -89,7 +99,9 @@ import Testing
     #expect(driver.screenMessages[c1]?["selected"] == .string("Rtrails"))
   }
 
-  @Test func aRowThatLeadsNowhereIsOnlyAcknowledged() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aRowThatLeadsNowhereIsOnlyAcknowledged(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let c1 = driver.join()
     driver.expect(
@@ -97,7 +109,9 @@ import Testing
       replies: ["c1 ← ack 1 v=null"])
   }
 
-  @Test func theConnectionsOfOneSessionShareItsNavigation() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func theConnectionsOfOneSessionShareItsNavigation(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let c1 = driver.join()
     let c2 = driver.connect()
@@ -127,7 +141,9 @@ import Testing
       replies: ["c2 ← screen none \"Tasks\" Ltasks@\(v["Ltasks"]!) depth=1 back=\"Home\" editing"])
   }
 
-  @Test func editingIsRefusedOnAScreenThatCannotBeEdited() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func editingIsRefusedOnAScreenThatCannotBeEdited(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let c1 = driver.join()
     driver.expect(
@@ -136,7 +152,9 @@ import Testing
       c1, sends: #"{"type":"editing","on":false,"ref":2}"#, replies: ["c1 ← ack 2 v=null"])
   }
 
-  @Test func aSessionResumesAfterAReconnect() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aSessionResumesAfterAReconnect(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let c1 = driver.join()
     _ = driver.send(c1, #"{"type":"tap","list":"Lhome","row":"Rtrails"}"#)
@@ -154,7 +172,9 @@ import Testing
     #expect(driver.list(c2) == "Lnorth")
   }
 
-  @Test func aSessionResumesAfterARestart() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aSessionResumesAfterARestart(kind: StoreKind) throws {
+    try setUp(kind)
     var token = ""
     do {
       var driver = try fixture.makeDriver()
@@ -176,9 +196,11 @@ import Testing
       replies: ["c1 ← screen pop \"Home\" Lhome@\(v["Lhome"]!) depth=0"])
   }
 
-  @Test func overAReadOnlyDatabaseASessionStillResumesAfterAReconnect() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func overAReadOnlyDatabaseASessionStillResumesAfterAReconnect(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver(
-      SessionServerConfiguration(isReadOnly: true), readOnlyFile: true)
+      SessionServerConfiguration(isReadOnly: true), readOnlyStore: true)
     let c1 = driver.join()
     _ = driver.send(c1, #"{"type":"tap","list":"Lhome","row":"Rtrails"}"#)
     let token = driver.tokens[c1]!
@@ -192,7 +214,9 @@ import Testing
       ])
   }
 
-  @Test func aResumedStackIsCutToTheListsThatStillExist() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aResumedStackIsCutToTheListsThatStillExist(kind: StoreKind) throws {
+    try setUp(kind)
     var token = ""
     do {
       var driver = try fixture.makeDriver()
@@ -221,7 +245,9 @@ import Testing
       ])
   }
 
-  @Test func aResumedStackStartsOverWhenTheRootWasReplaced() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aResumedStackStartsOverWhenTheRootWasReplaced(kind: StoreKind) throws {
+    try setUp(kind)
     var token = ""
     do {
       var driver = try fixture.makeDriver()
@@ -239,7 +265,9 @@ import Testing
       replies: ["c1 ← welcome resumed", "c1 ← screen none \"New\" Lnew@\(version) depth=0"])
   }
 
-  @Test func pushingActsOnlyFromTheTopScreen() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func pushingActsOnlyFromTheTopScreen(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let c1 = driver.join()
     _ = driver.send(c1, #"{"type":"tap","list":"Lhome","row":"Rtasks"}"#)

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 import Synchronization
 import TableModel
 import TableStore
@@ -101,12 +102,14 @@ import Testing
   }
 
   /// `update` changes a row's flag and custom cell values, checked as import checks them.
-  @Test func updateSetsFlagAndValuesAndRefusesValuesTheCellCannotShow() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tableweb-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let store = try Store(path: folder.appendingPathComponent("t.sqlite").path)
-    try store.importJSON(
+  @Test(arguments: StoreKind.allCases)
+  func updateSetsFlagAndValuesAndRefusesValuesTheCellCannotShow(kind: StoreKind) async throws {
+    let temporary = try TemporaryStore(kind: kind)
+    defer { withExtendedLifetime(temporary) {} }
+    // The server's store is the service thread's once serving: the test reads through a
+    // connection of its own (sharing it raced the server's transactions on PostgreSQL).
+    let store = try Store(path: temporary.path)
+    try temporary.store.importJSON(
       #"""
       {"id": "M", "title": "Inbox", "editable": true, "cell": {"slots": [
          {"name": "sender", "kind": "title"}, {"name": "avatar", "kind": "image"}]},
@@ -115,7 +118,8 @@ import Testing
          {"id": "m2", "text": "Plain", "children": {"id": "P", "title": "P", "editable": true,
            "sections": [{"rows": [{"id": "p1", "text": "x"}]}]}}]}]}
       """#)
-    let server = TablewebServer(dataSource: StoreDataSource(store: store), configuration: .init(port: 0))
+    let server = TablewebServer(
+      dataSource: StoreDataSource(store: temporary.store), configuration: .init(port: 0))
     try server.start()
     do {
       let viewer = try Peer(url: "ws://127.0.0.1:\(server.port)/ws")

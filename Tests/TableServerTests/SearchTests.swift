@@ -1,3 +1,4 @@
+import StoreTestSupport
 import TableModel
 import Testing
 
@@ -5,10 +6,11 @@ import Testing
 
 /// `search`: results filtered over the whole list by the data source, live while others edit.
 @Suite struct SearchTests {
-  let fixture: Fixture
+  /// Set by ``setUp(_:)``, the first thing each test does: every test runs once on each store.
+  var fixture: Fixture!
 
-  init() throws {
-    fixture = try Fixture()
+  mutating func setUp(_ kind: StoreKind) throws {
+    fixture = try Fixture(kind)
   }
 
   @Test func queriesFoldCaseAndAccentsAndNeedEveryWord() {
@@ -20,7 +22,9 @@ import Testing
     #expect(SearchQuery("   ").isEmpty)
   }
 
-  @Test func resultsFollowEditsByOthersAndAnEmptyQueryEndsTheSearch() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func resultsFollowEditsByOthersAndAnEmptyQueryEndsTheSearch(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let searcher = driver.join()
     _ = driver.send(searcher, #"{"type":"tap","list":"Lhome","row":"Rtasks"}"#)
@@ -49,7 +53,9 @@ import Testing
     #expect(driver.texts(searcher) == [["Milk", "Ham", "Bread"], ["Eggplant", "Tea"]])
   }
 
-  @Test func onlyTheTopScreenOfASearchableListCanBeSearched() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func onlyTheTopScreenOfASearchableListCanBeSearched(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let c1 = driver.join()
     driver.expect(

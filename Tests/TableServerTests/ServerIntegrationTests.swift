@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 import TableModel
 import TableStore
 import Testing
@@ -74,8 +75,9 @@ import Testing
     init(_ description: String) { self.description = description }
   }
 
-  @Test func drillDownEditAndSeeEachOthersChanges() async throws {
-    let fixture = try Fixture()
+  @Test(arguments: StoreKind.allCases)
+  func drillDownEditAndSeeEachOthersChanges(kind: StoreKind) async throws {
+    let fixture = try Fixture(kind)
     let server = try RunningServer(fixture: fixture)
     do {
       let alice = try Peer(server)
@@ -97,8 +99,9 @@ import Testing
     await server.stop()
   }
 
-  @Test func aSessionResumesAfterTheServerRestarts() async throws {
-    let fixture = try Fixture()
+  @Test(arguments: StoreKind.allCases)
+  func aSessionResumesAfterTheServerRestarts(kind: StoreKind) async throws {
+    let fixture = try Fixture(kind)
     var server = try RunningServer(fixture: fixture)
     var token = ""
     do {

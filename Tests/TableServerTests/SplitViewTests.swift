@@ -1,3 +1,4 @@
+import StoreTestSupport
 import TableModel
 import TableStore
 import Testing
@@ -7,11 +8,12 @@ import Testing
 /// Split view (`layout`): the level beneath the top rides along as a live sidebar, a tap
 /// on it replaces the top, and leaving split keeps the stack.
 @Suite struct SplitViewTests {
-  let fixture: Fixture
-  let v: [String: Int]
+  /// Set by ``setUp(_:)``, the first thing each test does: every test runs once on each store.
+  var fixture: Fixture!
+  var v: [String: Int] = [:]
 
-  init() throws {
-    fixture = try Fixture()
+  mutating func setUp(_ kind: StoreKind) throws {
+    fixture = try Fixture(kind)
     var versions: [String: Int] = [:]
     for list in ["Lhome", "Lsettings", "Ltasks", "Lmilk", "Lcolors"] {
       versions[list] = try fixture.version(list)
@@ -19,7 +21,9 @@ import Testing
     v = versions
   }
 
-  @Test func aSplitSessionGetsTheLevelBeneathAsASidebarWithItsRowSelected() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aSplitSessionGetsTheLevelBeneathAsASidebarWithItsRowSelected(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let c1 = driver.join()
     // At the root there is nothing beside.
@@ -48,7 +52,9 @@ import Testing
       ])
   }
 
-  @Test func theSidebarIsLiveAndAFreshScreenHasIt() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func theSidebarIsLiveAndAFreshScreenHasIt(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let split = driver.join()
     _ = driver.send(split, #"{"type":"layout","split":true}"#)
@@ -73,7 +79,9 @@ import Testing
     #expect(message["sidebar"]?["selected"]?.stringValue == "Rmilk")
   }
 
-  @Test func aTapOnTheSidebarReplacesTheTopWithoutASlide() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aTapOnTheSidebarReplacesTheTopWithoutASlide(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let c1 = driver.join()
     _ = driver.send(c1, #"{"type":"layout","split":true}"#)
@@ -95,7 +103,9 @@ import Testing
     #expect(refused.count == 1 && refused[0].contains("error 3 not_allowed"))
   }
 
-  @Test func leavingSplitKeepsTheStackAndStopsTheSidebarsDiffs() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func leavingSplitKeepsTheStackAndStopsTheSidebarsDiffs(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let c1 = driver.join()
     _ = driver.send(c1, #"{"type":"layout","split":true}"#)
@@ -119,7 +129,9 @@ import Testing
     #expect(driver.server.sidebarAudiences.isEmpty)
   }
 
-  @Test func aBadLayoutIsABadMessage() throws {
+  @Test(arguments: StoreKind.allCases)
+  mutating func aBadLayoutIsABadMessage(kind: StoreKind) throws {
+    try setUp(kind)
     var driver = try fixture.makeDriver()
     let c1 = driver.join()
     let lines = driver.send(c1, #"{"type":"layout","split":"wide","ref":1}"#)

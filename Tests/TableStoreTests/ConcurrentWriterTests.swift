@@ -1,4 +1,5 @@
 import Dispatch
+import StoreTestSupport
 import Synchronization
 import TableModel
 import Testing

@@ -1,3 +1,5 @@
+import TableModel
+
 /// What ``Store`` needs of a database connection, so that its SQL and its decoding are
 /// shared by both backends: SQLite (``Database``) and PostgreSQL
 /// (``PostgresStoreConnection``).
@@ -14,6 +16,9 @@ protocol StoreConnection: AnyObject {
   var isReadOnly: Bool { get }
   /// A transaction is open.
   var isInTransaction: Bool { get }
+  /// Checks that one thread at a time uses the connection (``inTransaction(writing:_:)``
+  /// enters it; so does a read nested in an open transaction).
+  var access: ThreadChecker { get }
 
   /// Runs one statement, ignoring any rows.
   func run(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError)

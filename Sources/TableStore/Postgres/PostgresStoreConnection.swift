@@ -68,6 +68,8 @@ final class PostgresStoreConnection: StoreConnection {
     return String(url[option.upperBound..<end])
   }
 
+  var access: ThreadChecker { connection.access }
+
   /// A transaction is open on the server (a broken connection has none).
   var isInTransaction: Bool {
     let status = PQtransactionStatus(connection.handle)

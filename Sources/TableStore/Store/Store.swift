@@ -162,8 +162,15 @@ public final class Store {
   // MARK: Transactions
 
   /// Runs `body` in one read transaction, so that it sees one state of the file.
+  ///
+  /// Inside a transaction already open it joins it; only the thread that opened it may:
+  /// another thread (a misuse: a store is used from one thread at a time) stops the
+  /// program here, instead of running its statements inside that transaction on the same
+  /// connection (which on PostgreSQL interleaves the two threads' libpq calls).
   func read<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-    if database.isInTransaction { return try body() }
+    if database.isInTransaction {
+      return try database.access.exclusively { () throws(StoreError) -> T in try body() }
+    }
     return try database.inTransaction(writing: false, body)
   }
 

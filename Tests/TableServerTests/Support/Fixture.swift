@@ -1,11 +1,13 @@
 import Foundation
+import StoreTestSupport
 import TableModel
 import TableStore
 
 @testable import TableServer
 
 /// A small app with every feature the server handles, with fixed ids, imported into a
-/// real SQLite file in a temporary folder.
+/// real store: a SQLite file in a temporary folder, or a fresh database of the test
+/// process's throwaway PostgreSQL cluster (``StoreKind``).
 final class Fixture {
   static let app = #"""
     {"id": "Lhome", "title": "Home", "style": "grouped", "sections": [
@@ -62,13 +64,21 @@ final class Fixture {
       with: (1...350).map { #"{"id": "Rn\#($0)", "text": "Number \#($0)"}"# }.joined(separator: ",")
     )
 
+  let kind: StoreKind
+  /// A temporary folder of the test's own (the SQLite file's, or a public folder's).
   let folder: URL
-  var path: String { folder.appendingPathComponent("tableweb.sqlite").path }
+  /// The SQLite file's path, or the PostgreSQL database's URL: what `Store(path:)` opens.
+  let path: String
 
-  init() throws {
+  init(_ kind: StoreKind) throws {
+    self.kind = kind
     folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tableweb-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    switch kind {
+    case .sqlite: path = folder.appendingPathComponent("tableweb.sqlite").path
+    case .postgres: path = try PostgresCluster.shared.get().newDatabase()
+    }
     let store = try Store(path: path)
     try store.importJSON(Fixture.app)
   }
@@ -77,19 +87,20 @@ final class Fixture {
     try? FileManager.default.removeItem(at: folder)
   }
 
-  /// A new server core over the fixture's file, as after a (re)start.
+  /// A new server core over the fixture's store, as after a (re)start; `readOnlyStore`
+  /// opens the store read-only (a read-only SQLite connection or PostgreSQL session).
   func makeDriver(
     _ configuration: SessionServerConfiguration = SessionServerConfiguration(),
-    readOnlyFile: Bool = false, authenticator: (any Authenticator)? = nil
+    readOnlyStore: Bool = false, authenticator: (any Authenticator)? = nil
   ) throws -> ServerDriver {
-    let dataSource = StoreDataSource(store: try Store(path: path, readOnly: readOnlyFile))
+    let dataSource = StoreDataSource(store: try Store(path: path, readOnly: readOnlyStore))
     return ServerDriver(
       SessionServer(
         dataSource: dataSource, sessionStorage: dataSource, configuration: configuration,
         authenticator: authenticator))
   }
 
-  /// The current version of `list`, read from the file.
+  /// The current version of `list`, read from the store.
   func version(_ list: String) throws -> Int {
     try Store(path: path).version(of: list)
   }

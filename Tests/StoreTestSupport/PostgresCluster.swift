@@ -1,37 +1,36 @@
 import Foundation
-
-@testable import TableStore
+import TableStore
 
 /// A throwaway PostgreSQL cluster for the tests: `initdb` in a temporary folder, started on
 /// a free loopback port, gone when the test process is.
 ///
-/// One cluster serves the whole test process; each test takes a database of its own
+/// One cluster serves the whole test process (the store and the server suites alike); each test takes a database of its own
 /// (``newDatabase()``). `initdb` refuses to run as root, so as root the cluster runs as
 /// the `postgres` user Debian's package creates. A watchdog shell stops the cluster and
 /// removes its folder within a second of the test process ending, however it ends.
-final class PostgresCluster: Sendable {
-  static let shared: Result<PostgresCluster, ClusterError> = Result { () throws(ClusterError) in
+public final class PostgresCluster: Sendable {
+  public static let shared: Result<PostgresCluster, ClusterError> = Result { () throws(ClusterError) in
     try PostgresCluster()
   }
 
-  struct ClusterError: Error, CustomStringConvertible {
-    var description: String
+  public struct ClusterError: Error, CustomStringConvertible {
+    public var description: String
   }
 
-  let folder: URL
-  let port: Int
+  public let folder: URL
+  public let port: Int
   private let bin: String
   private let data: String
   private let log: String
   private let options: String
   private let asRoot: Bool
   /// `postgres://tableweb@127.0.0.1:PORT/postgres`: the maintenance database.
-  var url: String { url(database: "postgres") }
+  public var url: String { url(database: "postgres") }
 
-  func url(database: String) -> String { "postgres://tableweb@127.0.0.1:\(port)/\(database)" }
+  public func url(database: String) -> String { "postgres://tableweb@127.0.0.1:\(port)/\(database)" }
 
   /// A new, empty database; returns its URL.
-  func newDatabase() throws -> String {
+  public func newDatabase() throws -> String {
     let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
     try PostgresConnection(url).executeScript("CREATE DATABASE \(name)")
     return url(database: name)
@@ -39,7 +38,7 @@ final class PostgresCluster: Sendable {
 
   /// A cluster of the caller's own (most tests share ``shared``): for a test that stops
   /// and starts it, which would break every other test using the shared one.
-  init() throws(ClusterError) {
+  public init() throws(ClusterError) {
     bin = try Self.binaryFolder()
     folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tableweb-pg-\(UUID().uuidString)")
@@ -65,7 +64,7 @@ final class PostgresCluster: Sendable {
   }
 
   /// Starts the server and waits until it accepts connections.
-  func start() throws(ClusterError) {
+  public func start() throws(ClusterError) {
     try Self.run(
       "\(bin)/pg_ctl", ["-D", data, "-l", log, "-w", "-t", "60", "-o", options, "start"],
       asPostgres: asRoot)
@@ -73,7 +72,7 @@ final class PostgresCluster: Sendable {
 
   /// Stops the server: `fast` (sessions are told, transactions roll back, a clean
   /// shutdown) or `immediate` (processes killed, crash recovery at the next start).
-  func stop(mode: String = "fast") throws(ClusterError) {
+  public func stop(mode: String = "fast") throws(ClusterError) {
     try Self.run("\(bin)/pg_ctl", ["-D", data, "-m", mode, "-w", "stop"], asPostgres: asRoot)
   }
 

@@ -1,17 +1,5 @@
 import Foundation
-import TableModel
-import Testing
-
-@testable import TableStore
-
-/// Which backend a test's store is on: the store suites run once on each ("one suite, two
-/// stores").
-enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-  case sqlite
-  case postgres
-
-  var testDescription: String { rawValue }
-}
+import TableStore
 
 /// A store on a real SQLite file in a fresh temporary folder, removed when released; or,
 /// for `.postgres`, on a fresh database of the test process's throwaway PostgreSQL
@@ -19,14 +7,14 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 ///
 /// The folder goes when this object goes, however long `store` is still used: keep the
 /// `TemporaryStore` alive for as long as its store (`defer { withExtendedLifetime(x) {} }`).
-final class TemporaryStore {
-  let folder: URL
-  let store: Store
+public final class TemporaryStore {
+  public let folder: URL
+  public let store: Store
   /// The SQLite file's path, or the PostgreSQL database's URL: `Store(path:)` opens
   /// another connection to the same data.
-  let path: String
+  public let path: String
 
-  init(kind: StoreKind = .sqlite, json: String? = nil) throws {
+  public init(kind: StoreKind = .sqlite, json: String? = nil) throws {
     folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tableweb-\(UUID().uuidString)")
     switch kind {
@@ -43,9 +31,4 @@ final class TemporaryStore {
   deinit {
     try? FileManager.default.removeItem(at: folder)
   }
-}
-
-extension Store {
-  /// The SQLite connection of a store on a file, for tests of SQLite's own behaviour.
-  var sqlite: Database { database as! Database }
 }

@@ -1,0 +1,34 @@
+import Foundation
+import StoreTestSupport
+import Testing
+
+@testable import TableStore
+
+/// A store is used from one thread at a time: a second thread reading while the first has
+/// a transaction open stops the program, on both backends, instead of running its
+/// statements inside the first one's transaction on the shared connection.
+@Suite struct StoreThreadingTests {
+  @Test(arguments: StoreKind.allCases)
+  func aSecondThreadReadingInsideAnotherThreadsTransactionStopsTheProgram(kind: StoreKind) async {
+    await #expect(processExitsWith: .failure) { [kind] in
+      try Self.readFromASecondThreadInsideATransaction(kind)
+    }
+  }
+
+  /// Opens a read transaction and, inside it, reads from another thread.
+  static func readFromASecondThreadInsideATransaction(_ kind: StoreKind) throws {
+    let temporary = try TemporaryStore(
+      kind: kind,
+      json: #"{"id": "L", "title": "L", "sections": [{"id": "S", "rows": [{"id": "R", "text": "x"}]}]}"#)
+    nonisolated(unsafe) let store = temporary.store
+    try store.read { () throws(StoreError) in
+      let done = DispatchSemaphore(value: 0)
+      Thread {
+        _ = try? store.snapshot(of: "L")
+        done.signal()
+      }.start()
+      done.wait()
+    }
+    withExtendedLifetime(temporary) {}
+  }
+}
