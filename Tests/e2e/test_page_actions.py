@@ -100,6 +100,11 @@ def test_revealed_swipe_buttons_are_tab_stops(two):
         a.keyboard.press("Tab")
         a.keyboard.press("Enter")
         flagged(b, "t3").wait_for(state=state)
+        # This page too has the change and has closed the buttons before the next swipe
+        # (a swipe that lands while the row is refilled is lost: seen under load in CI).
+        flagged(a, "t3").wait_for(state=state)
+        cell(a, "t3").locator(".swipe-actions").wait_for(state="detached")
+        a.wait_for_timeout(300)
 
 
 def test_context_menu_by_right_click_and_by_keyboard(two):
