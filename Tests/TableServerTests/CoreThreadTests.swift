@@ -84,4 +84,30 @@ import Testing
     await core.waitUntilStopped()
     #expect(seen.withLock { $0 } == Array(0..<1000))
   }
+
+  /// Work that queued up while the thread was busy goes to the runner (which commits it
+  /// together: SessionHost.runTogether), in order, at most `mostRunTogether` at a time.
+  @Test func workThatQueuedUpGoesToTheRunnerInOrderInBoundedGroups() async {
+    let core = CoreThread()
+    let groups = Mutex<[Int]>([])
+    core.runTogether { work in
+      groups.withLock { $0.append(work.count) }
+      for item in work { item() }
+    }
+    let seen = Mutex<[Int]>([])
+    let busy = Mutex(true)
+    let started = Mutex(false)
+    core.perform {
+      started.withLock { $0 = true }
+      while busy.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.001) }
+    }
+    while !started.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(1)) }
+    for index in 0..<100 { core.perform { seen.withLock { $0.append(index) } } }
+    busy.withLock { $0 = false }
+    core.stop()
+    await core.waitUntilStopped()
+    #expect(seen.withLock { $0 } == Array(0..<100))
+    // The busy item ran alone; the hundred behind it came as 32 + 32 + 32 + 4.
+    #expect(groups.withLock { $0 } == [32, 32, 32, 4])
+  }
 }

@@ -228,3 +228,83 @@ def test_healthz_waits_for_a_hung_postgres_on_its_own_thread(postgres, launch_se
         os.kill(postmaster, signal.SIGCONT)
     asking.join(timeout=20)
     assert answers == [200]
+
+
+def test_commands_that_queue_up_commit_together_and_a_broken_group_runs_again(postgres, launch_server):
+    """Group commit (SessionHost.runTogether): commands that queue up while a commit waits
+    share one transaction. Here they queue behind a table lock; the server's connection is
+    terminated while it waits, twice, so that a group breaks and its commands run again
+    one at a time. Every command is answered once; what was acknowledged is exactly what
+    the database holds (nothing lost, nothing applied twice, nothing applied that was
+    refused); the viewer's screen equals `export`."""
+    import time
+    from test_operations import samples
+    url = postgres.new_database()
+    assert tableweb("import", APP, "--db", url).returncode == 0
+    server = launch_server(db=url)
+    psql = [os.path.join(binary_folder(), "psql"), "-h", "127.0.0.1", "-p", str(postgres.port),
+            "-U", "tableweb", "-d", url.rsplit("/", 1)[1], "-Atc"]
+
+    def terminate_waiting_commit():
+        """Terminates the server's connection once it waits for the lock; True if it did."""
+        for _ in range(100):
+            result = subprocess.run(psql + [
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                " AND pid <> pg_backend_pid()"], capture_output=True, text=True, timeout=30)
+            assert result.returncode == 0, result.stderr
+            if int(result.stdout.strip()) > 0:
+                return True
+            time.sleep(0.02)
+        return False
+
+    async def scenario():
+        viewer = await Client.open(server)
+        await viewer.command({"type": "tap", "list": "Lhome", "row": "Rtasks"}, 1)
+        before = {text for section in viewer.rows() for text in section}
+        editors = [await Client.open(server) for _ in range(4)]
+        locker = subprocess.Popen(psql + [
+            "BEGIN; LOCK TABLE row IN EXCLUSIVE MODE; SELECT pg_sleep(3); COMMIT;"],
+            stdout=subprocess.DEVNULL)
+        await asyncio.sleep(0.4)  # the lock is held: inserts wait, reads go on
+        try:
+            for index, editor in enumerate(editors):
+                for ref in range(1, 21):
+                    await editor.send({"type": "insert", "list": "Ltasks", "section": "Stodo",
+                                       "row": {"text": f"E{index} {ref}"}, "ref": ref})
+            assert await asyncio.to_thread(terminate_waiting_commit)
+            await asyncio.sleep(0.3)  # the others queued up and now wait together
+            assert await asyncio.to_thread(terminate_waiting_commit)
+        finally:
+            await asyncio.to_thread(locker.wait, 30)
+        acked = set()
+        for index, editor in enumerate(editors):
+            answers = {}
+            while len(answers) < 20:
+                message = await editor.receive(15)
+                if message["type"] in ("ack", "error") and message.get("ref"):
+                    assert message["ref"] not in answers, message  # answered once
+                    answers[message["ref"]] = message
+            assert sorted(answers) == list(range(1, 21))
+            acked |= {f"E{index} {ref}" for ref, m in answers.items() if m["type"] == "ack"}
+        assert acked  # the server went on after the lock and the terminations
+        await viewer.settle(0.6)
+        shown = {text for section in viewer.rows() for text in section}
+        assert shown == before | acked
+        assert export(url) is not None
+        from test_two_servers import export_texts
+        assert export_texts(url, "Ltasks") == viewer.rows()
+        for editor in editors:
+            await editor.close()
+        await viewer.close()
+        return acked
+
+    acked = asyncio.run(scenario())
+    figures = samples(server)
+    committed = figures[("tableweb_group_commits_total", (("result", "committed"),))]
+    run_again = figures[("tableweb_group_commits_total", (("result", "run_again"),))]
+    items = figures[("tableweb_group_commit_items_total", ())]
+    print(f"\n{len(acked)} of 80 acknowledged; groups committed {committed:.0f}"
+          f" ({items:.0f} callbacks), run again {run_again:.0f}")
+    assert run_again >= 1
+    assert committed >= 1 and items > committed

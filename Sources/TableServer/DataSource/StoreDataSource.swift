@@ -6,7 +6,7 @@ import TableStore
 ///
 /// - Important: Not thread-safe (neither is the store): use only on the libwebsockets
 ///   service thread, where the store was opened.
-public final class StoreDataSource: TableDataSource, SessionStorage {
+public final class StoreDataSource: TableDataSource, SessionStorage, GroupCommitting {
   public let store: Store
 
   public init(store: Store) {
@@ -85,6 +85,11 @@ public final class StoreDataSource: TableDataSource, SessionStorage {
       ServerDiagnostics.report("a saved session could not be read (\(error)); starting a new one")
       return nil
     }
+  }
+
+  /// Every store write `body` makes joins one transaction (``Store/committingTogether(_:)``).
+  public func committingTogether(_ body: () -> Void) throws(ProtocolError) {
+    try shown { () throws(StoreError) in try store.committingTogether(body) }
   }
 
   /// Runs a store call, turning its error into what the client is told.

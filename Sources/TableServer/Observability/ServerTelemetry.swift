@@ -22,6 +22,9 @@ public final class ServerTelemetry {
   private let fanout: CoreMetrics.Timer
   private let commandTime: CoreMetrics.Timer
   private let resyncs: CoreMetrics.Counter
+  private let groupsCommitted: CoreMetrics.Counter
+  private let groupsRunAgain: CoreMetrics.Counter
+  private let groupedItems: CoreMetrics.Counter
   /// `tableweb_commands_total{type,result}`, made on first use of each pair.
   private var commands: [CommandKey: CoreMetrics.Counter] = [:]
   /// When each open connection opened, and from where, for its closing line.
@@ -56,6 +59,11 @@ public final class ServerTelemetry {
     fanout = CoreMetrics.Timer(label: "tableweb_fanout_seconds", factory: factory)
     commandTime = CoreMetrics.Timer(label: "tableweb_command_seconds", factory: factory)
     resyncs = CoreMetrics.Counter(label: "tableweb_queue_resyncs_total", factory: factory)
+    groupsCommitted = CoreMetrics.Counter(
+      label: "tableweb_group_commits_total", dimensions: [("result", "committed")], factory: factory)
+    groupsRunAgain = CoreMetrics.Counter(
+      label: "tableweb_group_commits_total", dimensions: [("result", "run_again")], factory: factory)
+    groupedItems = CoreMetrics.Counter(label: "tableweb_group_commit_items_total", factory: factory)
     connections.record(0)
     sessions.record(0)
   }
@@ -131,6 +139,20 @@ public final class ServerTelemetry {
   func queueResynchronized() {
     guard recordsMetrics else { return }
     resyncs.increment()
+  }
+
+  /// `items` callbacks that queued up on the core thread were committed in one
+  /// transaction (SessionHost.runTogether).
+  func groupCommitted(items: Int) {
+    guard recordsMetrics else { return }
+    groupsCommitted.increment()
+    groupedItems.increment(by: Int64(items))
+  }
+
+  /// A group could not be committed and its callbacks ran again one at a time.
+  func groupRunAgain() {
+    guard recordsMetrics else { return }
+    groupsRunAgain.increment()
   }
 
   private static func nanoseconds(_ duration: Duration) -> Int64 {

@@ -43,6 +43,13 @@ public final class CoreRelay: ConnectionDelegate, MessageTransport, @unchecked S
   public func attach(_ host: SessionHost) {
     precondition(self.host == nil, "a CoreRelay serves one host")
     self.host = host
+    core.runTogether { [weak self] work in
+      guard let host = self?.host else {
+        for item in work { item() }
+        return
+      }
+      host.runTogether(work.map { item in { item() } })
+    }
   }
 
   // MARK: - ConnectionDelegate, on the service thread
@@ -149,9 +156,11 @@ extension CoreRelay: HTTPResponder {
   ) -> Bool {
     guard request.path.hasPrefix(WebSocketServer.apiPathPrefix + "/") else { return false }
     core.perform { [self] in
-      answer(
+      let response =
         host?.respond(to: request)
-          ?? HTTPResponse(status: 404, text: "no such path: \(request.path)\n"))
+        ?? HTTPResponse(status: 404, text: "no such path: \(request.path)\n")
+      // Inside a group, the answer waits for its commit like every frame.
+      if let host { host.deliver { answer(response) } } else { answer(response) }
     }
     return true
   }

@@ -22,6 +22,13 @@ public final class CoreThread: WorkQueue, @unchecked Sendable {
   private var isStopping = false
   private var isStopped = false
   private var stopWaiters: [CheckedContinuation<Void, Never>] = []
+  /// Runs the work that queued up while the thread was busy, at most
+  /// ``mostRunTogether`` items at a time (see ``runTogether(with:)``).
+  private var runner: (([@Sendable () -> Void]) -> Void)?
+
+  /// The most queued items handed to the runner at once: one group's transaction holds a
+  /// savepoint per command, and PostgreSQL keeps 64 of them per transaction cheaply.
+  public static let mostRunTogether = 32
 
   public init(name: String = "tableweb-core") {
     let thread = Thread { [self] in run() }
@@ -35,6 +42,15 @@ public final class CoreThread: WorkQueue, @unchecked Sendable {
     guard !isStopping else { return }
     work.append(item)
     condition.signal()
+  }
+
+  /// From now on, work that queued up while the thread was busy is handed to `runner` in
+  /// order (at most ``mostRunTogether`` items at a time) instead of run item by item: a
+  /// ``SessionHost`` commits it together (``SessionHost/runTogether(_:)``). Any thread.
+  public func runTogether(with runner: @escaping ([@Sendable () -> Void]) -> Void) {
+    condition.lock()
+    defer { condition.unlock() }
+    self.runner = runner
   }
 
   /// Ends the thread once the work handed over so far has run. Any thread.
@@ -66,12 +82,20 @@ public final class CoreThread: WorkQueue, @unchecked Sendable {
       if ends { isStopped = true }
       let waiters = ends ? stopWaiters : []
       if ends { stopWaiters = [] }
+      let runner = ends ? nil : self.runner
+      if ends { self.runner = nil }
       condition.unlock()
       if ends {
         for waiter in waiters { waiter.resume() }
         return
       }
-      for item in batch { item() }
+      guard let runner, batch.count > 1 else {
+        for item in batch { item() }
+        continue
+      }
+      for start in stride(from: 0, to: batch.count, by: Self.mostRunTogether) {
+        runner(Array(batch[start..<min(start + Self.mostRunTogether, batch.count)]))
+      }
     }
   }
 }

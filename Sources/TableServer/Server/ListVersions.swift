@@ -19,4 +19,11 @@ final class ListVersions {
   }
 
   func forget(_ list: String) { versions[list] = nil }
+
+  /// A counter of its own at the same versions.
+  func copy() -> ListVersions {
+    let copy = ListVersions()
+    copy.versions = versions
+    return copy
+  }
 }

@@ -32,6 +32,14 @@ final class SearchBook {
     queries[session.token] = kept.isEmpty ? nil : kept
   }
 
+  /// A book of its own with the same searches and results.
+  func copy() -> SearchBook {
+    let copy = SearchBook()
+    copy.queries = queries
+    copy.results = results
+    return copy
+  }
+
   /// Forgets every search of a session that ended.
   func forget(_ token: SessionToken) { queries[token] = nil }
 }

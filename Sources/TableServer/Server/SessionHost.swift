@@ -23,6 +23,13 @@ public final class SessionHost: ConnectionDelegate {
   private let clock = ContinuousClock()
   /// How many times a full queue was replaced by a fresh screen: a figure for logs.
   public private(set) var resynchronizations = 0
+  /// While ``runTogether(_:)`` runs: everything its work would send, carried out in order
+  /// once the group's transaction has committed.
+  private var held: [() -> Void]?
+  /// How many groups of work were committed together, and how many of them could not be
+  /// and were run again one at a time: figures for tests and logs.
+  public private(set) var groupsCommitted = 0
+  public private(set) var groupsRunAgain = 0
 
   /// - Parameters:
   ///   - server: the session core.
@@ -117,7 +124,10 @@ public final class SessionHost: ConnectionDelegate {
     thread.check()
     resynchronizations += 1
     telemetry?.queueResynchronized()
-    transport.replaceQueue(of: connection, with: server?.freshScreen(for: connection) ?? [])
+    // A screen made inside a group could show what is not committed yet.
+    deliver { [self] in
+      transport.replaceQueue(of: connection, with: server?.freshScreen(for: connection) ?? [])
+    }
   }
 
   /// Called on the service thread once the transport has stopped and the core is gone.
@@ -127,6 +137,10 @@ public final class SessionHost: ConnectionDelegate {
   /// time until every viewer's frames are queued is recorded.
   func perform(_ actions: [ServerAction]?, since start: ContinuousClock.Instant? = nil) {
     guard let actions, !actions.isEmpty else { return }
+    if held != nil {
+      held?.append { [self] in perform(actions, since: start) }
+      return
+    }
     var resynchronized: Set<ConnectionID> = []
     var fannedOut = false
     defer {
@@ -167,3 +181,61 @@ extension SessionHost {
       transport: transport)
   }
 }
+
+/// Group commit (see ``GroupCommitting``).
+extension SessionHost {
+  /// Runs `work` (callbacks that queued up on the core's thread, in order) so that the
+  /// edits they commit share one transaction, when the data source can do that. Every
+  /// frame, close and answer they make is held until the transaction has committed, so
+  /// nobody is told of an edit that is not durable yet. When it cannot be committed, the
+  /// core goes back to where it was before `work` and runs each callback again on its
+  /// own: each command then gets its own `ack` or `error`, as if there had been no group.
+  ///
+  /// (A commit that fails at COMMIT may still have been applied by the database, as for
+  /// any single command whose connection broke while committing: the change log then
+  /// carries it to every viewer.)
+  public func runTogether(_ work: [() -> Void]) {
+    thread.check()
+    guard work.count > 1, held == nil, let server,
+      let group = server.dataSource as? any GroupCommitting
+    else {
+      for item in work { item() }
+      return
+    }
+    let before = server.checkpoint()
+    held = []
+    var failure: ProtocolError?
+    do {
+      try group.committingTogether { for item in work { item() } }
+    } catch {
+      failure = error
+    }
+    let made = held ?? []
+    held = nil
+    guard let failure else {
+      groupsCommitted += 1
+      telemetry?.groupCommitted(items: work.count)
+      for deed in made { deed() }
+      return
+    }
+    groupsRunAgain += 1
+    telemetry?.groupRunAgain()
+    ServerDiagnostics.report(
+      "\(work.count) commands could not be committed together (\(failure.message)); running each again on its own")
+    // A stop inside the group let the core go: it stays gone.
+    if self.server != nil { self.server = before }
+    for item in work { item() }
+  }
+
+  /// Runs `deed` (something the outside world sees) now, or, inside ``runTogether(_:)``,
+  /// once the group has committed.
+  public func deliver(_ deed: @escaping () -> Void) {
+    thread.check()
+    if held != nil {
+      held?.append(deed)
+    } else {
+      deed()
+    }
+  }
+}
+

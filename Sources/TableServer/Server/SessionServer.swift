@@ -41,9 +41,9 @@ public struct SessionServer {
   /// The change log read so far and the diffs recently sent (SessionServer+ChangeLog).
   var changeFeed = ChangeFeed()
   /// The versions of each list, for a data source that does not keep its own.
-  let listVersions = ListVersions()
+  private(set) var listVersions = ListVersions()
   /// Each session's search and the results shown (see SessionServer+Search).
-  let searches = SearchBook()
+  private(set) var searches = SearchBook()
   /// Told of every command answered: its wire type (`unknown` when it could not be read)
   /// and `ack` or the error code. For metrics and logs; never given row text or ids.
   public var onCommand: ((_ type: String, _ result: String) -> Void)?
@@ -241,6 +241,16 @@ public struct SessionServer {
 }
 
 extension SessionServer {
+  /// A copy of this core to go back to when what it does next cannot be committed (see
+  /// ``SessionHost/runTogether(_:)``): the struct copies itself; the searches and the
+  /// counted versions, kept in classes, are copied too.
+  func checkpoint() -> SessionServer {
+    var copy = self
+    copy.searches = searches.copy()
+    copy.listVersions = listVersions.copy()
+    return copy
+  }
+
   /// The frames that bring `connection` up to date when its queue had to be dropped: its
   /// session's top screen as it is now, or nothing before it said hello.
   public func freshScreen(for connection: ConnectionID) -> [OutgoingFrame] {

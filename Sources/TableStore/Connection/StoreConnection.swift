@@ -33,12 +33,24 @@ protocol StoreConnection: AnyObject {
   func lastInsertID() throws(StoreError) -> Int
   /// How many rows the last INSERT, UPDATE or DELETE changed.
   var changes: Int { get }
+  /// A count that grows with every statement that may have changed data (it may also grow
+  /// with some that did not): a write that failed with it unchanged left nothing to undo.
+  var modifications: Int { get }
 
   /// Runs `body` in one transaction: a read sees one state of the database throughout; a
   /// write is exclusive of every other writer of the same database (SQLite's write lock;
   /// on PostgreSQL a transaction-scoped advisory lock), so that list versions, the change
   /// log and block bookkeeping advance one commit at a time.
   func inTransaction<T>(writing: Bool, _ body: () throws(StoreError) -> T) throws(StoreError) -> T
+
+  /// Opens a write transaction, with the same locks as ``inTransaction(writing:_:)``, that
+  /// stays open until ``endWrite(committing:)``: for a group of commands committed
+  /// together (``Store/committingTogether(_:)``), which runs inside ``access``.
+  func beginWrite() throws(StoreError)
+  /// Commits (or rolls back) the transaction ``beginWrite()`` opened. A transaction that
+  /// a failed statement left aborted is rolled back and reported as an error, never
+  /// reported committed.
+  func endWrite(committing: Bool) throws(StoreError)
 
   /// How many migrations have run (0 for a new database).
   func schemaVersion() throws(StoreError) -> Int

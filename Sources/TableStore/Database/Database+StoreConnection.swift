@@ -1,4 +1,5 @@
 import TableModel
+import CSQLite
 
 /// SQLite as a ``Store``'s connection: prepared statements cached by their text, the
 /// schema version in `PRAGMA user_version`, new changes seen through `PRAGMA data_version`.
@@ -6,6 +7,8 @@ extension Database: StoreConnection {
   var dialect: SQLDialect { .sqlite }
 
   var isInTransaction: Bool { !isAutocommit }
+
+  var modifications: Int { Int(sqlite3_total_changes64(handle)) }
 
   func run(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError) {
     do {
@@ -42,6 +45,27 @@ extension Database: StoreConnection {
 
   func inTransaction<T>(writing: Bool, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
     try inTransaction(writing ? .immediate : .deferred, body)
+  }
+
+  func beginWrite() throws(StoreError) {
+    precondition(isAutocommit, "beginWrite inside a transaction on \(path)")
+    try run(TransactionKind.immediate.rawValue, [])
+  }
+
+  func endWrite(committing: Bool) throws(StoreError) {
+    guard !isAutocommit else {
+      // SQLite rolled back by itself (some I/O and full-disk errors do).
+      if committing { throw .sqlite(code: 1, message: "the transaction was rolled back", sql: "COMMIT") }
+      return
+    }
+    do {
+      try run(committing ? "COMMIT" : "ROLLBACK", [])
+    } catch {
+      if committing && !isAutocommit {
+        do { try run("ROLLBACK", []) } catch { /* the COMMIT's error is the one to report */ }
+      }
+      throw error
+    }
   }
 
   func schemaVersion() throws(StoreError) -> Int {

@@ -20,6 +20,8 @@ final class PostgresStoreConnection: StoreConnection {
   let connection: PostgresConnection
   let isReadOnly: Bool
   private(set) var changes = 0
+  /// Statements run that do not start with SELECT (see ``StoreConnection/modifications``).
+  private(set) var modifications = 0
   /// The PostgreSQL text of each statement, by its SQLite text, and whether it returns
   /// the id of the row it inserts (see ``statement(_:)``).
   private var texts: [String: (text: String, returnsID: Bool)] = [:]
@@ -185,6 +187,7 @@ final class PostgresStoreConnection: StoreConnection {
 
   func run(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError) {
     try reconnectIfBroken()
+    if !sql.hasPrefix("SELECT") { modifications += 1 }
     let (text, returnsID) = statement(sql)
     do {
       if returnsID {
@@ -202,6 +205,7 @@ final class PostgresStoreConnection: StoreConnection {
     _ sql: String, _ arguments: [any DatabaseValueConvertible], _ body: (Columns) -> Bool
   ) throws(StoreError) {
     try reconnectIfBroken()
+    if !sql.hasPrefix("SELECT") { modifications += 1 }
     var going = true
     do {
       _ = try connection.fetchAll(text(sql), Self.values(arguments)) { row -> Void in
@@ -213,6 +217,7 @@ final class PostgresStoreConnection: StoreConnection {
   }
 
   func runScript(_ sql: String) throws(StoreError) {
+    modifications += 1
     do {
       try connection.executeScript(sql)
     } catch {
@@ -242,6 +247,31 @@ final class PostgresStoreConnection: StoreConnection {
         throw error
       }
       return value
+    }
+  }
+
+  func beginWrite() throws(StoreError) {
+    precondition(!isInsideTransaction, "beginWrite inside a transaction")
+    try reconnectIfBroken()
+    try begin("BEGIN; SELECT pg_advisory_xact_lock(\(Self.writeLock))")
+    isInsideTransaction = true
+  }
+
+  func endWrite(committing: Bool) throws(StoreError) {
+    defer { isInsideTransaction = false }
+    guard committing else { return rollBack() }
+    // PostgreSQL answers COMMIT of an aborted transaction by rolling it back, without an
+    // error: that must not pass for a commit.
+    guard PQtransactionStatus(connection.handle) == PQTRANS_INTRANS else {
+      rollBack()
+      throw StoreError.postgres(
+        sqlState: nil, message: "the transaction was aborted and is rolled back", sql: "COMMIT")
+    }
+    do {
+      try run("COMMIT", [])
+    } catch {
+      rollBack()
+      throw error
     }
   }
 

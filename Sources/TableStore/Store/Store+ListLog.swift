@@ -122,8 +122,11 @@ extension Store {
   public static let logBatch = 1_000
 
   /// Up to `limit` entries after `id`, oldest first.
+  /// Inside a group (``committingTogether(_:)``), after the first read there: none, since
+  /// only the group's own entries can have come (see ``logReadIsNeeded()``).
   public func logEntries(after id: Int, limit: Int = logBatch) throws(StoreError) -> [LogEntry] {
-    try read { () throws(StoreError) in
+    guard logReadIsNeeded() else { return [] }
+    return try read { () throws(StoreError) in
       try decodeEntries(
         "SELECT id, list, version, kind, edits, prior FROM list_log WHERE id > ? ORDER BY id LIMIT ?",
         [id, limit])

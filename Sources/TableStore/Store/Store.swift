@@ -34,6 +34,8 @@ public final class Store {
   var pendingPrior: [String: [PriorRow]] = [:]
   /// How much of the change log is kept.
   public var logRetention = LogRetention.default
+  /// Whether writes now join one transaction (``committingTogether(_:)``).
+  var commandGroup = CommandGroup.none
 
   /// Opens the database at `path`, creating and migrating it as needed: WAL journal,
   /// `synchronous = NORMAL`, a 5 s busy timeout, foreign keys on.
@@ -179,6 +181,7 @@ public final class Store {
   /// run again from the start, a few times.
   func write<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
     guard !isReadOnly else { throw .readOnly("the database was opened read-only") }
+    if !commandGroup.isNone { return try writeInGroup(body) }
     precondition(
       !database.isInTransaction, "a store write inside another transaction on \(redactedPath)")
     let author = pendingAuthor

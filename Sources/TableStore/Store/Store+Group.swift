@@ -1,0 +1,126 @@
+import TableModel
+
+/// Group commit: the writes of several commands in one transaction, each still all or
+/// nothing on its own.
+///
+/// A server whose commands wait on network round trips (PostgreSQL) gets through more of
+/// them when the ones that queued up meanwhile share a transaction: one BEGIN, one write
+/// lock, one COMMIT and one WAL flush for all of them, instead of one each. Each write's
+/// versions and log entries are exactly as if it had committed by itself.
+///
+/// No savepoint per write (each would cost a round trip): a write that is refused before
+/// it changed anything (a row not found, a list not editable: the usual refusals) leaves
+/// the transaction as it was, and the group goes on. A write that fails after changing
+/// something, or with an error from the database (which aborts a PostgreSQL transaction),
+/// breaks the group: nothing of it is committed, and the caller runs each command again on
+/// its own (``committingTogether(_:)`` throws).
+extension Store {
+  enum CommandGroup {
+    /// Every write is a transaction of its own.
+    case none
+    /// Inside ``committingTogether(_:)``, before its first write: reads run on their own.
+    case requested
+    /// The group's transaction is open and the writes join it; `logRead`: the change log
+    /// was read inside it (see ``logEntries(after:limit:)``).
+    case open(logRead: Bool)
+    /// A write failed halfway: nothing in the group may be committed, and every further
+    /// write fails with the same error.
+    case broken(StoreError)
+
+    var isNone: Bool {
+      if case .none = self { return true }
+      return false
+    }
+  }
+
+  /// Runs `body`, in which every write (``write(_:)``) joins one transaction, opened at
+  /// the first write and committed when `body` returns. Reads before the first write run
+  /// as usual; after it they see the group's own changes. Nothing is visible to other
+  /// connections until the end.
+  ///
+  /// A write refused before it changed anything throws inside `body` and the others go
+  /// on. When a write fails after changing something, or the transaction cannot be
+  /// committed (the connection broke, the disk is full), nothing of the group is applied
+  /// and this throws: the caller must then treat every write `body` made as not
+  /// committed, whatever each one returned.
+  public func committingTogether(_ body: () -> Void) throws(StoreError) {
+    precondition(commandGroup.isNone, "committingTogether inside another on \(redactedPath)")
+    precondition(
+      !database.isInTransaction, "committingTogether inside a transaction on \(redactedPath)")
+    try database.access.exclusively { () throws(StoreError) in
+      commandGroup = .requested
+      defer { commandGroup = .none }
+      body()
+      switch commandGroup {
+      case .none, .requested:
+        return
+      case .open:
+        do throws(StoreError) {
+          try database.endWrite(committing: true)
+        } catch {
+          reservedIDs = 0..<0
+          throw error
+        }
+      case .broken(let error):
+        reservedIDs = 0..<0
+        do {
+          try database.endWrite(committing: false)
+        } catch {
+          // The write's error is the one to report.
+        }
+        throw error
+      }
+    }
+  }
+
+  /// One write inside a group, with its author and log entries.
+  func writeInGroup<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    switch commandGroup {
+    case .none:
+      preconditionFailure("writeInGroup outside a group")
+    case .broken(let error):
+      throw error
+    case .requested:
+      try database.beginWrite()
+      commandGroup = .open(logRead: false)
+    case .open:
+      break
+    }
+    let before = database.modifications
+    pendingPrior = [:]
+    defer { pendingPrior = [:] }
+    do {
+      let result = try body()
+      try logPendingAuthor()
+      if let change = result as? TableChange { try appendToLog(change) }
+      return result
+    } catch {
+      pendingAuthor = nil
+      if database.modifications != before || error.isFromDatabase {
+        commandGroup = .broken(error)
+      }
+      throw error
+    }
+  }
+
+  /// Inside a group's open transaction, which holds the write lock since its first write,
+  /// nobody else commits: once the log was read there, it holds nothing new but the
+  /// group's own entries, which their commands publish themselves.
+  func logReadIsNeeded() -> Bool {
+    guard case .open(let logRead) = commandGroup else { return true }
+    if logRead { return false }
+    commandGroup = .open(logRead: true)
+    return true
+  }
+}
+
+extension StoreError {
+  /// An error the database reported (it may have aborted the transaction), rather than
+  /// one of the store's own refusals.
+  var isFromDatabase: Bool {
+    switch self {
+    case .sqlite, .postgres: return true
+    case .notFound, .notAllowed, .readOnly, .invalidData: return false
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import StoreTestSupport
+import TableModel
+import Testing
+
+@testable import TableServer
+@testable import TableStore
+
+/// Group commit in the server (`SessionHost.runTogether`): the commands that queued up
+/// while the core was busy share one transaction; nobody hears of them before it commits,
+/// and when it cannot commit, each runs again on its own.
+@Suite struct GroupCommitServerTests {
+  /// Two viewers of Tasks, each on a connection of its own, and a host over the store.
+  func twoViewers(_ fixture: Fixture) throws -> (SessionHost, QueueingTransport, [ConnectionID]) {
+    let transport = QueueingTransport(limit: 1_000)
+    let host = SessionHost(server: try fixture.makeDriver().server, transport: transport)
+    let connections = [ConnectionID(1), ConnectionID(2)]
+    for connection in connections {
+      host.connectionDidOpen(connection)
+      host.connection(connection, didReceive: #"{"type":"hello","session":null}"#)
+      host.connection(connection, didReceive: #"{"type":"tap","list":"Lhome","row":"Rtasks"}"#)
+      _ = transport.drain(connection)
+    }
+    return (host, transport, connections)
+  }
+
+  func update(_ row: String, _ text: String, ref: Int) -> String {
+    #"{"type":"update","list":"Ltasks","row":"\#(row)","text":"\#(text)","ref":\#(ref)}"#
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func commandsRunTogetherAreAnsweredOnlyOnceCommittedInOrder(kind: StoreKind) throws {
+    let fixture = try Fixture(kind)
+    let (host, transport, connections) = try twoViewers(fixture)
+    let (first, second) = (connections[0], connections[1])
+    let v = try fixture.version("Ltasks")
+    var sentInside: [Int] = []
+    host.runTogether([
+      { host.connection(first, didReceive: self.update("Rtea", "Tea 1", ref: 1)) },
+      { host.connection(second, didReceive: self.update("Rnope", "Nope", ref: 2)) },
+      { host.connection(second, didReceive: self.update("Reggs", "Eggs 1", ref: 3)) },
+      {
+        // Nothing of the group has gone out yet, and it is not in the database for others.
+        sentInside = connections.map { transport.queuedFrameCount(of: $0) }
+        #expect((try? fixture.version("Ltasks")) == v)
+      },
+    ])
+    #expect(sentInside == [0, 0])
+    #expect(host.groupsCommitted == 1 && host.groupsRunAgain == 0)
+    #expect(try fixture.version("Ltasks") == v + 2)
+    let diffs = [
+      "diff Ltasks \(v)→\(v + 1) update[1,0]\"Tea 1\"",
+      "diff Ltasks \(v + 1)→\(v + 2) update[0,1]\"Eggs 1\"",
+    ]
+    #expect(transport.drain(first) == [diffs[0], "ack 1 v=\(v + 1)", diffs[1]])
+    #expect(transport.drain(second) == [diffs[0], "error 2 not_found", diffs[1], "ack 3 v=\(v + 2)"])
+  }
+
+  /// A group that cannot commit (here a write that fails after it changed something) is
+  /// undone in the core too: every command runs again on its own, and each gets one
+  /// answer; the viewers get the diffs of what was committed then, once.
+  @Test(arguments: StoreKind.allCases)
+  func aGroupThatCannotCommitRunsEachCommandAgainOnItsOwn(kind: StoreKind) throws {
+    let fixture = try Fixture(kind)
+    let (host, transport, connections) = try twoViewers(fixture)
+    let (first, second) = (connections[0], connections[1])
+    let store = try #require((host.server?.dataSource as? StoreDataSource)?.store)
+    let v = try fixture.version("Ltasks")
+    var breaks = 0
+    host.runTogether([
+      { host.connection(first, didReceive: self.update("Rtea", "Tea 1", ref: 1)) },
+      {
+        breaks += 1
+        _ = try? store.write { () throws(StoreError) -> Int in
+          try store.execute("UPDATE row SET text = 'half' WHERE key = 'Rbread'")
+          throw StoreError.notAllowed("halfway")
+        }
+      },
+      { host.connection(second, didReceive: self.update("Reggs", "Eggs 1", ref: 2)) },
+    ])
+    #expect(breaks == 2)  // in the group, then on its own
+    #expect(host.groupsCommitted == 0 && host.groupsRunAgain == 1)
+    #expect(try fixture.version("Ltasks") == v + 2)
+    let texts = try Store(path: fixture.path).snapshot(of: "Ltasks").sections.flatMap(\.rows).map(\.text)
+    #expect(texts == ["Milk", "Eggs 1", "Bread", "Tea 1"])
+    let diffs = [
+      "diff Ltasks \(v)→\(v + 1) update[1,0]\"Tea 1\"",
+      "diff Ltasks \(v + 1)→\(v + 2) update[0,1]\"Eggs 1\"",
+    ]
+    #expect(transport.drain(first) == [diffs[0], "ack 1 v=\(v + 1)", diffs[1]])
+    #expect(transport.drain(second) == [diffs[0], diffs[1], "ack 2 v=\(v + 2)"])
+  }
+}

@@ -1,0 +1,106 @@
+import StoreTestSupport
+import TableModel
+import Testing
+
+@testable import TableStore
+
+/// Group commit (`Store.committingTogether`): several commands' writes in one transaction,
+/// each still whole or not at all, on both stores.
+@Suite struct GroupCommitTests {
+  static let file = """
+    {"id": "home", "title": "Home", "editable": true, "sections": [{"id": "s", "rows": [
+      {"id": "a", "text": "A"}, {"id": "b", "text": "B"}, {"id": "c", "text": "C"}]}]}
+    """
+
+  @Test(arguments: StoreKind.allCases)
+  func writesCommitTogetherEachWithItsOwnVersionAndLogEntry(kind: StoreKind) throws {
+    let temporary = try TemporaryStore(kind: kind, json: Self.file)
+    defer { withExtendedLifetime(temporary) {} }
+    let store = temporary.store
+    let other = try Store(path: temporary.path)
+    let start = try store.version(of: "home")
+    let logStart = try store.logHighWater()
+    var versions: [Int?] = []
+    var seenByOthers: [String] = []
+    try store.committingTogether {
+      for (row, text) in [("a", "A1"), ("b", "B1"), ("a", "A2")] {
+        let change = try? store.updateRow(row, in: "home", text: text, detail: nil)
+        versions.append(change?.version(of: "home"))
+      }
+      // Inside the group, this connection reads its own writes; others see none of them.
+      seenByOthers = (try? other.snapshot(of: "home").sections[0].rows.map(\.text)) ?? []
+      #expect((try? store.snapshot(of: "home").sections[0].rows.map(\.text)) == ["A2", "B1", "C"])
+    }
+    #expect(versions == [start + 1, start + 2, start + 3])
+    #expect(seenByOthers == ["A", "B", "C"])
+    #expect(try other.snapshot(of: "home").sections[0].rows.map(\.text) == ["A2", "B1", "C"])
+    let entries = try other.logEntries(after: logStart)
+    #expect(entries.map(\.version) == [start + 1, start + 2, start + 3])
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func aRefusedWriteLeavesTheOthersToCommit(kind: StoreKind) throws {
+    let temporary = try TemporaryStore(kind: kind, json: Self.file)
+    defer { withExtendedLifetime(temporary) {} }
+    let store = temporary.store
+    let start = try store.version(of: "home")
+    var refusal: StoreError?
+    try store.committingTogether {
+      _ = try? store.updateRow("a", in: "home", text: "A1", detail: nil)
+      do throws(StoreError) {
+        _ = try store.updateRow("nope", in: "home", text: "X", detail: nil)
+      } catch {
+        refusal = error
+      }
+      _ = try? store.updateRow("b", in: "home", text: "B1", detail: nil)
+    }
+    #expect(refusal?.protocolError.code == .notFound)
+    #expect(try store.version(of: "home") == start + 2)
+    #expect(try store.snapshot(of: "home").sections[0].rows.map(\.text) == ["A1", "B1", "C"])
+  }
+
+  /// A write that fails after it changed something cannot be undone alone (there is no
+  /// savepoint): the whole group is rolled back and reported failed.
+  @Test(arguments: StoreKind.allCases)
+  func aWriteThatFailsHalfwayRollsTheGroupBack(kind: StoreKind) throws {
+    let temporary = try TemporaryStore(kind: kind, json: Self.file)
+    defer { withExtendedLifetime(temporary) {} }
+    let store = temporary.store
+    let start = try store.version(of: "home")
+    var later: StoreError?
+    #expect(throws: StoreError.self) {
+      try store.committingTogether {
+        _ = try? store.updateRow("a", in: "home", text: "A1", detail: nil)
+        _ = try? store.write { () throws(StoreError) -> Int in
+          try store.execute("UPDATE row SET text = 'half' WHERE key = 'c'")
+          throw StoreError.notAllowed("halfway")
+        }
+        do throws(StoreError) {
+          _ = try store.updateRow("b", in: "home", text: "B1", detail: nil)
+        } catch {
+          later = error
+        }
+      }
+    }
+    // Every write after the break fails with its error, and nothing was applied.
+    #expect(later == .notAllowed("halfway"))
+    #expect(try store.version(of: "home") == start)
+    #expect(try store.snapshot(of: "home").sections[0].rows.map(\.text) == ["A", "B", "C"])
+    // The store is usable again, one write at a time.
+    _ = try store.updateRow("a", in: "home", text: "A3", detail: nil)
+    #expect(try store.version(of: "home") == start + 1)
+  }
+
+  /// A group with no write opens no transaction: reads run on their own, as outside one.
+  @Test(arguments: StoreKind.allCases)
+  func aGroupWithoutWritesCommitsNothing(kind: StoreKind) throws {
+    let temporary = try TemporaryStore(kind: kind, json: Self.file)
+    defer { withExtendedLifetime(temporary) {} }
+    let store = temporary.store
+    try store.committingTogether {
+      #expect((try? store.snapshot(of: "home").title) == "Home")
+      #expect(!store.database.isInTransaction)
+    }
+    _ = try store.updateRow("a", in: "home", text: "A1", detail: nil)
+  }
+}
