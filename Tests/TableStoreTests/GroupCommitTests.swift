@@ -91,6 +91,38 @@ import Testing
     #expect(try store.version(of: "home") == start + 1)
   }
 
+  /// On PostgreSQL a group's writes are sent ahead (a pipeline) and their errors surface
+  /// at the next statement that is read: the write that failed may have returned, so the
+  /// whole group is reported failed and nothing of it is kept. (On SQLite the same write
+  /// fails at once, with the same outcome.)
+  @Test(arguments: StoreKind.allCases)
+  func aWriteSentAheadThatFailsLaterFailsTheGroup(kind: StoreKind) throws {
+    let temporary = try TemporaryStore(kind: kind, json: Self.file)
+    defer { withExtendedLifetime(temporary) {} }
+    let store = temporary.store
+    let start = try store.version(of: "home")
+    var next: StoreError?
+    #expect(throws: StoreError.self) {
+      try store.committingTogether {
+        _ = try? store.updateRow("a", in: "home", text: "A1", detail: nil)
+        _ = try? store.write { () throws(StoreError) -> Int in
+          try store.executeLater("UPDATE row SET key = 'a' WHERE key = 'b'")  // a's key
+          return 0
+        }
+        do throws(StoreError) {
+          _ = try store.updateRow("c", in: "home", text: "C1", detail: nil)
+        } catch {
+          next = error
+        }
+      }
+    }
+    #expect(next?.isFromDatabase == true)
+    #expect(try store.version(of: "home") == start)
+    #expect(try store.snapshot(of: "home").sections[0].rows.map(\.text) == ["A", "B", "C"])
+    _ = try store.updateRow("c", in: "home", text: "C2", detail: nil)
+    #expect(try store.version(of: "home") == start + 1)
+  }
+
   /// A group with no write opens no transaction: reads run on their own, as outside one.
   @Test(arguments: StoreKind.allCases)
   func aGroupWithoutWritesCommitsNothing(kind: StoreKind) throws {

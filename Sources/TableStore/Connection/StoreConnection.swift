@@ -22,6 +22,11 @@ protocol StoreConnection: AnyObject {
 
   /// Runs one statement, ignoring any rows.
   func run(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError)
+  /// Runs one statement whose result nobody reads (no rows, no count, no new id): on a
+  /// PostgreSQL connection in a group's pipeline it is sent at once and its result read
+  /// later (PostgresConnection+Pipeline.swift), and this returns true; otherwise it runs as
+  /// ``run(_:_:)`` does and returns false.
+  func runLater(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError) -> Bool
   /// Steps through the rows of `sql` while `body` returns true.
   func each(
     _ sql: String, _ arguments: [any DatabaseValueConvertible], _ body: (Columns) -> Bool

@@ -18,6 +18,11 @@ extension Database: StoreConnection {
     }
   }
 
+  func runLater(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError) -> Bool {
+    try run(sql, arguments)
+    return false
+  }
+
   func each(
     _ sql: String, _ arguments: [any DatabaseValueConvertible], _ body: (Columns) -> Bool
   ) throws(StoreError) {

@@ -11,8 +11,10 @@ extension PostgresConnection {
   /// reached. Makes one attempt now, whatever ``backoff`` says: see
   /// ``reconnectWithBackoff(now:)``.
   public func reconnect() throws(PostgresError) {
+    if isPipelined { PQexitPipelineMode(handle) }
     PQreset(handle)
     prepared = [:]
+    unread = []
     guard isConnected else {
       throw PostgresError(
         sqlState: "08001", message: Self.trimmed(PQerrorMessage(handle)), statement: nil)

@@ -19,6 +19,9 @@ public final class PostgresConnection {
   let access: ThreadChecker
   /// When to try again after the connection broke (PostgresConnection+Reconnect.swift).
   var backoff = ReconnectBackoff()
+  /// In a pipeline: the statements sent whose results are not read yet
+  /// (PostgresConnection+Pipeline.swift).
+  var unread: [String] = []
 
   /// Opens a connection: `conninfo` is a `postgres://` URL or libpq's `key=value` form.
   /// Blocks until the server answers or libpq gives up (`connect_timeout`, default 10 s
@@ -59,6 +62,7 @@ public final class PostgresConnection {
   /// Runs statements with no arguments, several separated by `;` (a migration script).
   /// Not prepared: a script runs once.
   public func executeScript(_ sql: String) throws(PostgresError) {
+    precondition(!isPipelined, "a script inside a pipeline")
     guard let result = PQexec(handle, sql) else { throw connectionError(sql) }
     defer { PQclear(result) }
     try check(result, sql)
@@ -101,6 +105,14 @@ public final class PostgresConnection {
   ) throws(PostgresError) -> T {
     let name = try statementName(sql, parameters: arguments.count)
     let texts = arguments.map { $0?.postgresText }
+    if isPipelined {
+      let sent = withCStrings(texts) { values in
+        PQsendQueryPrepared(handle, name, Int32(values.count), values, nil, nil, 0)
+      }
+      guard sent == 1 else { throw connectionError(sql) }
+      guard let value = try synchronize(sql, reading: true, read) else { throw connectionError(sql) }
+      return value
+    }
     let result = withCStrings(texts) { values in
       PQexecPrepared(handle, name, Int32(values.count), values, nil, nil, 0)
     }
@@ -110,9 +122,19 @@ public final class PostgresConnection {
     return read(result)
   }
 
-  private func statementName(_ sql: String, parameters: Int) throws(PostgresError) -> String {
+  func statementName(_ sql: String, parameters: Int) throws(PostgresError) -> String {
     if let name = prepared[sql] { return name }
     let name = "s\(prepared.count)"
+    if isPipelined {
+      // PQprepare is not allowed in a pipeline: sent, then read at a sync (first use only).
+      guard PQsendPrepare(handle, name, sql, Int32(parameters), nil) == 1 else {
+        throw connectionError(sql)
+      }
+      unread.append(sql)
+      _ = try synchronize(sql, reading: false) { _ in }
+      prepared[sql] = name
+      return name
+    }
     guard let result = PQprepare(handle, name, sql, Int32(parameters), nil) else {
       throw connectionError(sql)
     }
@@ -122,7 +144,7 @@ public final class PostgresConnection {
     return name
   }
 
-  private func check(_ result: OpaquePointer, _ sql: String) throws(PostgresError) {
+  func check(_ result: OpaquePointer, _ sql: String) throws(PostgresError) {
     switch PQresultStatus(result) {
     case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
     default:
@@ -135,7 +157,7 @@ public final class PostgresConnection {
     }
   }
 
-  private func connectionError(_ sql: String?) -> PostgresError {
+  func connectionError(_ sql: String?) -> PostgresError {
     PostgresError(sqlState: nil, message: Self.trimmed(PQerrorMessage(handle)), statement: sql)
   }
 
@@ -173,7 +195,7 @@ public final class PostgresConnection {
 }
 
 /// Calls `body` with the texts as C strings (NULL for nil), valid for the call only.
-private func withCStrings<T>(
+func withCStrings<T>(
   _ texts: [String?], _ body: ([UnsafePointer<CChar>?]) -> T
 ) -> T {
   let pointers: [UnsafeMutablePointer<CChar>?] = texts.map { text in

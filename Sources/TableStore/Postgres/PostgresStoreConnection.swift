@@ -216,6 +216,20 @@ final class PostgresStoreConnection: StoreConnection {
     }
   }
 
+  func runLater(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError) -> Bool {
+    guard connection.isPipelined else {
+      try run(sql, arguments)
+      return false
+    }
+    modifications += 1
+    do {
+      try connection.executeLater(text(sql), arguments: Self.values(arguments))
+    } catch {
+      throw StoreError(error)
+    }
+    return true
+  }
+
   func runScript(_ sql: String) throws(StoreError) {
     modifications += 1
     do {
@@ -255,11 +269,24 @@ final class PostgresStoreConnection: StoreConnection {
     try reconnectIfBroken()
     try begin("BEGIN; SELECT pg_advisory_xact_lock(\(Self.writeLock))")
     isInsideTransaction = true
+    do {
+      try connection.beginPipeline()
+    } catch {
+      rollBack()
+      isInsideTransaction = false
+      throw StoreError(error)
+    }
   }
 
   func endWrite(committing: Bool) throws(StoreError) {
     defer { isInsideTransaction = false }
     guard committing else { return rollBack() }
+    do {
+      try connection.endPipeline()
+    } catch {
+      rollBack()
+      throw StoreError(error)
+    }
     // PostgreSQL answers COMMIT of an aborted transaction by rolling it back, without an
     // error: that must not pass for a commit.
     guard PQtransactionStatus(connection.handle) == PQTRANS_INTRANS else {
@@ -276,6 +303,11 @@ final class PostgresStoreConnection: StoreConnection {
   }
 
   private func rollBack() {
+    do {
+      try connection.endPipeline()
+    } catch {
+      // What made us roll back is the error to report; this one is a consequence.
+    }
     guard isInTransaction else { return }
     do {
       try run("ROLLBACK", [])

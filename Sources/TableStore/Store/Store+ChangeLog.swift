@@ -29,7 +29,7 @@ extension Store {
   func logPendingAuthor() throws(StoreError) {
     guard let author = pendingAuthor, let change = pendingChange else { return }
     pendingAuthor = nil
-    try execute(
+    try executeLater(
       "INSERT INTO change_log (at, list, command, \"user\", role) VALUES (unixepoch(), ?, ?, ?, ?)",
       change.list, change.command, author.name, author.role.rawValue)
   }

@@ -73,8 +73,9 @@ extension Store {
 
   /// Appends the entries of a committed `change` (inside its write transaction).
   func appendToLog(_ change: TableChange) throws(StoreError) {
+    var ahead = false
     for listChange in change.lists {
-      try execute(
+      ahead = try executeLater(
         """
         INSERT INTO list_log (at, list, version, kind, edits, prior)
         VALUES (unixepoch(), ?, ?, 'edits', ?, ?)
@@ -86,8 +87,16 @@ extension Store {
       try execute(
         "INSERT INTO list_log (at, list, version, kind) VALUES (unixepoch(), ?, NULL, 'removed')",
         list)
+      ahead = false
     }
-    if !change.isEmpty { try pruneLog() }
+    guard !change.isEmpty else { return }
+    guard ahead else { return try pruneLog() }
+    // The new entry's id is not known yet: every 64th entry sent ahead, the log's newest.
+    appendedAhead += 1
+    guard appendedAhead % 64 == 0,
+      let newest = try fetchInt("SELECT max(id) FROM list_log")
+    else { return }
+    try pruneLog(newest: newest, every: 1, sweep: appendedAhead % 4096 == 0)
   }
 
   /// Appends a `replaced` entry: every list was rewritten (an import).
@@ -106,12 +115,17 @@ extension Store {
   /// keeps deleted rows (and their index entries) until VACUUM, and an index scan from
   /// the log's start walks all of them — 1.4 ms a prune under the write lock, measured
   /// with pg_stat_statements during `tablebench cluster`. Entries a skipped prune left
-  /// below that (its id went to a transaction that rolled back) go every 4,096th id.
+  /// more than 1,024 ids below (its id went to a transaction that rolled back) go every
+  /// 4,096th id.
   private func pruneLog() throws(StoreError) {
     let newest = try database.lastInsertID()
-    guard newest % 64 == 0 || logRetention.count < 64 else { return }
+    try pruneLog(newest: newest, every: 64, sweep: newest % 4096 == 0)
+  }
+
+  private func pruneLog(newest: Int, every: Int, sweep: Bool) throws(StoreError) {
+    guard newest % every == 0 || logRetention.count < 64 else { return }
     let kept = newest - max(1, logRetention.count)
-    let floor = newest % 4096 == 0 ? 0 : kept - 256
+    let floor = sweep ? 0 : kept - 1_024
     try execute("DELETE FROM list_log WHERE id <= ? AND id > ?", kept, floor)
     try execute(
       """

@@ -117,8 +117,10 @@ extension Store {
   /// No `RETURNING` here or in the other per-command updates: SQLite gathers a
   /// RETURNING statement's rows in a temporary table, which costs more than the update.
   func bumpVersion(of list: ListRecord) throws(StoreError) -> Int {
-    try execute("UPDATE list SET version = version + 1 WHERE id = ?", list.id)
-    guard database.changes == 1 else { throw .notFound("list \(list.key)") }
+    // Sent ahead, its count is not known; the list was read in this transaction, under
+    // the write lock, so it is there.
+    let ahead = try executeLater("UPDATE list SET version = version + 1 WHERE id = ?", list.id)
+    guard ahead || database.changes == 1 else { throw .notFound("list \(list.key)") }
     return list.version + 1
   }
 }

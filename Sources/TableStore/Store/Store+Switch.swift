@@ -12,7 +12,7 @@ extension Store {
       guard let current = found.isOn else { throw .notAllowed("row \(row) has no switch") }
       guard current != isOn else { return TableChange() }
       try notePrior(found, in: record, placed: false)
-      try execute("UPDATE row SET switch = ? WHERE id = ?", isOn, found.id)
+      try executeLater("UPDATE row SET switch = ? WHERE id = ?", isOn, found.id)
       var edits: [RowEdit] = []
       var appeared: [RowRecord] = []
       let changes = try visibilityChanges(in: record)

@@ -32,7 +32,7 @@ extension Store {
       else { return TableChange() }
       let lent = try lentDetail(of: record)
       try notePrior(found, in: record, placed: record.isIndexed && newText != found.text)
-      try execute(
+      try executeLater(
         "UPDATE row SET text = ?, detail = ?, flagged = ?, slot_values = ? WHERE id = ?", newText,
         changed.detail, changed.isFlagged, Store.storedValues(changed.values), found.id)
       let updated = changed.row(in: record)

@@ -36,6 +36,9 @@ public final class Store {
   public var logRetention = LogRetention.default
   /// Whether writes now join one transaction (``committingTogether(_:)``).
   var commandGroup = CommandGroup.none
+  /// Log entries appended by this connection whose statements were sent ahead, so that
+  /// their ids are not known: the log is pruned every 64th of them (Store+ListLog.swift).
+  var appendedAhead = 0
 
   /// Opens the database at `path`, creating and migrating it as needed: WAL journal,
   /// `synchronous = NORMAL`, a 5 s busy timeout, foreign keys on.
@@ -124,6 +127,16 @@ public final class Store {
 
   func execute(_ text: String, arguments: [any DatabaseValueConvertible]) throws(StoreError) {
     try database.run(text, arguments)
+  }
+
+  /// Runs a statement whose result is not needed, sent ahead without waiting where the
+  /// connection can (a group's pipeline on PostgreSQL); returns whether it was. Its
+  /// `changes` and id are then unknown.
+  @discardableResult
+  func executeLater(_ text: String, _ arguments: any DatabaseValueConvertible...) throws(StoreError)
+    -> Bool
+  {
+    try database.runLater(text, arguments)
   }
 
   func fetchAll<T>(

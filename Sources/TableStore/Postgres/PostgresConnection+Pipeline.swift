@@ -1,0 +1,93 @@
+import CPostgres
+
+/// libpq's pipeline mode: statements whose answers nobody waits for are sent at once and
+/// their results read later, at the next statement that needs its answer.
+///
+/// A group of commands committed together (``Store/committingTogether(_:)``) spends most
+/// of its time under the write lock waiting on round trips: per update, two reads it needs
+/// the answer of and four writes it does not (the row, the list's version, the two log
+/// rows). In a pipeline the four writes go out as they are made and PostgreSQL runs them
+/// while the server goes on (diffing, framing); the next read collects their results.
+///
+/// An error in a statement sent ahead surfaces at that next read (or at
+/// ``endPipeline()``), as the error of whatever is being run then: the transaction is
+/// aborted by then anyway, and the group it belongs to is run again command by command,
+/// where each error is its own command's.
+extension PostgresConnection {
+  /// Whether statements are being pipelined.
+  public var isPipelined: Bool { PQpipelineStatus(handle) != PQ_PIPELINE_OFF }
+
+  /// Starts a pipeline; the connection must be idle (inside a transaction is fine).
+  public func beginPipeline() throws(PostgresError) {
+    guard PQenterPipelineMode(handle) == 1 else { throw connectionError("(pipeline mode)") }
+    unread = []
+  }
+
+  /// Sends `sql` without waiting for its result (prepared as every statement is). Only in
+  /// a pipeline.
+  public func executeLater(_ sql: String, arguments: [(any PostgresValue)?]) throws(PostgresError) {
+    precondition(isPipelined, "executeLater outside a pipeline")
+    let name = try statementName(sql, parameters: arguments.count)
+    let texts = arguments.map { $0?.postgresText }
+    let sent = withCStrings(texts) { values in
+      PQsendQueryPrepared(handle, name, Int32(values.count), values, nil, nil, 0)
+    }
+    guard sent == 1 else { throw connectionError(sql) }
+    unread.append(sql)
+    // Out now, so that the server works on it while this side goes on.
+    guard PQflush(handle) == 0 else { throw connectionError(sql) }
+  }
+
+  /// Reads what is still unread (throwing the first error among it) and leaves the
+  /// pipeline. A connection that broke leaves it too.
+  public func endPipeline() throws(PostgresError) {
+    guard isPipelined else { return }
+    defer {
+      unread = []
+      PQexitPipelineMode(handle)
+    }
+    if !unread.isEmpty { _ = try synchronize("(end of pipeline)", reading: false) { _ in } }
+  }
+
+  /// In a pipeline, once the caller has sent `sql` (`reading`) or nothing more: sends a
+  /// sync and reads every result up to it — those sent ahead, then `sql`'s, which `read`
+  /// reads. The first error among them is thrown once all are read.
+  func synchronize<T>(_ sql: String, reading: Bool, _ read: (OpaquePointer) -> T)
+    throws(PostgresError) -> T?
+  {
+    let statements = unread + (reading ? [sql] : [])
+    unread = []
+    guard PQpipelineSync(handle) == 1 else { throw connectionError(sql) }
+    var failure: PostgresError?
+    var value: T?
+    for (index, statement) in statements.enumerated() {
+      // One statement's results, then a null.
+      while let result = PQgetResult(handle) {
+        defer { PQclear(result) }
+        if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
+          if failure == nil {
+            failure = PostgresError(
+              sqlState: nil, message: "the pipeline was aborted", statement: statement)
+          }
+          continue
+        }
+        do {
+          try check(result, statement)
+        } catch {
+          if failure == nil { failure = error }
+          continue
+        }
+        if reading, index == statements.count - 1, failure == nil { value = read(result) }
+      }
+      guard isConnected else { throw failure ?? connectionError(statement) }
+    }
+    guard let sync = PQgetResult(handle) else { throw failure ?? connectionError(sql) }
+    let status = PQresultStatus(sync)
+    PQclear(sync)
+    if let failure { throw failure }
+    guard status == PGRES_PIPELINE_SYNC else {
+      throw PostgresError(sqlState: nil, message: "the pipeline lost its place", statement: sql)
+    }
+    return value
+  }
+}
