@@ -295,7 +295,7 @@ private struct CommandHistogram {
   var buckets: [(bound: Double, count: Int)]
 
   init(port: Int) throws {
-    let text = try Self.get("/metrics", port: port)
+    let text = try httpGet("/metrics", port: port)
     buckets = []
     for line in text.split(separator: "\n") where line.hasPrefix("tableweb_command_seconds_bucket") {
       guard let open = line.range(of: "le=\""), let close = line[open.upperBound...].firstIndex(of: "\""),
@@ -315,30 +315,5 @@ private struct CommandHistogram {
       return bucket.bound
     }
     return .infinity
-  }
-
-  private static func get(_ path: String, port: Int) throws -> String {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(port).bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-      }
-    }
-    guard connected else { throw BenchError("cannot reach the server for \(path)") }
-    let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
-    _ = request.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    var received: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = read(fd, &buffer, buffer.count)
-      if count <= 0 { break }
-      received += buffer[0..<count]
-    }
-    return String(decoding: received, as: UTF8.self)
   }
 }

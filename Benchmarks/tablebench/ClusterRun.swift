@@ -97,6 +97,9 @@ final class ClusterRun {
     var cpu: (servers: Double, postgres: Double?, clients: Double) = (0, nil, 0)
     var transactionsPerEdit: Double?
     var lock: AdvisoryLockSampler.Figures?
+    /// Groups committed together by the servers (SessionHost.runTogether) and the
+    /// callbacks in them: from their `/metrics`.
+    var groups: (committed: Double, items: Double, runAgain: Double)?
 
     var perSecond: Double { Double(edits) / seconds }
 
@@ -110,6 +113,12 @@ final class ClusterRun {
       text += ", clients \(format(cpu.clients)) ms"
       if let transactionsPerEdit {
         text += "; \(format(transactionsPerEdit)) PostgreSQL transactions per edit"
+      }
+      if let groups, groups.committed > 0 {
+        text +=
+          "\n      \(Int(groups.committed).formatted()) groups committed together, "
+          + "\(format(groups.items / groups.committed)) callbacks each on average"
+          + (groups.runAgain > 0 ? ", \(Int(groups.runAgain)) run again" : "")
       }
       if let lock, lock.samples > 0 {
         let underLock = Double(lock.held) / Double(lock.samples) * seconds * 1000 / Double(max(edits, 1))
@@ -135,6 +144,7 @@ final class ClusterRun {
     var rate = Rate(seconds: seconds, offered: Double(writers) * 1000 / 21)
 
     let commitsBefore = try commits()
+    let groupsBefore = try groupFigures()
     let sampler = postgres == nil ? nil : AdvisoryLockSampler(url: db)
     let before = try cpuSample()
     let start = ContinuousClock.now
@@ -168,6 +178,11 @@ final class ClusterRun {
     }
     let after = try cpuSample()
     rate.lock = sampler?.stop()
+    let groupsAfter = try groupFigures()
+    rate.groups = (
+      groupsAfter.committed - groupsBefore.committed, groupsAfter.items - groupsBefore.items,
+      groupsAfter.runAgain - groupsBefore.runAgain
+    )
     let edits = Double(max(rate.edits, 1))
     rate.cpu = (
       (after.servers - before.servers) / edits,
@@ -194,6 +209,15 @@ final class ClusterRun {
       postgresCPU = pids.reduce(0.0) { $0 + ((try? cpuMilliseconds(of: Int32($1))) ?? 0) }
     }
     return (servers, postgresCPU, try cpuMilliseconds(of: getpid()))
+  }
+
+  /// The servers' group commits so far (``Rate/groups``).
+  private func groupFigures() throws -> (committed: Double, items: Double, runAgain: Double) {
+    (
+      try metricSum(#"tableweb_group_commits_total{result="committed"}"#, ports: ports),
+      try metricSum("tableweb_group_commit_items_total", ports: ports),
+      try metricSum(#"tableweb_group_commits_total{result="run_again"}"#, ports: ports)
+    )
   }
 
   /// Transactions committed in this database so far (PostgreSQL's statistics).

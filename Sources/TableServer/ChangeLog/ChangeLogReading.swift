@@ -13,13 +13,32 @@ public protocol ChangeLogReading: AnyObject {
   /// The entries after `id`, oldest first: at most `Store.logBatch`, fewer only when
   /// there are no more.
   func logEntries(after id: Int) throws(ProtocolError) -> [Store.LogEntry]
+  /// ``logEntries(after:)``, where an entry for which `skipping` (its list and version)
+  /// says true may come without its edits (the server has published it already). The
+  /// default reads them all.
+  func logEntries(after id: Int, skipping: (String, Int?) -> Bool) throws(ProtocolError)
+    -> [Store.LogEntry]
   /// The entries that take `list` from `version` to `current`, in order, or nil when the
   /// log no longer holds all of them.
   func logEntries(of list: String, after version: Int, upTo current: Int)
     throws(ProtocolError) -> [Store.LogEntry]?
 }
 
+extension ChangeLogReading {
+  public func logEntries(after id: Int, skipping: (String, Int?) -> Bool) throws(ProtocolError)
+    -> [Store.LogEntry]
+  {
+    try logEntries(after: id)
+  }
+}
+
 extension StoreDataSource: ChangeLogReading {
+  public func logEntries(after id: Int, skipping: (String, Int?) -> Bool) throws(ProtocolError)
+    -> [Store.LogEntry]
+  {
+    do { return try store.logEntries(after: id, skipping: skipping) } catch { throw error.protocolError }
+  }
+
   public func logHighWater() throws(ProtocolError) -> Int {
     do { return try store.logHighWater() } catch { throw error.protocolError }
   }

@@ -28,7 +28,13 @@ extension SessionServer {
         return
       }
       while true {
-        let entries = try log.logEntries(after: position)
+        // Entries of versions already published (this server's own commits, read back)
+        // or of lists nobody here shows are skipped by `publish`: not decoded either.
+        let snapshots = self.snapshots
+        let entries = try log.logEntries(after: position) { list, version in
+          guard let version, let cached = snapshots[list] else { return version != nil }
+          return cached.version >= version
+        }
         for entry in entries {
           publish(entry, effects: &effects)
           position = entry.id

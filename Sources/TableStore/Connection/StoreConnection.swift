@@ -31,6 +31,13 @@ protocol StoreConnection: AnyObject {
   func each(
     _ sql: String, _ arguments: [any DatabaseValueConvertible], _ body: (Columns) -> Bool
   ) throws(StoreError)
+  /// The first row of each of `statements` (which must not depend on one another), handed
+  /// to `body` with the statement's index; a statement with no row is skipped. On
+  /// PostgreSQL in a group's pipeline they share one round trip.
+  func firstRows(
+    _ statements: [(sql: String, arguments: [any DatabaseValueConvertible])],
+    _ body: (Int, Columns) -> Void
+  ) throws(StoreError)
   /// Runs several statements without arguments (a migration).
   func runScript(_ sql: String) throws(StoreError)
 

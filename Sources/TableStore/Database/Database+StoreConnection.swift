@@ -18,6 +18,18 @@ extension Database: StoreConnection {
     }
   }
 
+  func firstRows(
+    _ statements: [(sql: String, arguments: [any DatabaseValueConvertible])],
+    _ body: (Int, Columns) -> Void
+  ) throws(StoreError) {
+    for (index, statement) in statements.enumerated() {
+      try each(statement.sql, statement.arguments) { row in
+        body(index, row)
+        return false
+      }
+    }
+  }
+
   func runLater(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError) -> Bool {
     try run(sql, arguments)
     return false

@@ -46,20 +46,42 @@ extension PostgresConnection {
       unread = []
       PQexitPipelineMode(handle)
     }
-    if !unread.isEmpty { _ = try synchronize("(end of pipeline)", reading: false) { _ in } }
+    if !unread.isEmpty { try synchronize("(end of pipeline)", reading: []) { _, _ in } }
   }
 
-  /// In a pipeline, once the caller has sent `sql` (`reading`) or nothing more: sends a
-  /// sync and reads every result up to it — those sent ahead, then `sql`'s, which `read`
-  /// reads. The first error among them is thrown once all are read.
-  func synchronize<T>(_ sql: String, reading: Bool, _ read: (OpaquePointer) -> T)
-    throws(PostgresError) -> T?
-  {
-    let statements = unread + (reading ? [sql] : [])
+  /// Runs `statements` in a pipeline with one round trip for all of them (and for what
+  /// was sent ahead); `read` reads each one's result, with its index.
+  public func fetchTogether(
+    _ statements: [(sql: String, arguments: [(any PostgresValue)?])],
+    _ read: (Int, OpaquePointer) -> Void
+  ) throws(PostgresError) {
+    precondition(isPipelined, "fetchTogether outside a pipeline")
+    var names: [String] = []
+    for statement in statements {
+      names.append(try statementName(statement.sql, parameters: statement.arguments.count))
+    }
+    for (statement, name) in zip(statements, names) {
+      let texts = statement.arguments.map { $0?.postgresText }
+      let sent = withCStrings(texts) { values in
+        PQsendQueryPrepared(handle, name, Int32(values.count), values, nil, nil, 0)
+      }
+      guard sent == 1 else { throw connectionError(statement.sql) }
+    }
+    try synchronize(statements.last?.sql ?? "", reading: statements.map(\.sql), read)
+  }
+
+  /// In a pipeline, once the caller has sent `reading` (or nothing more): sends a sync and
+  /// reads every result up to it — those sent ahead, then those of `reading`, which `read`
+  /// reads (with their index in `reading`). The first error among them is thrown once all
+  /// are read.
+  func synchronize(
+    _ sql: String, reading: [String], _ read: (Int, OpaquePointer) -> Void
+  ) throws(PostgresError) {
+    let ahead = unread.count
+    let statements = unread + reading
     unread = []
     guard PQpipelineSync(handle) == 1 else { throw connectionError(sql) }
     var failure: PostgresError?
-    var value: T?
     for (index, statement) in statements.enumerated() {
       // One statement's results, then a null.
       while let result = PQgetResult(handle) {
@@ -77,7 +99,7 @@ extension PostgresConnection {
           if failure == nil { failure = error }
           continue
         }
-        if reading, index == statements.count - 1, failure == nil { value = read(result) }
+        if index >= ahead, failure == nil { read(index - ahead, result) }
       }
       guard isConnected else { throw failure ?? connectionError(statement) }
     }
@@ -88,6 +110,5 @@ extension PostgresConnection {
     guard status == PGRES_PIPELINE_SYNC else {
       throw PostgresError(sqlState: nil, message: "the pipeline lost its place", statement: sql)
     }
-    return value
   }
 }

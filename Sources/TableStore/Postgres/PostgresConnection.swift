@@ -110,7 +110,9 @@ public final class PostgresConnection {
         PQsendQueryPrepared(handle, name, Int32(values.count), values, nil, nil, 0)
       }
       guard sent == 1 else { throw connectionError(sql) }
-      guard let value = try synchronize(sql, reading: true, read) else { throw connectionError(sql) }
+      var value: T?
+      try synchronize(sql, reading: [sql]) { _, result in value = read(result) }
+      guard let value else { throw connectionError(sql) }
       return value
     }
     let result = withCStrings(texts) { values in
@@ -131,7 +133,7 @@ public final class PostgresConnection {
         throw connectionError(sql)
       }
       unread.append(sql)
-      _ = try synchronize(sql, reading: false) { _ in }
+      try synchronize(sql, reading: []) { _, _ in }
       prepared[sql] = name
       return name
     }

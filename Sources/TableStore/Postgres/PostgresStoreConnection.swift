@@ -216,6 +216,29 @@ final class PostgresStoreConnection: StoreConnection {
     }
   }
 
+  func firstRows(
+    _ statements: [(sql: String, arguments: [any DatabaseValueConvertible])],
+    _ body: (Int, Columns) -> Void
+  ) throws(StoreError) {
+    guard connection.isPipelined else {
+      for (index, statement) in statements.enumerated() {
+        try each(statement.sql, statement.arguments) { row in
+          body(index, row)
+          return false
+        }
+      }
+      return
+    }
+    do {
+      try connection.fetchTogether(statements.map { (text($0.sql), Self.values($0.arguments)) }) {
+        index, result in
+        if PQntuples(result) > 0 { body(index, .postgres(PostgresRow(result: result, index: 0))) }
+      }
+    } catch {
+      throw StoreError(error)
+    }
+  }
+
   func runLater(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError) -> Bool {
     guard connection.isPipelined else {
       try run(sql, arguments)

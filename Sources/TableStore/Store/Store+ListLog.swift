@@ -146,15 +146,19 @@ extension Store {
   /// log held no more when it was read.
   public static let logBatch = 1_000
 
-  /// Up to `limit` entries after `id`, oldest first.
+  /// Up to `limit` entries after `id`, oldest first. An entry for which `skipping` (given
+  /// its list and version) says true comes without its edits and prior rows, which are
+  /// then not decoded: a server skips what it has published already (its own commits).
   /// Inside a group (``committingTogether(_:)``), after the first read there: none, since
   /// only the group's own entries can have come (see ``logReadIsNeeded()``).
-  public func logEntries(after id: Int, limit: Int = logBatch) throws(StoreError) -> [LogEntry] {
+  public func logEntries(
+    after id: Int, limit: Int = logBatch, skipping: (String, Int?) -> Bool = { _, _ in false }
+  ) throws(StoreError) -> [LogEntry] {
     guard logReadIsNeeded() else { return [] }
     return try read { () throws(StoreError) in
       try decodeEntries(
         "SELECT id, list, version, kind, edits, prior FROM list_log WHERE id > ? ORDER BY id LIMIT ?",
-        [id, limit])
+        [id, limit], skipping: skipping)
     }
   }
 
@@ -181,13 +185,17 @@ extension Store {
     }
   }
 
-  private func decodeEntries(_ sql: String, _ arguments: [any DatabaseValueConvertible])
-    throws(StoreError) -> [LogEntry]
-  {
+  private func decodeEntries(
+    _ sql: String, _ arguments: [any DatabaseValueConvertible],
+    skipping: (String, Int?) -> Bool = { _, _ in false }
+  ) throws(StoreError) -> [LogEntry] {
     let raw = try fetchAll(sql, arguments) { row in
-      (
-        row.int(0), row.string(1), row.optionalInt(2), row.string(3),
-        row.isNull(4) ? nil : row.string(4), row.isNull(5) ? nil : row.string(5)
+      let (list, version) = (row.string(1), row.optionalInt(2))
+      let skipped = skipping(list, version)
+      return (
+        row.int(0), list, version, row.string(3),
+        skipped || row.isNull(4) ? nil : row.string(4),
+        skipped || row.isNull(5) ? nil : row.string(5)
       )
     }
     var entries: [LogEntry] = []

@@ -87,10 +87,33 @@ extension Store {
   /// The row `key` of `list` as the list shows it now; hidden rows (`showWhen`) count as
   /// missing, since no one can see them to name them.
   func requireVisibleRow(_ key: String, in list: ListRecord) throws(StoreError) -> RowRecord {
-    guard let row = try rowRecord(key: key), row.listID == list.id, row.isVisible else {
+    try requireVisible(try rowRecord(key: key), key, in: list)
+  }
+
+  /// ``requireList(_:)``, and the row `row` read in the same round trip on PostgreSQL in
+  /// a group (by its key, which is unique): check it with ``requireVisible(_:_:in:)``
+  /// when the list's own checks have passed, so that refusals come in the usual order.
+  func requireList(_ key: String, readingRow row: String) throws(StoreError)
+    -> (ListRecord, RowRecord?)
+  {
+    var list: ListRecord?
+    var found: RowRecord?
+    try database.firstRows([(ListRecord.selectByKey, [key]), (RowRecord.selectByKey, [row])]) {
+      index, columns in
+      if index == 0 { list = ListRecord(columns) } else { found = RowRecord(columns) }
+    }
+    guard let list else { throw .notFound("list \(key)") }
+    return (list, found)
+  }
+
+  /// `found` (row `key` as read) when it is a visible row of `list`.
+  func requireVisible(_ found: RowRecord?, _ key: String, in list: ListRecord) throws(StoreError)
+    -> RowRecord
+  {
+    guard let found, found.listID == list.id, found.isVisible else {
       throw .notFound("row \(key) in list \(list.key)")
     }
-    return row
+    return found
   }
 
   /// The stored section `key` of `list`.

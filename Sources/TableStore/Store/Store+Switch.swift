@@ -7,8 +7,8 @@ extension Store {
     -> TableChange
   {
     try write { () throws(StoreError) in
-      let record = try requireList(list)
-      let found = try requireVisibleRow(row, in: record)
+      let (record, read) = try requireList(list, readingRow: row)
+      let found = try requireVisible(read, row, in: record)
       guard let current = found.isOn else { throw .notAllowed("row \(row) has no switch") }
       guard current != isOn else { return TableChange() }
       try notePrior(found, in: record, placed: false)

@@ -9,9 +9,9 @@ extension Store {
     values: [String: String]? = nil
   ) throws(StoreError) -> TableChange {
     try write { () throws(StoreError) in
-      let record = try requireList(list)
+      let (record, read) = try requireList(list, readingRow: row)
       guard record.isEditable else { throw .notAllowed("list \(list) is not editable") }
-      let found = try requireVisibleRow(row, in: record)
+      let found = try requireVisible(read, row, in: record)
       if let values {
         guard let cell = try cell(ofList: record.id) else {
           throw .invalidData(path: "values", message: "list \(list) has no custom cell")
