@@ -1,5 +1,6 @@
 import Foundation
 import StoreTestSupport
+import CPostgres
 import Testing
 
 @testable import TableStore
@@ -62,5 +63,24 @@ import Testing
     #expect(!db.isPipelined)
     try db.executeScript("ROLLBACK")
     #expect(try db.fetchInt("SELECT count(*) FROM t") == 0)
+  }
+
+  @Test func independentReadsShareOneRoundTripAfterWhatWasSentAhead() throws {
+    let db = try table()
+    try db.executeScript("BEGIN")
+    try db.beginPipeline()
+    try db.executeLater("INSERT INTO t VALUES ($1, $2)", arguments: [1, "one"])
+    try db.executeLater("INSERT INTO t VALUES ($1, $2)", arguments: [2, "two"])
+    var seen: [Int: String] = [:]
+    try db.fetchTogether([
+      ("SELECT name FROM t WHERE id = $1", [2]),
+      ("SELECT count(*) FROM t WHERE id > $1", [0]),
+      ("SELECT name FROM t WHERE id = $1", [9]),  // no row
+    ]) { index, result in
+      if PQntuples(result) > 0 { seen[index] = PostgresRow(result: result, index: 0).string(0) }
+    }
+    #expect(seen == [0: "two", 1: "2"])
+    try db.endPipeline()
+    try db.executeScript("ROLLBACK")
   }
 }
