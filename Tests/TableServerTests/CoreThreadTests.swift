@@ -90,7 +90,7 @@ import Testing
   @Test func workThatQueuedUpGoesToTheRunnerInOrderInBoundedGroups() async {
     let core = CoreThread()
     let groups = Mutex<[Int]>([])
-    core.runTogether { work in
+    core.runTogether { work, _ in
       groups.withLock { $0.append(work.count) }
       for item in work { item() }
     }
@@ -107,7 +107,41 @@ import Testing
     core.stop()
     await core.waitUntilStopped()
     #expect(seen.withLock { $0 } == Array(0..<100))
-    // The busy item ran alone; the hundred behind it came as 32 + 32 + 32 + 4.
-    #expect(groups.withLock { $0 } == [32, 32, 32, 4])
+    // The busy item ran alone; the hundred behind it came in groups of the most a runner
+    // is handed at once (64: 64 + 36).
+    let most = CoreThread.mostRunTogether
+    #expect(groups.withLock { $0 } == stride(from: 0, to: 100, by: most).map { min(most, 100 - $0) })
+  }
+
+  /// A runner takes, while it runs, what has come since it was handed its work.
+  @Test func aRunnerTakesWhatCameWhileItRan() async {
+    let core = CoreThread()
+    let taken = Mutex<[Int]>([])
+    let seen = Mutex<[Int]>([])
+    let queued = Mutex(false)
+    core.runTogether { work, more in
+      for item in work { item() }
+      while !queued.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.001) }
+      let extra = more(5)
+      taken.withLock { $0.append(extra.count) }
+      for item in extra { item() }
+    }
+    let started = Mutex(false)
+    core.perform {
+      started.withLock { $0 = true }
+      while !queued.withLock({ $0 }) && seen.withLock({ $0.isEmpty }) { Thread.sleep(forTimeInterval: 0.001) }
+    }
+    while !started.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(1)) }
+    for index in 0..<2 { core.perform { seen.withLock { $0.append(index) } } }  // the runner's work
+    seen.withLock { $0.append(-1) }  // lets the busy item end
+    try? await Task.sleep(for: .milliseconds(50))
+    for index in 2..<10 { core.perform { seen.withLock { $0.append(index) } } }
+    queued.withLock { $0 = true }
+    core.stop()
+    await core.waitUntilStopped()
+    #expect(seen.withLock { $0 } == [-1] + Array(0..<10))
+    // 5 taken by the runner of 0 and 1; the other 3 came as a group of their own, whose
+    // runner found nothing more.
+    #expect(taken.withLock { $0 } == [5, 0])
   }
 }

@@ -43,12 +43,14 @@ public final class CoreRelay: ConnectionDelegate, MessageTransport, @unchecked S
   public func attach(_ host: SessionHost) {
     precondition(self.host == nil, "a CoreRelay serves one host")
     self.host = host
-    core.runTogether { [weak self] work in
+    core.runTogether { [weak self] work, more in
       guard let host = self?.host else {
         for item in work { item() }
         return
       }
-      host.runTogether(work.map { item in { item() } })
+      host.runTogether(work.map { item in { item() } }) { count in
+        more(count).map { item in { item() } }
+      }
     }
   }
 

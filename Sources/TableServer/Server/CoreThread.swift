@@ -24,11 +24,18 @@ public final class CoreThread: WorkQueue, @unchecked Sendable {
   private var stopWaiters: [CheckedContinuation<Void, Never>] = []
   /// Runs the work that queued up while the thread was busy, at most
   /// ``mostRunTogether`` items at a time (see ``runTogether(with:)``).
-  private var runner: (([@Sendable () -> Void]) -> Void)?
+  private var runner: Runner?
 
-  /// The most queued items handed to the runner at once: one group's transaction holds a
-  /// savepoint per command, and PostgreSQL keeps 64 of them per transaction cheaply.
-  public static let mostRunTogether = 32
+  /// What a runner is handed: the work that queued up, and a way to take, while it runs,
+  /// up to so many more items that have come since (in order; none when none waits).
+  public typealias Runner = (
+    _ work: [@Sendable () -> Void], _ more: (Int) -> [@Sendable () -> Void]
+  ) -> Void
+
+  /// The most items one group takes (handed to the runner, and taken by it as it runs):
+  /// each waits for the group's commit before anyone hears of it, so a group is kept to
+  /// what 64 commands take (a few milliseconds; larger measured no faster).
+  public static let mostRunTogether = 64
 
   public init(name: String = "tableweb-core") {
     let thread = Thread { [self] in run() }
@@ -46,8 +53,9 @@ public final class CoreThread: WorkQueue, @unchecked Sendable {
 
   /// From now on, work that queued up while the thread was busy is handed to `runner` in
   /// order (at most ``mostRunTogether`` items at a time) instead of run item by item: a
-  /// ``SessionHost`` commits it together (``SessionHost/runTogether(_:)``). Any thread.
-  public func runTogether(with runner: @escaping ([@Sendable () -> Void]) -> Void) {
+  /// ``SessionHost`` commits it together (``SessionHost/runTogether(_:more:)``), taking
+  /// what comes meanwhile into the same group. Any thread.
+  public func runTogether(with runner: @escaping Runner) {
     condition.lock()
     defer { condition.unlock() }
     self.runner = runner
@@ -76,8 +84,9 @@ public final class CoreThread: WorkQueue, @unchecked Sendable {
     while true {
       condition.lock()
       while work.isEmpty && !isStopping { condition.wait() }
-      let batch = work
-      work = []
+      // With a runner, a group's worth at a time: the runner takes more as it goes.
+      let batch = runner == nil ? work : Array(work.prefix(Self.mostRunTogether))
+      work.removeFirst(batch.count)
       let ends = isStopping && batch.isEmpty
       if ends { isStopped = true }
       let waiters = ends ? stopWaiters : []
@@ -93,9 +102,16 @@ public final class CoreThread: WorkQueue, @unchecked Sendable {
         for item in batch { item() }
         continue
       }
-      for start in stride(from: 0, to: batch.count, by: Self.mostRunTogether) {
-        runner(Array(batch[start..<min(start + Self.mostRunTogether, batch.count)]))
-      }
+      runner(batch) { [self] count in takeWaiting(count) }
     }
+  }
+
+  /// Up to `count` items from the front of the queue (on the thread, inside a runner).
+  private func takeWaiting(_ count: Int) -> [@Sendable () -> Void] {
+    condition.lock()
+    defer { condition.unlock() }
+    let taken = Array(work.prefix(max(count, 0)))
+    work.removeFirst(taken.count)
+    return taken
   }
 }

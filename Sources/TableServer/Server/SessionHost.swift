@@ -194,7 +194,7 @@ extension SessionHost {
   /// (A commit that fails at COMMIT may still have been applied by the database, as for
   /// any single command whose connection broke while committing: the change log then
   /// carries it to every viewer.)
-  public func runTogether(_ work: [() -> Void]) {
+  public func runTogether(_ work: [() -> Void], more: (Int) -> [() -> Void] = { _ in [] }) {
     thread.check()
     guard work.count > 1, held == nil, let server,
       let group = server.dataSource as? any GroupCommitting
@@ -205,8 +205,20 @@ extension SessionHost {
     let before = server.checkpoint()
     held = []
     var failure: ProtocolError?
+    var ran: [() -> Void] = []
     do {
-      try group.committingTogether { for item in work { item() } }
+      try group.committingTogether {
+        // What came while the group ran (while it waited for the write lock, say) joins
+        // it, up to the core thread's limit: fewer, larger groups under load.
+        var next = work
+        while !next.isEmpty {
+          for item in next {
+            item()
+            ran.append(item)
+          }
+          next = more(CoreThread.mostRunTogether - ran.count)
+        }
+      }
     } catch {
       failure = error
     }
@@ -214,17 +226,17 @@ extension SessionHost {
     held = nil
     guard let failure else {
       groupsCommitted += 1
-      telemetry?.groupCommitted(items: work.count)
+      telemetry?.groupCommitted(items: ran.count)
       for deed in made { deed() }
       return
     }
     groupsRunAgain += 1
     telemetry?.groupRunAgain()
     ServerDiagnostics.report(
-      "\(work.count) commands could not be committed together (\(failure.message)); running each again on its own")
+      "\(ran.count) commands could not be committed together (\(failure.message)); running each again on its own")
     // A stop inside the group let the core go: it stays gone.
     if self.server != nil { self.server = before }
-    for item in work { item() }
+    for item in ran { item() }
   }
 
   /// Runs `deed` (something the outside world sees) now, or, inside ``runTogether(_:)``,
