@@ -6,8 +6,9 @@ import TableModel
 /// The recent diffs serve a resume on this server for any data source (an app's own
 /// ``TableDataSource`` has no log): a list's history holds the diffs this server sent,
 /// contiguous in version; a gap (a list read again, a restart of its versions) starts it
-/// over. It holds at most ``historyLength`` diffs per list and forgets lists beyond
-/// ``historyLists`` (the least recently changed first).
+/// over. It holds the last ``historyLength`` diffs per list (up to twice as many, so that
+/// trimming is rare) and forgets lists beyond ``historyLists`` (the least recently changed
+/// first).
 struct ChangeFeed {
   /// The id of the last log entry published; nil until the log was first looked at.
   var logPosition: Int?
@@ -21,11 +22,8 @@ struct ChangeFeed {
 
   /// Remembers a diff sent for `list` from version `from`.
   mutating func remember(_ frame: OutgoingFrame, list: String, from: Int) {
-    var diffs = history[list, default: []]
-    if let last = diffs.last, last.from + 1 != from { diffs.removeAll() }
-    diffs.append((from, frame))
-    if diffs.count > Self.historyLength { diffs.removeFirst(diffs.count - Self.historyLength) }
-    history[list] = diffs
+    // In place: a copy out of the dictionary would copy the whole history at each append.
+    Self.append((from, frame), to: &history[list, default: []])
     changes += 1
     changeOrder[list] = changes
     if history.count > Self.historyLists,
@@ -34,6 +32,14 @@ struct ChangeFeed {
       history[oldest] = nil
       changeOrder[oldest] = nil
     }
+  }
+
+  private static func append(
+    _ diff: (from: Int, frame: OutgoingFrame), to diffs: inout [(from: Int, frame: OutgoingFrame)]
+  ) {
+    if let last = diffs.last, last.from + 1 != diff.from { diffs.removeAll(keepingCapacity: true) }
+    if diffs.count >= 2 * historyLength { diffs.removeFirst(diffs.count - historyLength) }
+    diffs.append(diff)
   }
 
   /// The diffs that take `list` from `version` to `current`, if all were remembered.

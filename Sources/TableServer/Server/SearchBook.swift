@@ -14,6 +14,9 @@ final class SearchBook {
   /// Per list, the results of each query someone shows.
   var results: [String: [SearchQuery: TableSnapshot]] = [:]
 
+  /// Whether any session searches anything.
+  var isInUse: Bool { !queries.isEmpty }
+
   /// The query the session's top screen shows the results of, if any.
   func query(of session: Session) -> SearchQuery? {
     queries[session.token]?[session.topList]

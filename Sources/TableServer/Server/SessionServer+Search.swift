@@ -71,6 +71,8 @@ extension SessionServer {
   /// difference as one diff from the results they have (or a new screen when the results
   /// skipped a version or cannot be diffed).
   mutating func publishSearchResults(of list: String, effects: inout [ServerAction]) {
+    // Nobody searches, and no results are kept: nothing to do (the usual case, per change).
+    guard searches.isInUse || searches.results[list] != nil else { return }
     var searchers: [SearchQuery: [Session]] = [:]
     for session in sessions(showing: list) {
       if let query = searches.query(of: session) { searchers[query, default: []].append(session) }
