@@ -59,36 +59,49 @@ import Testing
     #expect(try store.snapshot(of: "home").sections[0].rows.map(\.text) == ["A1", "B1", "C"])
   }
 
-  /// A write that fails after it changed something cannot be undone alone (there is no
-  /// savepoint): the whole group is rolled back and reported failed.
-  @Test(arguments: StoreKind.allCases)
-  func aWriteThatFailsHalfwayRollsTheGroupBack(kind: StoreKind) throws {
+  /// Runs a group of three writes: `a` updated, then `breaking`, then `c` updated; expects
+  /// the group to fail with nothing of it kept and the store usable again. Returns the
+  /// error the third write got.
+  func groupBroken(
+    _ kind: StoreKind, by breaking: (Store) throws(StoreError) -> Void
+  ) throws -> StoreError? {
     let temporary = try TemporaryStore(kind: kind, json: Self.file)
     defer { withExtendedLifetime(temporary) {} }
     let store = temporary.store
     let start = try store.version(of: "home")
-    var later: StoreError?
+    var third: StoreError?
     #expect(throws: StoreError.self) {
       try store.committingTogether {
         _ = try? store.updateRow("a", in: "home", text: "A1", detail: nil)
         _ = try? store.write { () throws(StoreError) -> Int in
-          try store.execute("UPDATE row SET text = 'half' WHERE key = 'c'")
-          throw StoreError.notAllowed("halfway")
+          try breaking(store)
+          return 0
         }
         do throws(StoreError) {
-          _ = try store.updateRow("b", in: "home", text: "B1", detail: nil)
+          _ = try store.updateRow("c", in: "home", text: "C1", detail: nil)
         } catch {
-          later = error
+          third = error
         }
       }
     }
-    // Every write after the break fails with its error, and nothing was applied.
-    #expect(later == .notAllowed("halfway"))
     #expect(try store.version(of: "home") == start)
     #expect(try store.snapshot(of: "home").sections[0].rows.map(\.text) == ["A", "B", "C"])
     // The store is usable again, one write at a time.
-    _ = try store.updateRow("a", in: "home", text: "A3", detail: nil)
+    _ = try store.updateRow("c", in: "home", text: "C2", detail: nil)
     #expect(try store.version(of: "home") == start + 1)
+    return third
+  }
+
+  /// A write that fails after it changed something cannot be undone alone (there is no
+  /// savepoint): the whole group is rolled back and reported failed, and every write
+  /// after the break fails with its error.
+  @Test(arguments: StoreKind.allCases)
+  func aWriteThatFailsHalfwayRollsTheGroupBack(kind: StoreKind) throws {
+    let third = try groupBroken(kind) { store throws(StoreError) in
+      try store.execute("UPDATE row SET text = 'half' WHERE key = 'b'")
+      throw StoreError.notAllowed("halfway")
+    }
+    #expect(third == .notAllowed("halfway"))
   }
 
   /// On PostgreSQL a group's writes are sent ahead (a pipeline) and their errors surface
@@ -97,30 +110,10 @@ import Testing
   /// fails at once, with the same outcome.)
   @Test(arguments: StoreKind.allCases)
   func aWriteSentAheadThatFailsLaterFailsTheGroup(kind: StoreKind) throws {
-    let temporary = try TemporaryStore(kind: kind, json: Self.file)
-    defer { withExtendedLifetime(temporary) {} }
-    let store = temporary.store
-    let start = try store.version(of: "home")
-    var next: StoreError?
-    #expect(throws: StoreError.self) {
-      try store.committingTogether {
-        _ = try? store.updateRow("a", in: "home", text: "A1", detail: nil)
-        _ = try? store.write { () throws(StoreError) -> Int in
-          try store.executeLater("UPDATE row SET key = 'a' WHERE key = 'b'")  // a's key
-          return 0
-        }
-        do throws(StoreError) {
-          _ = try store.updateRow("c", in: "home", text: "C1", detail: nil)
-        } catch {
-          next = error
-        }
-      }
+    let third = try groupBroken(kind) { store throws(StoreError) in
+      try store.executeLater("UPDATE row SET key = 'a' WHERE key = 'b'")  // a's key
     }
-    #expect(next?.isFromDatabase == true)
-    #expect(try store.version(of: "home") == start)
-    #expect(try store.snapshot(of: "home").sections[0].rows.map(\.text) == ["A", "B", "C"])
-    _ = try store.updateRow("c", in: "home", text: "C2", detail: nil)
-    #expect(try store.version(of: "home") == start + 1)
+    #expect(third?.isFromDatabase == true)
   }
 
   /// A group with no write opens no transaction: reads run on their own, as outside one.
