@@ -90,3 +90,42 @@ import Testing
     #expect(transport.drain(second) == [diffs[0], diffs[1], "ack 2 v=\(v + 2)"])
   }
 }
+
+extension GroupCommitServerTests {
+  /// When the connection breaks while a group's COMMIT is on its way, nobody knows whether
+  /// it was applied: its commands are answered with an error and not run again (an
+  /// insert would be applied twice), and the change log brings what was committed.
+  @Test(arguments: StoreKind.allCases)
+  func aGroupWhoseCommitHasAnUnknownOutcomeIsNotRunAgain(kind: StoreKind) throws {
+    let fixture = try Fixture(kind)
+    let (host, transport, connections) = try twoViewers(fixture)
+    let (first, second) = (connections[0], connections[1])
+    let store = try #require((host.server?.dataSource as? StoreDataSource)?.store)
+    // Committed, but as if the answer to COMMIT was lost.
+    store.afterGroupCommit = { () throws(StoreError) in
+      store.afterGroupCommit = nil
+      throw .commitOutcomeUnknown(.postgres(sqlState: "08006", message: "connection lost", sql: "COMMIT"))
+    }
+    let v = try fixture.version("Ltasks")
+    let insert = #"{"type":"insert","list":"Ltasks","section":"Stodo","after":null,"row":{"text":"Jam"},"ref":1}"#
+    host.runTogether([
+      { host.connection(first, didReceive: insert) },
+      { host.connection(second, didReceive: self.update("Rtea", "Tea 1", ref: 2)) },
+    ])
+    #expect(host.groupsCommitted == 0 && host.groupsRunAgain == 1)
+    #expect(transport.drain(first) == ["error 1 internal"])
+    #expect(transport.drain(second) == ["error 2 internal"])
+    // Applied once, not twice.
+    #expect(try fixture.version("Ltasks") == v + 2)
+    let texts = try Store(path: fixture.path).snapshot(of: "Ltasks").sections.flatMap(\.rows).map(\.text)
+    #expect(texts.filter { $0 == "Jam" }.count == 1)
+    // The log brings both changes to the viewers, in order.
+    host.catchUpWithLog()
+    for connection in connections {
+      let diffs = transport.drain(connection)
+      #expect(diffs.count == 2)
+      #expect(diffs.first?.hasPrefix("diff Ltasks \(v)→\(v + 1) insert") == true)
+      #expect(diffs.last?.hasPrefix("diff Ltasks \(v + 1)→\(v + 2) update") == true)
+    }
+  }
+}

@@ -12,5 +12,25 @@ public protocol GroupCommitting: AnyObject {
   /// session) joins one transaction, committed when `body` returns. A commit that throws
   /// inside `body` is undone alone. Throws when the transaction as a whole could not be
   /// committed: then nothing `body` wrote was kept.
-  func committingTogether(_ body: () -> Void) throws(ProtocolError)
+  func committingTogether(_ body: () -> Void) throws(GroupCommitFailure)
+
+  /// Runs `body` with every commit refused at once with `error` (and nothing applied):
+  /// how the commands of a group whose outcome is unknown are answered.
+  func refusingCommits(with error: ProtocolError, _ body: () -> Void)
+}
+
+/// Why a group of commands was not committed.
+public enum GroupCommitFailure: Error {
+  /// Nothing of the group was applied (a command failed halfway, the transaction could
+  /// not be committed): each command may run again.
+  case notApplied(ProtocolError)
+  /// The connection broke while the COMMIT was on its way: the group may have been
+  /// applied. No command may run again; the change log tells what was committed.
+  case outcomeUnknown(ProtocolError)
+
+  public var error: ProtocolError {
+    switch self {
+    case .notApplied(let error), .outcomeUnknown(let error): return error
+    }
+  }
 }

@@ -88,8 +88,18 @@ public final class StoreDataSource: TableDataSource, SessionStorage, GroupCommit
   }
 
   /// Every store write `body` makes joins one transaction (``Store/committingTogether(_:)``).
-  public func committingTogether(_ body: () -> Void) throws(ProtocolError) {
-    try shown { () throws(StoreError) in try store.committingTogether(body) }
+  public func committingTogether(_ body: () -> Void) throws(GroupCommitFailure) {
+    do {
+      try store.committingTogether(body)
+    } catch where error.isCommitOutcomeUnknown {
+      throw .outcomeUnknown(StoreError.outcomeUnknownForCommands.protocolError)
+    } catch {
+      throw .notApplied(error.protocolError)
+    }
+  }
+
+  public func refusingCommits(with error: ProtocolError, _ body: () -> Void) {
+    store.refusingWrites(with: .outcomeUnknownForCommands, body)
   }
 
   /// Runs a store call, turning its error into what the client is told.

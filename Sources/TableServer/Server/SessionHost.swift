@@ -191,20 +191,22 @@ extension SessionHost {
   /// core goes back to where it was before `work` and runs each callback again on its
   /// own: each command then gets its own `ack` or `error`, as if there had been no group.
   ///
-  /// (A commit that fails at COMMIT may still have been applied by the database, as for
-  /// any single command whose connection broke while committing: the change log then
-  /// carries it to every viewer.)
+  /// When the connection broke while the COMMIT was on its way, the group may have been
+  /// applied: its callbacks run again with every commit refused (each command is told
+  /// so, as a single command whose connection broke while committing would be), and the
+  /// change log brings whatever was committed to every viewer. Nothing runs twice.
   public func runTogether(_ work: [() -> Void], more: (Int) -> [() -> Void] = { _ in [] }) {
     thread.check()
-    guard work.count > 1, held == nil, let server,
-      let group = server.dataSource as? any GroupCommitting
+    guard work.count > 1, held == nil, self.server != nil,
+      let group = self.server?.dataSource as? any GroupCommitting
     else {
       for item in work { item() }
       return
     }
-    let before = server.checkpoint()
+    self.server?.anchorLogPosition()
+    guard let before = self.server?.checkpoint() else { return }
     held = []
-    var failure: ProtocolError?
+    var failure: GroupCommitFailure?
     var ran: [() -> Void] = []
     do {
       try group.committingTogether {
@@ -232,11 +234,20 @@ extension SessionHost {
     }
     groupsRunAgain += 1
     telemetry?.groupRunAgain()
-    ServerDiagnostics.report(
-      "\(ran.count) commands could not be committed together (\(failure.message)); running each again on its own")
     // A stop inside the group let the core go: it stays gone.
     if self.server != nil { self.server = before }
-    for item in ran { item() }
+    switch failure {
+    case .notApplied(let error):
+      ServerDiagnostics.report(
+        "\(ran.count) commands could not be committed together (\(error.message)); running each again on its own")
+      for item in ran { item() }
+    case .outcomeUnknown(let error):
+      ServerDiagnostics.report(
+        "the connection broke while \(ran.count) commands were committing together; each is answered with an error, and the change log shows what was committed")
+      group.refusingCommits(with: error) {
+        for item in ran { item() }
+      }
+    }
   }
 
   /// Runs `deed` (something the outside world sees) now, or, inside ``runTogether(_:)``,

@@ -49,6 +49,20 @@ extension SessionServer {
     }
   }
 
+  /// Gives the log reader a position (the log's end) when it has none yet, so that a
+  /// checkpoint of this core (``checkpoint()``) knows where to read from: a core restored
+  /// to it then reads what was committed since, rather than starting at the end again.
+  mutating func anchorLogPosition() {
+    guard changeFeed.logPosition == nil, let log = dataSource as? any ChangeLogReading else {
+      return
+    }
+    do {
+      changeFeed.logPosition = try log.logHighWater()
+    } catch {
+      ServerDiagnostics.report("the change log could not be read (\(error))")
+    }
+  }
+
   /// Whether reading the log now would publish nothing for these announcements
   /// (`list:version`, one per change-log entry, see ``ChangeListener``): each names a
   /// version this server's snapshot of the list already has (its own commit, published as

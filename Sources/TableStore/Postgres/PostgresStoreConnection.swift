@@ -321,6 +321,9 @@ final class PostgresStoreConnection: StoreConnection {
       try run("COMMIT", [])
     } catch {
       rollBack()
+      // The connection broke while the COMMIT was on its way: the server may have
+      // committed it or not, and nobody here can tell.
+      guard connection.isConnected else { throw StoreError.commitOutcomeUnknown(error) }
       throw error
     }
   }

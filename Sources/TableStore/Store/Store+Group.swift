@@ -57,6 +57,7 @@ extension Store {
       case .open:
         do throws(StoreError) {
           try database.endWrite(committing: true)
+          try afterGroupCommit?()
         } catch {
           reservedIDs = 0..<0
           throw error
@@ -71,6 +72,17 @@ extension Store {
         throw error
       }
     }
+  }
+
+  /// Runs `body` with every write refused at once with `error`: after a group whose
+  /// COMMIT had an unknown outcome (``StoreError/isCommitOutcomeUnknown``), its commands
+  /// are run again so that each is answered, but none may be applied a second time. Reads
+  /// run as usual.
+  public func refusingWrites(with error: StoreError, _ body: () -> Void) {
+    let before = writeRefusal
+    writeRefusal = error
+    defer { writeRefusal = before }
+    body()
   }
 
   /// One write inside a group, with its author and log entries.

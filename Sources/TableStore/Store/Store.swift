@@ -36,6 +36,11 @@ public final class Store {
   public var logRetention = LogRetention.default
   /// Whether writes now join one transaction (``committingTogether(_:)``).
   var commandGroup = CommandGroup.none
+  /// Called after a group's COMMIT succeeded, before ``committingTogether(_:)`` returns:
+  /// tests make it throw to stand for a COMMIT whose answer was lost.
+  var afterGroupCommit: (() throws(StoreError) -> Void)?
+  /// While set, every write fails with it at once (``refusingWrites(with:_:)``).
+  var writeRefusal: StoreError?
   /// Log entries appended by this connection whose statements were sent ahead, so that
   /// their ids are not known: the log is pruned every 64th of them (Store+ListLog.swift).
   var appendedAhead = 0
@@ -194,6 +199,7 @@ public final class Store {
   /// run again from the start, a few times.
   func write<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
     guard !isReadOnly else { throw .readOnly("the database was opened read-only") }
+    if let writeRefusal { throw writeRefusal }
     if !commandGroup.isNone { return try writeInGroup(body) }
     precondition(
       !database.isInTransaction, "a store write inside another transaction on \(redactedPath)")

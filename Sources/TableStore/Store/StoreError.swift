@@ -54,6 +54,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case .readOnly: return ProtocolError(.notAllowed, "the data is read-only")
     case .sqlite(let code, _, _):
       return ProtocolError(.internal, "the database failed (SQLite error \(code))")
+    case .postgres(_, let message, _) where isCommitOutcomeUnknown:
+      return ProtocolError(.internal, message)
     case .postgres(let state, _, _) where isConnectionFailure:
       return ProtocolError(
         .internal,
@@ -82,6 +84,34 @@ extension StoreError: PostgresErrorConvertible {
     } else {
       self = .postgres(sqlState: error.sqlState, message: error.message, sql: error.statement)
     }
+  }
+
+  /// SQLSTATE 08007, `transaction_resolution_unknown`: a COMMIT whose connection broke
+  /// before its answer came (``commitOutcomeUnknown(_:)``).
+  public static let transactionResolutionUnknown = "08007"
+
+  /// The error of a COMMIT whose outcome nobody can know: its connection broke on the way.
+  static func commitOutcomeUnknown(_ error: StoreError) -> StoreError {
+    let message: String
+    if case .postgres(_, let text, _) = error { message = text } else { message = "\(error)" }
+    return .postgres(
+      sqlState: transactionResolutionUnknown,
+      message: "the connection broke while committing (\(message)); the changes may have been applied",
+      sql: "COMMIT")
+  }
+
+  /// What each command of a group whose COMMIT had an unknown outcome is told (an
+  /// `internal` error).
+  public static let outcomeUnknownForCommands = StoreError.postgres(
+    sqlState: transactionResolutionUnknown,
+    message:
+      "the connection to the database broke while committing: the change may have been applied, and viewers see it if it was; reload before trying again",
+    sql: "COMMIT")
+
+  /// Whether this is a COMMIT whose outcome is unknown (``commitOutcomeUnknown(_:)``).
+  public var isCommitOutcomeUnknown: Bool {
+    if case .postgres(let state, _, _) = self { return state == Self.transactionResolutionUnknown }
+    return false
   }
 
   /// Words in every message about a database that cannot be reached now (a protocol
