@@ -99,7 +99,10 @@ public final class StoreDataSource: TableDataSource, SessionStorage, GroupCommit
   }
 
   public func refusingCommits(with error: ProtocolError, _ body: () -> Void) {
-    store.refusingWrites(with: .outcomeUnknownForCommands, body)
+    // Carried as an unknown COMMIT outcome, which the client is told as `error.message`.
+    store.refusingWrites(
+      with: .postgres(sqlState: StoreError.transactionResolutionUnknown, message: error.message, sql: "COMMIT"),
+      body)
   }
 
   /// Runs a store call, turning its error into what the client is told.
