@@ -6,12 +6,13 @@ import TableModel
 /// The server uses it when commands queue up faster than they commit one by one, as they
 /// do on PostgreSQL, where each commit waits for network round trips and a WAL flush: the
 /// commands that arrived meanwhile are run together, their answers and diffs held until
-/// the transaction commits (see ``SessionHost/runTogether(_:)``).
+/// the transaction commits (see ``SessionHost/runTogether(_:more:)``).
 public protocol GroupCommitting: AnyObject {
   /// Runs `body`, in which every ``TableDataSource/commit(_:in:)`` (and every save of a
-  /// session) joins one transaction, committed when `body` returns. A commit that throws
-  /// inside `body` is undone alone. Throws when the transaction as a whole could not be
-  /// committed: then nothing `body` wrote was kept.
+  /// session) joins one transaction, committed when `body` returns. A commit refused
+  /// inside `body` before it changed anything leaves the others; one that fails halfway
+  /// breaks the group. Throws when the group as a whole was not committed, saying
+  /// whether anything of it may have been applied.
   func committingTogether(_ body: () -> Void) throws(GroupCommitFailure)
 
   /// Runs `body` with every commit refused at once with `error` (and nothing applied):
@@ -27,10 +28,4 @@ public enum GroupCommitFailure: Error {
   /// The connection broke while the COMMIT was on its way: the group may have been
   /// applied. No command may run again; the change log tells what was committed.
   case outcomeUnknown(ProtocolError)
-
-  public var error: ProtocolError {
-    switch self {
-    case .notApplied(let error), .outcomeUnknown(let error): return error
-    }
-  }
 }

@@ -92,7 +92,7 @@ public final class StoreDataSource: TableDataSource, SessionStorage, GroupCommit
     do {
       try store.committingTogether(body)
     } catch where error.isCommitOutcomeUnknown {
-      throw .outcomeUnknown(StoreError.outcomeUnknownForCommands.protocolError)
+      throw .outcomeUnknown(error.protocolError)
     } catch {
       throw .notApplied(error.protocolError)
     }

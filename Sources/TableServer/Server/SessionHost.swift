@@ -23,7 +23,7 @@ public final class SessionHost: ConnectionDelegate {
   private let clock = ContinuousClock()
   /// How many times a full queue was replaced by a fresh screen: a figure for logs.
   public private(set) var resynchronizations = 0
-  /// While ``runTogether(_:)`` runs: everything its work would send, carried out in order
+  /// While ``runTogether(_:more:)`` runs: everything its work would send, carried out in order
   /// once the group's transaction has committed.
   private var held: [() -> Void]?
   /// How many groups of work were committed together, and how many of them could not be
@@ -250,7 +250,7 @@ extension SessionHost {
     }
   }
 
-  /// Runs `deed` (something the outside world sees) now, or, inside ``runTogether(_:)``,
+  /// Runs `deed` (something the outside world sees) now, or, inside ``runTogether(_:more:)``,
   /// once the group has committed.
   public func deliver(_ deed: @escaping () -> Void) {
     thread.check()

@@ -32,7 +32,8 @@ extension SessionServer {
         // or of lists nobody here shows are skipped by `publish`: not decoded either.
         let snapshots = self.snapshots
         let entries = try log.logEntries(after: position) { list, version in
-          guard let version, let cached = snapshots[list] else { return version != nil }
+          guard let version else { return false }  // a removal or an import: no edits
+          guard let cached = snapshots[list] else { return true }
           return cached.version >= version
         }
         for entry in entries {

@@ -242,7 +242,7 @@ public struct SessionServer {
 
 extension SessionServer {
   /// A copy of this core to go back to when what it does next cannot be committed (see
-  /// ``SessionHost/runTogether(_:)``): the struct copies itself; the searches and the
+  /// ``SessionHost/runTogether(_:more:)``): the struct copies itself; the searches and the
   /// counted versions, kept in classes, are copied too.
   func checkpoint() -> SessionServer {
     var copy = self

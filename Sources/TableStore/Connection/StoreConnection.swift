@@ -76,6 +76,19 @@ protocol StoreConnection: AnyObject {
 }
 
 extension StoreConnection {
+  /// ``firstRows(_:_:)`` with one round trip per statement.
+  func firstRowsOneByOne(
+    _ statements: [(sql: String, arguments: [any DatabaseValueConvertible])],
+    _ body: (Int, Columns) -> Void
+  ) throws(StoreError) {
+    for (index, statement) in statements.enumerated() {
+      try each(statement.sql, statement.arguments) { row in
+        body(index, row)
+        return false
+      }
+    }
+  }
+
   /// The first column of the first row of `sql` as an integer (0 when there is none).
   func integer(_ sql: String) throws(StoreError) -> Int {
     var value = 0

@@ -22,12 +22,7 @@ extension Database: StoreConnection {
     _ statements: [(sql: String, arguments: [any DatabaseValueConvertible])],
     _ body: (Int, Columns) -> Void
   ) throws(StoreError) {
-    for (index, statement) in statements.enumerated() {
-      try each(statement.sql, statement.arguments) { row in
-        body(index, row)
-        return false
-      }
-    }
+    try firstRowsOneByOne(statements, body)
   }
 
   func runLater(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError) -> Bool {

@@ -27,12 +27,7 @@ extension PostgresConnection {
   /// a pipeline.
   public func executeLater(_ sql: String, arguments: [(any PostgresValue)?]) throws(PostgresError) {
     precondition(isPipelined, "executeLater outside a pipeline")
-    let name = try statementName(sql, parameters: arguments.count)
-    let texts = arguments.map { $0?.postgresText }
-    let sent = withCStrings(texts) { values in
-      PQsendQueryPrepared(handle, name, Int32(values.count), values, nil, nil, 0)
-    }
-    guard sent == 1 else { throw connectionError(sql) }
+    try send(sql, name: try statementName(sql, parameters: arguments.count), arguments)
     unread.append(sql)
     // Out now, so that the server works on it while this side goes on.
     guard PQflush(handle) == 0 else { throw connectionError(sql) }
@@ -61,13 +56,17 @@ extension PostgresConnection {
       names.append(try statementName(statement.sql, parameters: statement.arguments.count))
     }
     for (statement, name) in zip(statements, names) {
-      let texts = statement.arguments.map { $0?.postgresText }
-      let sent = withCStrings(texts) { values in
-        PQsendQueryPrepared(handle, name, Int32(values.count), values, nil, nil, 0)
-      }
-      guard sent == 1 else { throw connectionError(statement.sql) }
+      try send(statement.sql, name: name, statement.arguments)
     }
     try synchronize(statements.last?.sql ?? "", reading: statements.map(\.sql), read)
+  }
+
+  /// Sends the prepared statement `name` (`sql`'s) with `arguments`, without waiting.
+  func send(_ sql: String, name: String, _ arguments: [(any PostgresValue)?]) throws(PostgresError) {
+    let sent = withCStrings(arguments.map { $0?.postgresText }) { values in
+      PQsendQueryPrepared(handle, name, Int32(values.count), values, nil, nil, 0)
+    }
+    guard sent == 1 else { throw connectionError(sql) }
   }
 
   /// In a pipeline, once the caller has sent `reading` (or nothing more): sends a sync and

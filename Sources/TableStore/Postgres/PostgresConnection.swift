@@ -104,18 +104,14 @@ public final class PostgresConnection {
     _ sql: String, _ arguments: [(any PostgresValue)?], _ read: (OpaquePointer) -> T
   ) throws(PostgresError) -> T {
     let name = try statementName(sql, parameters: arguments.count)
-    let texts = arguments.map { $0?.postgresText }
     if isPipelined {
-      let sent = withCStrings(texts) { values in
-        PQsendQueryPrepared(handle, name, Int32(values.count), values, nil, nil, 0)
-      }
-      guard sent == 1 else { throw connectionError(sql) }
+      try send(sql, name: name, arguments)
       var value: T?
       try synchronize(sql, reading: [sql]) { _, result in value = read(result) }
       guard let value else { throw connectionError(sql) }
       return value
     }
-    let result = withCStrings(texts) { values in
+    let result = withCStrings(arguments.map { $0?.postgresText }) { values in
       PQexecPrepared(handle, name, Int32(values.count), values, nil, nil, 0)
     }
     guard let result else { throw connectionError(sql) }

@@ -220,15 +220,7 @@ final class PostgresStoreConnection: StoreConnection {
     _ statements: [(sql: String, arguments: [any DatabaseValueConvertible])],
     _ body: (Int, Columns) -> Void
   ) throws(StoreError) {
-    guard connection.isPipelined else {
-      for (index, statement) in statements.enumerated() {
-        try each(statement.sql, statement.arguments) { row in
-          body(index, row)
-          return false
-        }
-      }
-      return
-    }
+    guard connection.isPipelined else { return try firstRowsOneByOne(statements, body) }
     do {
       try connection.fetchTogether(statements.map { (text($0.sql), Self.values($0.arguments)) }) {
         index, result in

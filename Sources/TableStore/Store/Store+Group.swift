@@ -107,7 +107,6 @@ extension Store {
       if let change = result as? TableChange { try appendToLog(change) }
       return result
     } catch {
-      pendingAuthor = nil
       if database.modifications != before || error.isFromDatabase {
         commandGroup = .broken(error)
       }

@@ -96,7 +96,7 @@ extension Store {
     guard appendedAhead % 64 == 0,
       let newest = try fetchInt("SELECT max(id) FROM list_log")
     else { return }
-    try pruneLog(newest: newest, every: 1, sweep: appendedAhead % 4096 == 0)
+    try pruneLog(newest: newest, sweep: appendedAhead % 4096 == 0)
   }
 
   /// Appends a `replaced` entry: every list was rewritten (an import).
@@ -111,19 +111,19 @@ extension Store {
   /// from the oldest end, up to 256 at a time (more than were added since). The newest
   /// entry always stays, so that ids keep growing.
   ///
-  /// Neither scans the log. Both start just above what the last prune left: PostgreSQL
-  /// keeps deleted rows (and their index entries) until VACUUM, and an index scan from
-  /// the log's start walks all of them — 1.4 ms a prune under the write lock, measured
-  /// with pg_stat_statements during `tablebench cluster`. Entries a skipped prune left
+  /// Neither scans the log; both start just above what the last prune left. PostgreSQL
+  /// keeps deleted rows (and their index entries) until VACUUM, and the count delete
+  /// walked all of them from the log's start: 570 µs a prune under the write lock, 58 µs
+  /// now (pg_stat_statements during `tablebench cluster`). Entries a skipped prune left
   /// more than 1,024 ids below (its id went to a transaction that rolled back) go every
   /// 4,096th id.
   private func pruneLog() throws(StoreError) {
     let newest = try database.lastInsertID()
-    try pruneLog(newest: newest, every: 64, sweep: newest % 4096 == 0)
+    guard newest % 64 == 0 || logRetention.count < 64 else { return }
+    try pruneLog(newest: newest, sweep: newest % 4096 == 0)
   }
 
-  private func pruneLog(newest: Int, every: Int, sweep: Bool) throws(StoreError) {
-    guard newest % every == 0 || logRetention.count < 64 else { return }
+  private func pruneLog(newest: Int, sweep: Bool) throws(StoreError) {
     let kept = newest - max(1, logRetention.count)
     let floor = sweep ? 0 : kept - 1_024
     try execute("DELETE FROM list_log WHERE id <= ? AND id > ?", kept, floor)

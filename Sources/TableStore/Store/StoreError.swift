@@ -96,17 +96,10 @@ extension StoreError: PostgresErrorConvertible {
     if case .postgres(_, let text, _) = error { message = text } else { message = "\(error)" }
     return .postgres(
       sqlState: transactionResolutionUnknown,
-      message: "the connection broke while committing (\(message)); the changes may have been applied",
+      message:
+        "the connection to the database broke while committing (\(message)): the change may have been applied, and viewers see it if it was; reload before trying again",
       sql: "COMMIT")
   }
-
-  /// What each command of a group whose COMMIT had an unknown outcome is told (an
-  /// `internal` error).
-  public static let outcomeUnknownForCommands = StoreError.postgres(
-    sqlState: transactionResolutionUnknown,
-    message:
-      "the connection to the database broke while committing: the change may have been applied, and viewers see it if it was; reload before trying again",
-    sql: "COMMIT")
 
   /// Whether this is a COMMIT whose outcome is unknown (``commitOutcomeUnknown(_:)``).
   public var isCommitOutcomeUnknown: Bool {
