@@ -23,6 +23,10 @@ import Testing
     return (host, transport, connections)
   }
 
+  func storeOf(_ host: SessionHost) throws -> Store {
+    try #require((host.server?.dataSource as? StoreDataSource)?.store)
+  }
+
   func update(_ row: String, _ text: String, ref: Int) -> String {
     #"{"type":"update","list":"Ltasks","row":"\#(row)","text":"\#(text)","ref":\#(ref)}"#
   }
@@ -63,7 +67,7 @@ import Testing
     let fixture = try Fixture(kind)
     let (host, transport, connections) = try twoViewers(fixture)
     let (first, second) = (connections[0], connections[1])
-    let store = try #require((host.server?.dataSource as? StoreDataSource)?.store)
+    let store = try storeOf(host)
     let v = try fixture.version("Ltasks")
     var breaks = 0
     host.runTogether([
@@ -100,7 +104,7 @@ extension GroupCommitServerTests {
     let fixture = try Fixture(kind)
     let (host, transport, connections) = try twoViewers(fixture)
     let (first, second) = (connections[0], connections[1])
-    let store = try #require((host.server?.dataSource as? StoreDataSource)?.store)
+    let store = try storeOf(host)
     // Committed, but as if the answer to COMMIT was lost.
     store.afterGroupCommit = { () throws(StoreError) in
       store.afterGroupCommit = nil

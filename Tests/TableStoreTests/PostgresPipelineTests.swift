@@ -14,10 +14,14 @@ import Testing
     return db
   }
 
-  @Test func statementsSentAheadAreInPlaceForTheNextRead() throws {
-    let db = try table()
+  func beginPipelineInATransaction(_ db: PostgresConnection) throws {
     try db.executeScript("BEGIN")
     try db.beginPipeline()
+  }
+
+  @Test func statementsSentAheadAreInPlaceForTheNextRead() throws {
+    let db = try table()
+    try beginPipelineInATransaction(db)
     #expect(db.isPipelined)
     for id in 1...5 {
       // The first use of the statement prepares it inside the pipeline.
@@ -36,8 +40,7 @@ import Testing
   @Test func anErrorSentAheadSurfacesAtTheNextReadAndAbortsWhatFollows() throws {
     let db = try table()
     try db.execute("INSERT INTO t VALUES ($1, $2)", 1, "one")
-    try db.executeScript("BEGIN")
-    try db.beginPipeline()
+    try beginPipelineInATransaction(db)
     try db.executeLater("INSERT INTO t VALUES ($1, $2)", arguments: [2, "two"])
     try db.executeLater("INSERT INTO t VALUES ($1, $2)", arguments: [1, "again"])  // duplicate
     try db.executeLater("INSERT INTO t VALUES ($1, $2)", arguments: [3, "three"])
@@ -55,8 +58,7 @@ import Testing
 
   @Test func endingThePipelineReportsAnErrorStillUnread() throws {
     let db = try table()
-    try db.executeScript("BEGIN")
-    try db.beginPipeline()
+    try beginPipelineInATransaction(db)
     try db.executeLater("INSERT INTO t VALUES ($1, $2)", arguments: [1, "one"])
     try db.executeLater("INSERT INTO t VALUES ($1, $2)", arguments: [1, "one again"])
     #expect(throws: PostgresError.self) { try db.endPipeline() }
@@ -65,10 +67,11 @@ import Testing
     #expect(try db.fetchInt("SELECT count(*) FROM t") == 0)
   }
 
-  @Test func independentReadsShareOneRoundTripAfterWhatWasSentAhead() throws {
+  /// `fetchTogether` (one sync for all its reads: not counted here) reads each statement's
+  /// result in order, after the writes sent ahead of it.
+  @Test func readsFetchedTogetherSeeWhatWasSentAhead() throws {
     let db = try table()
-    try db.executeScript("BEGIN")
-    try db.beginPipeline()
+    try beginPipelineInATransaction(db)
     try db.executeLater("INSERT INTO t VALUES ($1, $2)", arguments: [1, "one"])
     try db.executeLater("INSERT INTO t VALUES ($1, $2)", arguments: [2, "two"])
     var seen: [Int: String] = [:]
