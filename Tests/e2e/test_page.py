@@ -1,7 +1,7 @@
 """The page in Chromium against the real server: navigation, cells, editing, gestures,
 live updates between two browsers, text safety, resuming, and a 100,000-row list."""
 from page_helpers import (  # noqa: F401 (fixtures)
-    SECTION_IDS, answered, app_page, cell, chromium, drag_handle, drill, go_back, open_app, reveal, serving, swipe,
+    SECTION_IDS, answered, app_page, cell, browser, drag_handle, drill, go_back, open_app, reveal, serving, swipe,
     title, visible_ids, wait_for_sections)
 
 MARKUP = "<b>bold</b><img src=x onerror=window.pwned=1>"
@@ -151,12 +151,12 @@ def test_markup_in_row_text_is_shown_as_text(page):
     assert page.evaluate("window.pwned") is None
 
 
-def test_a_switch_reveals_rows_and_is_shared(chromium, server, page):
+def test_a_switch_reveals_rows_and_is_shared(browser, server, page):
     assert cell(page, "revealed").count() == 0
     cell(page, "more").locator(".switch").click()
     cell(page, "revealed").wait_for()
     assert cell(page, "more").locator(".switch").get_attribute("aria-checked") == "true"
-    other = open_app(chromium, server)
+    other = open_app(browser, server)
     try:
         assert cell(other, "more").locator(".switch").get_attribute("aria-checked") == "true"
         cell(other, "more").locator(".switch").click()
@@ -230,8 +230,8 @@ def test_drag_to_another_section_in_grouped_style(page):
     wait_for_sections(page, [["A2", "B1", "A3"], ["B2", "B3", "A1"]])
 
 
-def test_a_row_deleted_while_held_is_not_dropped(chromium, server, page):
-    other = open_app(chromium, server)
+def test_a_row_deleted_while_held_is_not_dropped(browser, server, page):
+    other = open_app(browser, server)
     try:
         drill(page, "held", "Held")
         drill(other, "held", "Held")
@@ -303,8 +303,8 @@ def test_edit_mode_insert_rename_and_delete(page):
     assert "Brand new" in texts and "Note 1" not in texts and "Note 5" not in texts
 
 
-def test_two_browsers_editing_one_list_converge(chromium, server, page):
-    other = open_app(chromium, server)
+def test_two_browsers_editing_one_list_converge(browser, server, page):
+    other = open_app(browser, server)
     try:
         drill(page, "shared", "Shared")
         drill(other, "shared", "Shared")
@@ -422,9 +422,9 @@ def test_scrolling_a_hundred_thousand_rows_renders_well_within_a_frame(page):
     assert timing["p95"] < 16, timing
 
 
-def test_loading_shows_until_the_first_screen(chromium, server):
+def test_loading_shows_until_the_first_screen(browser, server):
     from page_helpers import new_page
-    with new_page(chromium) as page:
+    with new_page(browser) as page:
         held = []
         page.route_web_socket("**/ws", lambda ws: held.append(ws))  # never answers
         page.goto(server.url)
@@ -433,8 +433,8 @@ def test_loading_shows_until_the_first_screen(chromium, server):
         assert page.locator(".cell").count() == 0
 
 
-def test_reduced_motion_replaces_screens_without_sliding(chromium, server):
-    page = open_app(chromium, server, reduced_motion="reduce")
+def test_reduced_motion_replaces_screens_without_sliding(browser, server):
+    page = open_app(browser, server, reduced_motion="reduce")
     try:
         cell(page, "general").click()
         page.wait_for_function("document.querySelector('.nav-title').textContent === 'General'")
@@ -455,8 +455,8 @@ def test_a_double_tap_pushes_one_level(page):
     assert page.locator(".nav-back").is_hidden()
 
 
-def test_dark_scheme(chromium, server):
-    page = open_app(chromium, server, color_scheme="dark")
+def test_dark_scheme(browser, server):
+    page = open_app(browser, server, color_scheme="dark")
     try:
         colors = page.evaluate("""() => [document.body, document.querySelector('.cell'),
             document.querySelector('.cell .text')].map((n) => getComputedStyle(n)[n.tagName === 'SPAN'
@@ -466,8 +466,8 @@ def test_dark_scheme(chromium, server):
         page.close_context()
 
 
-def test_a_screen_deleted_elsewhere_pops_with_a_notice(chromium, server, page):
-    other = open_app(chromium, server)
+def test_a_screen_deleted_elsewhere_pops_with_a_notice(browser, server, page):
+    other = open_app(browser, server)
     try:
         drill(page, "folders", "Folders")
         drill(page, "inbox", "Inbox")

@@ -8,7 +8,7 @@ import urllib.request
 import pytest
 
 from conftest import TABLEWEB
-from page_helpers import Server, cell, chromium, new_page, swipe  # noqa: F401 (fixtures)
+from page_helpers import Server, cell, browser, new_page, swipe  # noqa: F401 (fixtures)
 
 MARKUP = "<img src=x onerror=window.pwned=1><script>window.pwned=2</script>"
 APP = {
@@ -45,9 +45,9 @@ def open_with_link(browser, server, credential):
     return page
 
 
-def test_editor_and_viewer_in_two_contexts(chromium, server):
-    editor = open_with_link(chromium, server, server.editor)
-    viewer = open_with_link(chromium, server, server.viewer)
+def test_editor_and_viewer_in_two_contexts(browser, server):
+    editor = open_with_link(browser, server, server.editor)
+    viewer = open_with_link(browser, server, server.viewer)
     try:
         for page, who in ((editor, "Ed · editor"), (viewer, "Vi · viewer")):
             assert page.text_content(".whoami") == who
@@ -76,8 +76,8 @@ def test_editor_and_viewer_in_two_contexts(chromium, server):
         viewer.close_context()
 
 
-def test_no_credential_shows_access_needed_instead_of_reconnecting(chromium, server):
-    with new_page(chromium, server.url, bypass_csp=False) as page:
+def test_no_credential_shows_access_needed_instead_of_reconnecting(browser, server):
+    with new_page(browser, server.url, bypass_csp=False) as page:
         page.wait_for_selector(".access-needed")
         assert page.text_content(".access-needed h2") == "Access needed"
         assert "#access=" in page.text_content(".access-needed")
@@ -88,9 +88,9 @@ def test_no_credential_shows_access_needed_instead_of_reconnecting(chromium, ser
         assert page.is_hidden(".banner")
 
 
-def test_revocation_closes_the_page_within_2_seconds(chromium, server):
+def test_revocation_closes_the_page_within_2_seconds(browser, server):
     credential = access("grant", "--role", "viewer", "--name", "Short", db=server.db)
-    page = open_with_link(chromium, server, credential)
+    page = open_with_link(browser, server, credential)
     try:
         start = time.monotonic()
         access("revoke", "Short", db=server.db)
@@ -109,8 +109,8 @@ def test_static_responses_carry_the_policy(server):
         assert response.headers["Referrer-Policy"] == "no-referrer"
 
 
-def test_a_javascript_image_and_markup_run_nothing(chromium, server):
-    page = open_with_link(chromium, server, server.viewer)
+def test_a_javascript_image_and_markup_run_nothing(browser, server):
+    page = open_with_link(browser, server, server.viewer)
     try:
         violations = []
         page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)

@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from conftest import TABLEWEB
-from page_helpers import Server, cell, chromium, drill, open_app, serving, swipe  # noqa: F401 (fixtures)
+from page_helpers import Server, cell, browser, drill, open_app, serving, swipe  # noqa: F401 (fixtures)
 from test_access import grant, hello, until
 
 ACTIONS = [
@@ -29,8 +29,8 @@ server = serving(APP)
 
 
 @pytest.fixture
-def two(chromium, server):
-    pages = [open_app(chromium, server) for _ in range(2)]
+def two(browser, server):
+    pages = [open_app(browser, server) for _ in range(2)]
     for p in pages:
         drill(p, "tasks", "Tasks")
     yield pages

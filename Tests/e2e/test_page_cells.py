@@ -5,7 +5,7 @@ import json
 import subprocess
 
 from conftest import TABLEWEB
-from page_helpers import app_page, cell, chromium, serving  # noqa: F401 (fixtures)
+from page_helpers import app_page, cell, browser, serving  # noqa: F401 (fixtures)
 
 MARKUP = "<img src=x onerror=window.pwned=1>"
 SLOTS = [{"name": "avatar", "kind": "image"}, {"name": "sender", "kind": "title"},

@@ -1,6 +1,6 @@
 """A list of 1,000,000 rows, taller than Chromium lays out (33,554,432 px): every row is
 reached, by the scrubber, by keyboard and by scrolling, and drawn 44 px apart."""
-from page_helpers import app_page, chromium, numbered_list, serving  # noqa: F401 (fixtures)
+from page_helpers import app_page, browser, numbered_list, serving  # noqa: F401 (fixtures)
 
 N = 1_000_000
 CAP = 33_554_432

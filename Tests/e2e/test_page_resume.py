@@ -5,7 +5,7 @@ same scroll position, the open swipe still open — with the edits in it."""
 import json
 import urllib.request
 
-from page_helpers import TIMEOUT_MS, cell, chromium, new_page, numbered_list, serving  # noqa: F401
+from page_helpers import TIMEOUT_MS, cell, browser, new_page, numbered_list, serving  # noqa: F401
 
 APP = {**numbered_list(300), "editable": True}
 server = serving(APP)
@@ -20,8 +20,8 @@ def post_insert(server, text):
         assert json.loads(response.read())["type"] == "ack"
 
 
-def test_a_dropped_connection_resumes_without_a_screen(chromium, server):
-    with new_page(chromium) as page:
+def test_a_dropped_connection_resumes_without_a_screen(browser, server):
+    with new_page(browser) as page:
         frames = []  # every message from the server, in order
         routes = []
 

@@ -4,7 +4,7 @@ client edits, and Escape or Cancel ends it."""
 import json
 import urllib.request
 
-from page_helpers import app_page, chromium, serving, wait_for_sections  # noqa: F401 (fixtures)
+from page_helpers import app_page, browser, serving, wait_for_sections  # noqa: F401 (fixtures)
 
 N = 20_000
 

@@ -1,7 +1,7 @@
 """Self-sizing rows (data format v1.1 `lines`) in Chromium: a row of many lines shows its
 whole text and pushes the next row down, subtitle rows are iOS's 56 px, `lines: n`
 clamps, and scrolling up through rows measured only as they come into view never jumps."""
-from page_helpers import app_page, cell, chromium, serving  # noqa: F401 (fixtures)
+from page_helpers import app_page, cell, browser, serving  # noqa: F401 (fixtures)
 
 LONG = ("A row whose text is far longer than one line: it wraps instead of ending in an "
         "ellipsis, as a UITableViewCell with numberOfLines = 0 does. ") * 4

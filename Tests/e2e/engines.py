@@ -1,0 +1,219 @@
+"""The browser engines the page tests run in, each behind Playwright's shape of a browser:
+`launch(name)` returns an object with `new_context(viewport=…, color_scheme=…,
+reduced_motion=…, device_scale_factor=…)` whose `new_page()` has the API of
+webdriver_page.Page (a subset of Playwright's Page).
+
+- `chromium`: Debian's Chromium through Playwright, as it always was.
+- `webkit`: WebKitGTK's MiniBrowser through Debian's WebKitWebDriver (Selenium's
+  `webdriver.WebKitGTK`) under Xvfb (started here when there is no DISPLAY). A context is
+  a browser process of its own (own storage, so its own tableweb session); finished ones
+  are cleared and reused. Dark scheme and reduced motion are the process's GTK settings
+  (`--dark-mode`, `gtk-enable-animations=0`), so each kind has its own processes.
+
+TABLEWEB_ENGINES (comma-separated, default "chromium,webkit") says which run.
+"""
+import atexit
+import contextlib
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+MINIBROWSER = os.environ.get("MINIBROWSER", "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
+WEBKIT_DRIVER = shutil.which("WebKitWebDriver") or "/usr/bin/WebKitWebDriver"
+ENGINES = [e.strip() for e in os.environ.get("TABLEWEB_ENGINES", "chromium,webkit").split(",") if e.strip()]
+
+
+def launch(name):
+    if name == "chromium":
+        return ChromiumBrowser()
+    if name == "webkit":
+        return WebKitBrowser()
+    raise ValueError(f"unknown engine {name!r} (chromium, webkit)")
+
+
+class ChromiumBrowser:
+    """Playwright's Chromium; its own Playwright (and event loop) per browser."""
+    name = "chromium"
+
+    def __init__(self):
+        from playwright.sync_api import sync_playwright
+        self._playwright = sync_playwright().start()
+        self._browser = self._playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+
+    def new_context(self, **options):
+        return self._browser.new_context(**options)
+
+    def close(self):
+        self._browser.close()
+        self._playwright.stop()
+
+
+# --- WebKit ---------------------------------------------------------------------------
+
+_display_lock = threading.Lock()
+_xvfb = None
+
+
+def _display():
+    """$DISPLAY, or an Xvfb of our own, large enough for a 1,280 px window and more."""
+    global _xvfb
+    with _display_lock:
+        if os.environ.get("DISPLAY"):
+            return os.environ["DISPLAY"]
+        if _xvfb is None:
+            read, write = os.pipe()
+            _xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1920x1200x24", "-nolisten", "tcp"],
+                                     pass_fds=[write], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            os.close(write)
+            with os.fdopen(read) as f:
+                number = f.readline().strip()
+            if not number:
+                raise RuntimeError("Xvfb did not start (apt-get install xvfb)")
+            _xvfb.display = f":{number}"
+            atexit.register(_xvfb.terminate)
+        return _xvfb.display
+
+
+def _gtk_config(reduced_motion):
+    """An XDG config folder whose GTK theme leaves the page the whole window: MiniBrowser's
+    toolbar drawn at its smallest (else no window is narrower than 447 px), animations off
+    for reduced motion (WebKitGTK's prefers-reduced-motion follows gtk-enable-animations)."""
+    folder = tempfile.mkdtemp(prefix="tableweb-webkit-")
+    os.makedirs(os.path.join(folder, "gtk-3.0"))
+    shutil.copy(os.path.join(HERE, "webkit-gtk.css"), os.path.join(folder, "gtk-3.0", "gtk.css"))
+    with open(os.path.join(folder, "gtk-3.0", "settings.ini"), "w") as f:
+        f.write(f"[Settings]\ngtk-enable-animations={0 if reduced_motion else 1}\n")
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
+class WebKitDriver:
+    """One MiniBrowser window through WebKitWebDriver: webdriver_page.Page's Driver."""
+
+    def __init__(self, dark, reduced_motion):
+        from selenium import webdriver
+        from selenium.webdriver.webkitgtk.service import Service
+        options = webdriver.WebKitGTKOptions()
+        options.binary_location = MINIBROWSER
+        options.add_argument("--automation")
+        if dark:
+            options.add_argument("--dark-mode")
+        env = dict(os.environ, DISPLAY=_display(), XDG_CONFIG_HOME=_gtk_config(reduced_motion))
+        self.session = webdriver.WebKitGTK(options=options, service=Service(WEBKIT_DRIVER, env=env))
+        self.session.set_script_timeout(60)
+        self.chrome = None  # (width, height) the window has beyond the viewport
+
+    def call(self, body, arg):
+        script = ("const arg = arguments[0], done = arguments[arguments.length - 1];\n"
+                  f"(async () => {{\n{body}\n}})().then((v) => done({{value: v === undefined ? null : v}}),"
+                  " (e) => done({error: String(e?.message ?? e)}));")
+        return self.session.execute_async_script(script, arg)
+
+    def perform(self, sources):
+        from selenium.webdriver.remote.command import Command
+        self.session.execute(Command.W3C_ACTIONS, {"actions": sources})
+
+    def release(self):
+        from selenium.webdriver.remote.command import Command
+        self.session.execute(Command.W3C_CLEAR_ACTIONS)
+
+    @property
+    def url(self):
+        return self.session.current_url
+
+    def navigate(self, url):
+        self.session.get(url)
+
+    def reload(self):
+        self.session.refresh()
+
+    def viewport(self):
+        return self.session.execute_script("return [innerWidth, innerHeight]")
+
+    def set_viewport(self, width, height):
+        if self.chrome is None:
+            self.session.set_window_rect(0, 0, width, height)
+            w, h = self.viewport()
+            self.chrome = (width - w, height - h)
+        self.session.set_window_rect(0, 0, width + self.chrome[0], height + self.chrome[1])
+        got = self.viewport()
+        assert got == [width, height], f"WebKit's viewport is {got}, not {width}x{height}"
+
+    def screenshot(self, path):
+        self.session.save_screenshot(path)
+
+    def reset(self):
+        """Leaves nothing for the next context: storage cleared, off the page, no input held."""
+        self.release()
+        self.session.execute_script("try { localStorage.clear(); sessionStorage.clear(); } catch {}")
+        self.session.delete_all_cookies()
+        self.session.get("about:blank")
+
+    def quit(self):
+        self.session.quit()
+
+
+class WebKitBrowser:
+    name = "webkit"
+
+    def __init__(self):
+        self._idle = {}  # (dark, reduced) → drivers ready for a new context
+        self._all = []
+
+    def new_context(self, viewport=None, color_scheme=None, reduced_motion=None, bypass_csp=None,
+                    device_scale_factor=None):
+        from webdriver_page import Unsupported
+        if device_scale_factor not in (None, 1):
+            raise Unsupported("webkit: device_scale_factor")
+        kind = (color_scheme == "dark", reduced_motion == "reduce")
+        idle = self._idle.setdefault(kind, [])
+        driver = idle.pop() if idle else None
+        if driver is None:
+            driver = WebKitDriver(*kind)
+            self._all.append(driver)
+        size = viewport or {"width": 1280, "height": 720}
+        driver.set_viewport(size["width"], size["height"])
+        return WebDriverContext(self, kind, driver)
+
+    def _done(self, kind, driver):
+        try:
+            driver.reset()
+        except Exception:  # noqa: BLE001 (a browser that broke is not reused)
+            if driver in self._all:
+                self._all.remove(driver)
+                with contextlib.suppress(Exception):
+                    driver.quit()
+            return
+        self._idle[kind].append(driver)
+
+    def close(self):
+        for driver in self._all:
+            driver.quit()
+        self._all.clear()
+        self._idle.clear()
+
+
+class WebDriverContext:
+    """Playwright's BrowserContext for a WebDriver engine: one page."""
+
+    def __init__(self, browser, kind, driver):
+        self.browser, self.kind, self.driver = browser, kind, driver
+        self.timeout = 30_000
+        self.page = None
+
+    def set_default_timeout(self, ms):
+        self.timeout = ms
+        if self.page:
+            self.page.set_default_timeout(ms)
+
+    def new_page(self):
+        from webdriver_page import Page
+        self.page = Page(self.driver, self.browser.name, self.timeout)
+        return self.page
+
+    def close(self):
+        self.browser._done(self.kind, self.driver)
