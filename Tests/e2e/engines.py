@@ -5,7 +5,7 @@ webdriver_page.Page (a subset of Playwright's Page).
 
 - `chromium`: Debian's Chromium through Playwright, as it always was.
 - `webkit`: WebKitGTK's MiniBrowser through Debian's WebKitWebDriver (Selenium's
-  `webdriver.WebKitGTK`) under Xvfb (started here when there is no DISPLAY). A context is
+  `webdriver.WebKitGTK`), each window on an Xvfb display of its own. A context is
   a browser process of its own (own storage, so its own tableweb session); finished ones
   are cleared and reused. Dark scheme and reduced motion are the process's GTK settings
   (`--dark-mode`, `gtk-enable-animations=0`), so each kind has its own processes.
@@ -14,11 +14,12 @@ TABLEWEB_ENGINES (comma-separated, default "chromium,webkit") says which run.
 """
 import atexit
 import contextlib
+import ctypes
 import os
 import shutil
 import subprocess
 import tempfile
-import threading
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -54,28 +55,41 @@ class ChromiumBrowser:
 
 # --- WebKit ---------------------------------------------------------------------------
 
-_display_lock = threading.Lock()
-_xvfb = None
+class Xvfb:
+    """An X display of its own for one browser window. Alone on it, the window has the
+    keyboard focus once the pointer is over it (X's default PointerRoot focus; there is no
+    window manager to give it), as a browser a person types into has."""
 
+    def __init__(self):
+        read, write = os.pipe()
+        self.process = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1920x1200x24",
+                                         "-nolisten", "tcp"], pass_fds=[write],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(write)
+        with os.fdopen(read) as f:
+            number = f.readline().strip()
+        if not number:
+            raise RuntimeError("Xvfb did not start (apt-get install xvfb)")
+        self.display = f":{number}"
 
-def _display():
-    """$DISPLAY, or an Xvfb of our own, large enough for a 1,280 px window and more."""
-    global _xvfb
-    with _display_lock:
-        if os.environ.get("DISPLAY"):
-            return os.environ["DISPLAY"]
-        if _xvfb is None:
-            read, write = os.pipe()
-            _xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1920x1200x24", "-nolisten", "tcp"],
-                                     pass_fds=[write], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            os.close(write)
-            with os.fdopen(read) as f:
-                number = f.readline().strip()
-            if not number:
-                raise RuntimeError("Xvfb did not start (apt-get install xvfb)")
-            _xvfb.display = f":{number}"
-            atexit.register(_xvfb.terminate)
-        return _xvfb.display
+    def point_at(self, x, y):
+        """Puts the X pointer at (x, y) of the screen (libX11's XWarpPointer)."""
+        x11 = ctypes.CDLL("libX11.so.6")
+        x11.XOpenDisplay.restype = ctypes.c_void_p
+        x11.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
+        x11.XDefaultRootWindow.restype = ctypes.c_ulong
+        x11.XWarpPointer.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong] + [ctypes.c_int] * 2 \
+            + [ctypes.c_uint] * 2 + [ctypes.c_int] * 2
+        x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+        connection = x11.XOpenDisplay(self.display.encode())
+        if not connection:
+            raise RuntimeError(f"cannot open X display {self.display}")
+        x11.XWarpPointer(connection, 0, x11.XDefaultRootWindow(connection), 0, 0, 0, 0, x, y)
+        x11.XCloseDisplay(connection)  # flushes
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait()
 
 
 def _gtk_config(reduced_motion):
@@ -102,10 +116,17 @@ class WebKitDriver:
         options.add_argument("--automation")
         if dark:
             options.add_argument("--dark-mode")
-        env = dict(os.environ, DISPLAY=_display(), XDG_CONFIG_HOME=_gtk_config(reduced_motion))
-        self.session = webdriver.WebKitGTK(options=options, service=Service(WEBKIT_DRIVER, env=env))
+        self.x = Xvfb()
+        env = dict(os.environ, DISPLAY=self.x.display, XDG_CONFIG_HOME=_gtk_config(reduced_motion))
+        try:
+            self.session = webdriver.WebKitGTK(options=options, service=Service(WEBKIT_DRIVER, env=env))
+        except BaseException:
+            self.x.stop()
+            raise
         self.session.set_script_timeout(60)
         self.chrome = None  # (width, height) the window has beyond the viewport
+        self.session.set_window_rect(0, 0, 400, 300)
+        self.x.point_at(1, 1)
 
     def call(self, body, arg):
         script = ("const arg = arguments[0], done = arguments[arguments.length - 1];\n"
@@ -135,13 +156,28 @@ class WebKitDriver:
         return self.session.execute_script("return [innerWidth, innerHeight]")
 
     def set_viewport(self, width, height):
-        if self.chrome is None:
-            self.session.set_window_rect(0, 0, width, height)
-            w, h = self.viewport()
-            self.chrome = (width - w, height - h)
-        self.session.set_window_rect(0, 0, width + self.chrome[0], height + self.chrome[1])
-        got = self.viewport()
-        assert got == [width, height], f"WebKit's viewport is {got}, not {width}x{height}"
+        """Sizes the window so that the page gets width × height (GTK resizes a moment later)."""
+        if self.viewport() == [width, height]:
+            return
+        window = [width + (self.chrome or (0, 20))[0], height + (self.chrome or (0, 20))[1]]
+        for _ in range(3):
+            self.session.set_window_rect(0, 0, *window)
+            got = self._settled_viewport()
+            if got == [width, height]:
+                self.chrome = (window[0] - width, window[1] - height)
+                return
+            window = [window[0] + width - got[0], window[1] + height - got[1]]
+        raise AssertionError(f"WebKit's viewport is {got}, not {width}x{height}")
+
+    def _settled_viewport(self):
+        last = None
+        for _ in range(50):
+            now = self.viewport()
+            if now == last:
+                return now
+            last = now
+            time.sleep(0.02)
+        return last
 
     def screenshot(self, path):
         self.session.save_screenshot(path)
@@ -154,7 +190,10 @@ class WebKitDriver:
         self.session.get("about:blank")
 
     def quit(self):
-        self.session.quit()
+        try:
+            self.session.quit()
+        finally:
+            self.x.stop()
 
 
 class WebKitBrowser:

@@ -240,9 +240,11 @@ def drag_handle(page, row_id, dy):
 
 
 def swipe(page, row_id, dx, steps=8):
+    """Drags the row `dx` pixels sideways, from its far side as a thumb would (so that the
+    pointer stays on the screen)."""
     box = cell(page, row_id).bounding_box()
     y = box["y"] + box["height"] / 2
-    x = box["x"] + box["width"] - 20
+    x = box["x"] + (20 if dx > 0 else box["width"] - 20)
     page.mouse.move(x, y)
     page.mouse.down()
     page.mouse.move(x + dx, y + 1, steps=steps)

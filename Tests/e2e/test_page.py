@@ -1,4 +1,4 @@
-"""The page in Chromium against the real server: navigation, cells, editing, gestures,
+"""The page in each engine against the real server: navigation, cells, editing, gestures,
 live updates between two browsers, text safety, resuming, and a 100,000-row list."""
 from page_helpers import (  # noqa: F401 (fixtures)
     SECTION_IDS, answered, app_page, cell, browser, drag_handle, drill, go_back, open_app, reveal, serving, swipe,
@@ -424,13 +424,16 @@ def test_scrolling_a_hundred_thousand_rows_renders_well_within_a_frame(page):
 
 def test_loading_shows_until_the_first_screen(browser, server):
     from page_helpers import new_page
-    with new_page(browser) as page:
-        held = []
-        page.route_web_socket("**/ws", lambda ws: held.append(ws))  # never answers
-        page.goto(server.url)
-        page.locator(".loading .spinner").wait_for()
-        assert page.locator(".loading").text_content() == "Loading…"
-        assert page.locator(".cell").count() == 0
+    from wsproxy import Proxy
+    proxy = Proxy(server.port)
+    proxy.hold = True  # the WebSocket is never answered
+    try:
+        with new_page(browser, proxy.url) as page:
+            page.locator(".loading .spinner").wait_for()
+            assert page.locator(".loading").text_content() == "Loading…"
+            assert page.locator(".cell").count() == 0
+    finally:
+        proxy.close()
 
 
 def test_reduced_motion_replaces_screens_without_sliding(browser, server):

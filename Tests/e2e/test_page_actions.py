@@ -1,4 +1,4 @@
-"""Row actions in Chromium: swipe actions on both edges (a full swipe performs the first),
+"""Row actions in each engine: swipe actions on both edges (a full swipe performs the first),
 the context menu by right click and by keyboard, and the chosen action reaching the server
 and another viewer; viewers are refused."""
 import asyncio

@@ -1,4 +1,4 @@
-"""cell.js inside Chromium: the parts of a cell the demo data never shows (an insert row's
+"""cell.js inside each engine: the parts of a cell the demo data never shows (an insert row's
 green plus, the delete confirmation), from rows as model.js makes them."""
 import pytest
 

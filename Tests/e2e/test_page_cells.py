@@ -1,4 +1,4 @@
-"""Custom cells in Chromium: a list's layout filled by each row's values, set as text and
+"""Custom cells in each engine: a list's layout filled by each row's values, set as text and
 checked URLs (markup shows as text, a `javascript:` URL is refused), and the data file's
 path-naming errors."""
 import json

@@ -1,4 +1,4 @@
-"""model.js, unit-tested inside Chromium: the diff application algorithm of
+"""model.js, unit-tested inside each engine: the diff application algorithm of
 protocol-core, the queue for early diffs, and fetched rows."""
 import json
 

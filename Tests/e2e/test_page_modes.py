@@ -1,4 +1,4 @@
-"""Dark mode and reduced motion in Chromium: in dark, the page's background and text
+"""Dark mode and reduced motion in each engine: in dark, the page's background and text
 colours differ from light and keep readable contrast (WCAG AA, 4.5:1); with reduced
 motion, a push replaces the screen with no transition."""
 import re

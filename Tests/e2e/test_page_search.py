@@ -1,4 +1,4 @@
-"""Search in Chromium: the field on a searchable screen filters the whole list on the
+"""Search in each engine: the field on a searchable screen filters the whole list on the
 server (past the rows the page holds), folds case and accents, stays live while another
 client edits, and Escape or Cancel ends it."""
 import json

@@ -1,4 +1,4 @@
-"""Self-sizing rows (data format v1.1 `lines`) in Chromium: a row of many lines shows its
+"""Self-sizing rows (data format v1.1 `lines`) in each engine: a row of many lines shows its
 whole text and pushes the next row down, subtitle rows are iOS's 56 px, `lines: n`
 clamps, and scrolling up through rows measured only as they come into view never jumps."""
 from page_helpers import app_page, cell, browser, serving  # noqa: F401 (fixtures)

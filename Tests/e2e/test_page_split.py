@@ -1,4 +1,4 @@
-"""Split view in Chromium (UISplitViewController): on a window 1,000 px or wider the
+"""Split view in each engine (UISplitViewController): on a window 1,000 px or wider the
 screen that pushed stays in a sidebar beside the top one, live, with the row that leads
 to the top highlighted; a tap there replaces the top; narrowing the window collapses to
 the phone layout with the stack kept, and widening brings the sidebar back."""

@@ -1,4 +1,4 @@
-"""Large titles in Chromium: a root screen shows its title large above the list, with the
+"""Large titles in each engine: a root screen shows its title large above the list, with the
 bar's small title hidden; scrolling collapses it into the bar; pushed screens have none."""
 from page_helpers import app_page, browser, drill, go_back, serving  # noqa: F401 (fixtures)
 

@@ -248,13 +248,21 @@ class Mouse:
     def __init__(self, page):
         self.page = page
         self.x = self.y = 0
-        self.buttons = set()
+        self.size = None
 
     def _perform(self, actions):
         self.page.driver.perform([{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
                                    "actions": actions}])
 
+    def _inside(self, x, y):
+        """WebDriver keeps the pointer in the viewport, as a finger stays on the screen."""
+        if self.size is None:
+            self.size = self.page.driver.viewport()
+        return min(max(x, 0), self.size[0] - 1), min(max(y, 0), self.size[1] - 1)
+
     def move(self, x, y, steps=1):
+        self.size = None
+        x, y = self._inside(x, y)
         x0, y0 = self.x, self.y
         moves = [{"type": "pointerMove", "duration": 0, "origin": "viewport",
                   "x": round(x0 + (x - x0) * i / steps), "y": round(y0 + (y - y0) * i / steps)}
@@ -263,11 +271,9 @@ class Mouse:
         self._perform(moves)
 
     def down(self, button="left"):
-        self.buttons.add(button)
         self._perform([{"type": "pointerDown", "button": BUTTONS[button]}])
 
     def up(self, button="left"):
-        self.buttons.discard(button)
         self._perform([{"type": "pointerUp", "button": BUTTONS[button]}])
 
     def click(self, x, y, button="left", click_count=1):
