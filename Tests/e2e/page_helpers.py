@@ -179,6 +179,12 @@ def open_app(browser, server, **options):
     return page
 
 
+def can_press(page, key):
+    """Whether this engine's driver can send `key` (WebDriver's key table lacks a few)."""
+    from webdriver_page import KEYS
+    return page.engine == "chromium" or len(key) == 1 or key in KEYS
+
+
 def cell(page, row_id):
     return page.locator(f".page:last-child .cell[data-id='{row_id}']")
 

@@ -249,6 +249,7 @@ class Mouse:
         self.page = page
         self.x = self.y = 0
         self.size = None
+        self.wheels = 0
 
     def _perform(self, actions):
         self.page.driver.perform([{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
@@ -283,7 +284,9 @@ class Mouse:
                        *press * click_count])
 
     def wheel(self, dx, dy):
-        self.page.driver.perform([{"type": "wheel", "id": "wheel", "actions": [
+        # A new wheel source each time: WebKitWebDriver scrolls only once per source.
+        self.wheels += 1
+        self.page.driver.perform([{"type": "wheel", "id": f"wheel{self.wheels}", "actions": [
             {"type": "scroll", "origin": "viewport", "x": round(self.x), "y": round(self.y),
              "deltaX": round(dx), "deltaY": round(dy), "duration": 0}]}])
 
