@@ -141,6 +141,17 @@ export class TableView {
 			this.sectionEls.delete(id);
 			for (const [key, node] of this.cells) if (node.parentNode === els.layer) this.cells.delete(key);
 		}
+		this.showHeaders();
+	}
+
+	/// An indexed list's empty sections show no header or footer, as Contacts leaves out
+	/// letters nobody's name starts with (the strip keeps them).
+	showHeaders() {
+		const indexed = !!this.screen.indexTitles;
+		for (const sec of this.screen.sections) {
+			const els = this.sectionEls.get(sec.id);
+			els.header.hidden = els.footer.hidden = indexed && sec.rows.length === 0;
+		}
 	}
 
 	buildIndex() {
@@ -164,9 +175,16 @@ export class TableView {
 		strip.addEventListener("pointermove", (e) => strip.hasPointerCapture(e.pointerId) && jump(e));
 	}
 
-	/// The n-th index title jumps to the n-th section (protocol: `indexTitles`).
+	/// The n-th index title jumps to the n-th section (protocol: `indexTitles`), or when
+	/// that one is empty to the next that has rows (else the last that has).
 	scrollToIndexTitle(k) {
-		const sec = this.screen.sections[Math.min(k, this.screen.sections.length - 1)];
+		const secs = this.screen.sections;
+		k = Math.min(k, secs.length - 1);
+		const has = (j) => secs[j]?.rows.length > 0;
+		let j = k;
+		while (j < secs.length && !has(j)) j++;
+		if (j === secs.length) for (j = k; j > 0 && !has(j); j--);
+		const sec = secs[j];
 		if (!sec) return;
 		this.scroller.scrollTop = this.sectionEls.get(sec.id).root.offsetTop;
 		this.render();
@@ -342,6 +360,7 @@ export class TableView {
 			afterMotion(() => node.remove());
 		}
 		if (changes.sections) this.buildSections();
+		else this.showHeaders(); // a section that emptied or filled
 		this.sized = false;
 		this.render();
 		for (const id of changes.inserted) this.effect(id, "inserting", 400);

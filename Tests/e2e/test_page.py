@@ -1,5 +1,8 @@
 """The page in each engine against the real server: navigation, cells, editing, gestures,
 live updates between two browsers, text safety, resuming, and a 100,000-row list."""
+import json
+import urllib.request
+
 from page_helpers import (  # noqa: F401 (fixtures)
     SECTION_IDS, answered, app_page, cell, browser, drag_handle, drill, go_back, open_app, reveal, serving, swipe,
     title, visible_ids, wait_for_sections)
@@ -60,6 +63,9 @@ APP = {
                     {"id": f"p{i}", "text": name} for i, name in enumerate(
                         "Anna Bert Cleo Dora Emil Fay Gus Hana Ivo Jana Karl Lena Milo Nina Otto Pia "
                         "Quin Rosa Sven Tom Uma Vera Walt Xavi Yara Zeno Abe Bea Cid Dan".split())]}]}},
+            {"id": "sparse", "text": "Sparse", "children": {
+                "id": "Lsparse", "title": "Sparse", "index": True, "editable": True, "sections": [{"id": "sparse-s", "rows": [
+                    {"id": f"sp{k}{i}", "text": f"{k}name {i}"} for k in "ABCGHMZ" for i in range(6)]}]}},
             {"id": "across", "text": "Across", "children": {
                 "title": "Across", "style": "grouped", "editable": True, "sections": [
                     {"id": f"across-{k}", "header": k, "footer": f"{k} ends", "rows": [
@@ -349,6 +355,33 @@ def test_index_strip_jumps_to_a_section(page):
     header = page.locator(".sh:text-is('K')").bounding_box()
     assert abs(header["y"] - page.locator(".scroller").bounding_box()["y"]) < 2
     page.mouse.up()
+
+
+def test_an_indexed_list_shows_no_empty_sections_and_its_strip_jumps_to_the_next(page, server):
+    drill(page, "sparse", "Sparse")
+    headers = ".page:last-child .sh:visible"
+    assert page.locator(headers).all_text_contents() == ["A", "B", "C", "G", "H", "M", "Z"]
+    strip = page.locator(".index-strip span").all_text_contents()
+    assert strip[:5] == ["A", "B", "C", "D", "E"] and len(strip) == 27  # every letter stays
+    scroller = page.locator(".scroller").bounding_box()
+    page.locator(".index-strip span", has_text="E").click()  # no E, no F: G
+    page.wait_for_function("document.querySelector('.page:last-child .scroller').scrollTop > 0")
+    assert abs(page.locator(".sh:text-is('G')").bounding_box()["y"] - scroller["y"]) < 2
+    page.evaluate("document.querySelector('.page:last-child .scroller').scrollTop = 0")
+    answer = post(server, {"type": "insert", "list": "Lsparse", "section": "Lsparse:E", "after": None,
+                           "row": {"text": "Ename"}})
+    assert answer["type"] == "ack", answer
+    page.locator(".page:last-child .sh:text-is('E')").wait_for()  # a row came: its header shows
+    page.locator(".index-strip span", has_text="E").click()  # now E itself
+    page.wait_for_function("document.querySelector('.page:last-child .scroller').scrollTop > 0")
+    assert abs(page.locator(".sh:text-is('E')").bounding_box()["y"] - scroller["y"]) < 2
+
+
+def post(server, command):
+    request = urllib.request.Request(server.url + "api/commands", data=json.dumps(command).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.load(answer)
 
 
 def test_reload_resumes_the_same_screen(page):
