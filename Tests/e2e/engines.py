@@ -7,15 +7,19 @@ webdriver_page.Page (a subset of Playwright's Page).
 - `webkit`: WebKitGTK's MiniBrowser through Debian's WebKitWebDriver (Selenium's
   `webdriver.WebKitGTK`), each window on an Xvfb display of its own. A context is
   a browser process of its own (own storage, so its own tableweb session); finished ones
-  are cleared and reused. Dark scheme and reduced motion are the process's GTK settings
-  (`--dark-mode`, `gtk-enable-animations=0`), so each kind has its own processes.
+  are cleared and reused. Dark scheme, reduced motion and the device scale are the process's
+  GTK settings (`--dark-mode`, `gtk-enable-animations=0`, GDK_SCALE), so each kind has its
+  own processes.
 
 TABLEWEB_ENGINES (comma-separated, default "chromium,webkit") says which run.
 """
 import atexit
+import base64
 import contextlib
 import ctypes
+import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -33,7 +37,9 @@ def launch(name):
         return ChromiumBrowser()
     if name == "webkit":
         return WebKitBrowser()
-    raise ValueError(f"unknown engine {name!r} (chromium, webkit)")
+    if name == "firefox":
+        return FirefoxBrowser()
+    raise ValueError(f"unknown engine {name!r} (chromium, webkit, firefox)")
 
 
 class ChromiumBrowser:
@@ -108,7 +114,7 @@ def _gtk_config(reduced_motion):
 class WebKitDriver:
     """One MiniBrowser window through WebKitWebDriver: webdriver_page.Page's Driver."""
 
-    def __init__(self, dark, reduced_motion):
+    def __init__(self, dark, reduced_motion, scale=1):
         from selenium import webdriver
         from selenium.webdriver.webkitgtk.service import Service
         options = webdriver.WebKitGTKOptions()
@@ -117,7 +123,8 @@ class WebKitDriver:
         if dark:
             options.add_argument("--dark-mode")
         self.x = Xvfb()
-        env = dict(os.environ, DISPLAY=self.x.display, XDG_CONFIG_HOME=_gtk_config(reduced_motion))
+        env = dict(os.environ, DISPLAY=self.x.display, XDG_CONFIG_HOME=_gtk_config(reduced_motion),
+                   GDK_SCALE=str(scale))  # devicePixelRatio
         try:
             self.session = webdriver.WebKitGTK(options=options, service=Service(WEBKIT_DRIVER, env=env))
         except BaseException:
@@ -200,15 +207,12 @@ class WebKitBrowser:
     name = "webkit"
 
     def __init__(self):
-        self._idle = {}  # (dark, reduced) → drivers ready for a new context
+        self._idle = {}  # (dark, reduced motion, scale) → drivers ready for a new context
         self._all = []
 
     def new_context(self, viewport=None, color_scheme=None, reduced_motion=None, bypass_csp=None,
                     device_scale_factor=None):
-        from webdriver_page import Unsupported
-        if device_scale_factor not in (None, 1):
-            raise Unsupported("webkit: device_scale_factor")
-        kind = (color_scheme == "dark", reduced_motion == "reduce")
+        kind = (color_scheme == "dark", reduced_motion == "reduce", int(device_scale_factor or 1))
         idle = self._idle.setdefault(kind, [])
         driver = idle.pop() if idle else None
         if driver is None:
@@ -256,3 +260,149 @@ class WebDriverContext:
 
     def close(self):
         self.browser._done(self.kind, self.driver)
+
+
+# --- Firefox ------------------------------------------------------------------------------
+
+FIREFOX = os.environ.get("FIREFOX", shutil.which("firefox-esr") or "/usr/bin/firefox-esr")
+
+
+class BiDi:
+    """A WebDriver BiDi session over Firefox's own WebSocket (`--remote-debugging-port`):
+    commands answered in order; events, which nothing here asks for, are skipped."""
+
+    def __init__(self, url):
+        from websockets.sync.client import connect
+        self.socket = connect(url + "/session", max_size=None, open_timeout=20)
+        self.last = 0
+        self.send("session.new", capabilities={})
+
+    def send(self, method, **params):
+        self.last += 1
+        self.socket.send(json.dumps({"id": self.last, "method": method, "params": params}))
+        while True:
+            message = json.loads(self.socket.recv(timeout=90))
+            if message.get("id") == self.last:
+                if message.get("type") == "error":
+                    raise RuntimeError(f"{method}: {message['error']}: {message.get('message')}")
+                return message["result"]
+
+
+class FirefoxProcess:
+    """Headless firefox-esr with a fresh profile whose preferences give the scheme and motion."""
+
+    def __init__(self, dark, reduced_motion, scale):
+        self.profile = tempfile.mkdtemp(prefix="tableweb-firefox-")
+        with open(os.path.join(self.profile, "user.js"), "w") as f:
+            f.write(f'user_pref("layout.css.prefers-color-scheme.content-override", {0 if dark else 1});\n'
+                    f'user_pref("ui.prefersReducedMotion", {1 if reduced_motion else 0});\n'
+                    'user_pref("browser.shell.checkDefaultBrowser", false);\n')
+        self.scale = scale
+        self.log = tempfile.TemporaryFile("w+")
+        self.process = subprocess.Popen([FIREFOX, "--headless", "--no-remote", "--profile", self.profile,
+                                         "--remote-debugging-port=0"], stdout=subprocess.DEVNULL, stderr=self.log)
+        deadline = time.monotonic() + 60
+        url = None
+        while url is None:
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                self.quit()
+                raise RuntimeError("firefox-esr did not offer WebDriver BiDi")
+            time.sleep(0.1)
+            self.log.seek(0)
+            found = re.search(r"WebDriver BiDi listening on (ws://\S+)", self.log.read())
+            url = found and found.group(1)
+        self.bidi = BiDi(url)
+
+    def quit(self):
+        with contextlib.suppress(Exception):
+            self.bidi.send("session.end")
+        self.process.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(10)
+        if self.process.poll() is None:
+            self.process.kill()
+        shutil.rmtree(self.profile, True)
+
+
+class FirefoxDriver:
+    """One tab in a user context of its own (own storage): webdriver_page.Page's Driver."""
+
+    def __init__(self, firefox):
+        self.firefox, self.bidi = firefox, firefox.bidi
+        self.user_context = self.bidi.send("browser.createUserContext")["userContext"]
+        self.context = self.bidi.send("browsingContext.create", type="tab", userContext=self.user_context)["context"]
+        self.size = None
+
+    def call(self, body, arg):
+        function = ("async (json) => { const arg = JSON.parse(json); try { return JSON.stringify({value:"
+                    f" await (async () => {{\n{body}\n}})() ?? null}}); }} catch (e) {{"
+                    " return JSON.stringify({error: String(e?.message ?? e)}); } }")
+        result = self.bidi.send("script.callFunction", functionDeclaration=function, awaitPromise=True,
+                                arguments=[{"type": "string", "value": json.dumps(arg)}],
+                                target={"context": self.context}, resultOwnership="none")
+        if result["type"] == "exception":
+            return {"error": result["exceptionDetails"]["text"]}
+        return json.loads(result["result"]["value"])
+
+    def perform(self, sources):
+        self.bidi.send("input.performActions", context=self.context, actions=sources)
+
+    def release(self):
+        self.bidi.send("input.releaseActions", context=self.context)
+
+    @property
+    def url(self):
+        return self.bidi.send("browsingContext.getTree", root=self.context)["contexts"][0]["url"]
+
+    def navigate(self, url):
+        self.bidi.send("browsingContext.navigate", context=self.context, url=url, wait="complete")
+
+    def reload(self):
+        self.bidi.send("browsingContext.reload", context=self.context, wait="complete")
+
+    def viewport(self):
+        return list(self.size)
+
+    def set_viewport(self, width, height):
+        self.bidi.send("browsingContext.setViewport", context=self.context,
+                       viewport={"width": width, "height": height}, devicePixelRatio=self.firefox.scale)
+        self.size = (width, height)
+
+    def screenshot(self, path):
+        data = self.bidi.send("browsingContext.captureScreenshot", context=self.context)["data"]
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(data))
+
+    def close(self):
+        self.bidi.send("browser.removeUserContext", userContext=self.user_context)
+
+
+class FirefoxBrowser:
+    name = "firefox"
+
+    def __init__(self):
+        self._processes = {}  # (dark, reduced motion, scale) → FirefoxProcess
+
+    def new_context(self, viewport=None, color_scheme=None, reduced_motion=None, bypass_csp=None,
+                    device_scale_factor=None):
+        kind = (color_scheme == "dark", reduced_motion == "reduce", int(device_scale_factor or 1))
+        if kind not in self._processes:
+            self._processes[kind] = FirefoxProcess(*kind)
+        driver = FirefoxDriver(self._processes[kind])
+        size = viewport or {"width": 1280, "height": 720}
+        driver.set_viewport(size["width"], size["height"])
+        return FirefoxContext(self, driver)
+
+    def close(self):
+        for process in self._processes.values():
+            process.quit()
+        self._processes.clear()
+
+
+class FirefoxContext(WebDriverContext):
+    def __init__(self, browser, driver):
+        super().__init__(browser, None, driver)
+
+    def close(self):
+        with contextlib.suppress(Exception):
+            self.driver.close()
