@@ -37,7 +37,7 @@ function track(onMove, onUp) {
 function addSwipeActions(view, node, side) {
 	node.querySelector(".swipe-actions")?.remove();
 	const acts = actionsFor(view, cellState.get(node).row)[side];
-	// After the row's content, under it: Tab from where the swipe started reaches them.
+	// After the content (under it): Tab from where a swipe began reaches them.
 	const box = node.appendChild(el("div", `swipe-actions ${side} c-${acts[0]?.color}`));
 	box.onkeydown = (e) => { if (e.key === "Escape") view.closeSwipe(), node.focus(); };
 	for (const act of acts) box.appendChild(el("button", `c-${act.color}`, act.title)).act = act;

@@ -144,13 +144,11 @@ export class TableView {
 		this.showHeaders();
 	}
 
-	/// An indexed list's empty sections show no header or footer, as Contacts leaves out
-	/// letters nobody's name starts with (the strip keeps them).
+	/// An indexed list's empty sections show no header (as Contacts); the strip keeps them.
 	showHeaders() {
-		const indexed = !!this.screen.indexTitles;
 		for (const sec of this.screen.sections) {
-			const els = this.sectionEls.get(sec.id);
-			els.header.hidden = els.footer.hidden = indexed && sec.rows.length === 0;
+			const e = this.sectionEls.get(sec.id);
+			e.header.hidden = e.footer.hidden = !!this.screen.indexTitles && !sec.rows.length;
 		}
 	}
 
@@ -175,16 +173,11 @@ export class TableView {
 		strip.addEventListener("pointermove", (e) => strip.hasPointerCapture(e.pointerId) && jump(e));
 	}
 
-	/// The n-th index title jumps to the n-th section (protocol: `indexTitles`), or when
-	/// that one is empty to the next that has rows (else the last that has).
+	/// The n-th index title jumps to the n-th section (protocol: `indexTitles`), or the
+	/// next one with rows (else the last one with rows).
 	scrollToIndexTitle(k) {
-		const secs = this.screen.sections;
-		k = Math.min(k, secs.length - 1);
-		const has = (j) => secs[j]?.rows.length > 0;
-		let j = k;
-		while (j < secs.length && !has(j)) j++;
-		if (j === secs.length) for (j = k; j > 0 && !has(j); j--);
-		const sec = secs[j];
+		const has = (s) => s.rows.length;
+		const sec = this.screen.sections.slice(k).find(has) ?? this.screen.sections.findLast(has);
 		if (!sec) return;
 		this.scroller.scrollTop = this.sectionEls.get(sec.id).root.offsetTop;
 		this.render();
@@ -360,7 +353,7 @@ export class TableView {
 			afterMotion(() => node.remove());
 		}
 		if (changes.sections) this.buildSections();
-		else this.showHeaders(); // a section that emptied or filled
+		else this.showHeaders();
 		this.sized = false;
 		this.render();
 		for (const id of changes.inserted) this.effect(id, "inserting", 400);
