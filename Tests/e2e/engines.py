@@ -325,12 +325,13 @@ class FirefoxProcess:
 
 
 class FirefoxDriver:
-    """One tab in a user context of its own (own storage): webdriver_page.Page's Driver."""
+    """A window (a background tab gets no animation frames) in a user context of its own
+    (own storage): webdriver_page.Page's Driver."""
 
     def __init__(self, firefox):
         self.firefox, self.bidi = firefox, firefox.bidi
         self.user_context = self.bidi.send("browser.createUserContext")["userContext"]
-        self.context = self.bidi.send("browsingContext.create", type="tab", userContext=self.user_context)["context"]
+        self.context = self.bidi.send("browsingContext.create", type="window", userContext=self.user_context)["context"]
         self.size = None
 
     def call(self, body, arg):

@@ -17,20 +17,24 @@ class Proxy:
         self.hold = False
         self._lines = set()
         self._held = []
+        self._tasks = set()
         self._loop = asyncio.new_event_loop()
         ready = threading.Event()
-        threading.Thread(target=self._run, args=(ready,), daemon=True).start()
+        self._thread = threading.Thread(target=self._run, args=(ready,), daemon=True)
+        self._thread.start()
         ready.wait(10)
         self.url = f"http://127.0.0.1:{self.port}/"
 
     def _run(self, ready):
         asyncio.set_event_loop(self._loop)
-        server = self._loop.run_until_complete(asyncio.start_server(self._accept, "127.0.0.1", 0))
-        self.port = server.sockets[0].getsockname()[1]
+        self._server = self._loop.run_until_complete(asyncio.start_server(self._accept, "127.0.0.1", 0))
+        self.port = self._server.sockets[0].getsockname()[1]
         ready.set()
         self._loop.run_forever()
+        self._loop.close()
 
     async def _accept(self, client_reader, client_writer):
+        self._tasks.add(asyncio.current_task())
         try:
             first = await client_reader.readuntil(b"\r\n")
         except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
@@ -100,5 +104,16 @@ class Proxy:
         self._loop.call_soon_threadsafe(cut)
 
     def close(self):
+        """Cuts everything and stops: no connection or task is left behind."""
+        async def stop():
+            self._server.close()
+            for writer in self._held:
+                writer.transport.abort()
+            tasks = [t for t in self._tasks if t is not asyncio.current_task() and not t.done()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            self._loop.stop()
         self.drop()
-        self._loop.call_soon_threadsafe(self._loop.stop)
+        asyncio.run_coroutine_threadsafe(stop(), self._loop)
+        self._thread.join(10)
