@@ -298,6 +298,7 @@ class FirefoxProcess:
                     f'user_pref("ui.prefersReducedMotion", {1 if reduced_motion else 0});\n'
                     'user_pref("browser.shell.checkDefaultBrowser", false);\n')
         self.scale = scale
+        self.active = None  # the FirefoxDriver whose window has the focus
         self.log = tempfile.TemporaryFile("w+")
         self.process = subprocess.Popen([FIREFOX, "--headless", "--no-remote", "--profile", self.profile,
                                          "--remote-debugging-port=0"], stdout=subprocess.DEVNULL, stderr=self.log)
@@ -346,6 +347,10 @@ class FirefoxDriver:
         return json.loads(result["result"]["value"])
 
     def perform(self, sources):
+        # Keys act (a button's Enter or Space) only in the window that has the focus.
+        if self.firefox.active is not self:
+            self.bidi.send("browsingContext.activate", context=self.context)
+            self.firefox.active = self
         self.bidi.send("input.performActions", context=self.context, actions=sources)
 
     def release(self):
