@@ -231,7 +231,8 @@ export class TableView {
 		this.keepAnchor = false;
 		if (a && sections[a[0]]?.rows[a[1]]?.id === a[2] && !drawn.some((h, s) => h < real[s])) {
 			const moved = els[a[0]].rows.offsetTop + hs[a[0]].top(a[1]) - a[3];
-			if (moved) this.scroller.scrollTop = p += moved; // rows above it grew or shrank
+			// Rows above it grew or shrank. Read back: Firefox keeps whole pixels.
+			if (moved) (this.scroller.scrollTop = p + moved), (p = this.scroller.scrollTop);
 		}
 		const o = (this.offsets = rowOffsets(els.map((e) => e.rows.offsetTop), drawn, real, p, view));
 		const tops = els.map((e, s) => e.rows.offsetTop - o[s]);

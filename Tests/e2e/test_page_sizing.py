@@ -60,9 +60,12 @@ def test_scrolling_up_through_rows_not_measured_yet_never_jumps(page):
     scroller = ".page:last-child .scroller"
     page.evaluate(f"() => {{ const s = document.querySelector('{scroller}'); s.scrollTop = s.scrollHeight; }}")
     page.wait_for_function("() => document.querySelector(\".cell[data-id='m299']\")")
-    page.wait_for_timeout(100)
     tops = "() => Object.fromEntries([...document.querySelectorAll('.cell[data-id^=m]')].map((n) =>" \
         " [n.dataset.id, n.getBoundingClientRect().top]))"
+    last = None  # rows measured as they came into view may still move the ones drawn (Firefox: 300 ms)
+    while (now := page.evaluate(tops)) != last:
+        last = now
+        page.wait_for_timeout(50)
     for step in range(25):
         before = page.evaluate(tops)
         page.evaluate("() => document.querySelector('.page:last-child .scroller').scrollBy({top: -300, behavior: 'instant'})")
