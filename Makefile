@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # What building and serving need; the tests need more (browsers, a display, PostgreSQL,
 # nginx), installed by `make test` only.
 RUN_PACKAGES := libwebsockets-dev libsqlite3-dev libssl-dev libpq-dev pkg-config
-TEST_PACKAGES := $(RUN_PACKAGES) postgresql nginx chromium chromium-driver webkit2gtk-driver xvfb
+TEST_PACKAGES := $(RUN_PACKAGES) postgresql nginx chromium chromium-driver webkit2gtk-driver xvfb firefox-esr
 VENV := .venv
 PORT ?= 8080
 DB ?= tableweb.sqlite
@@ -57,7 +57,8 @@ examples: test-deps
 	    || exit 1; done
 	Tests/Packages/ModelOnly/.build/debug/ModelOnly | grep -q '"type":"diff"'
 
-# Everything in Chromium, and beside it (the other core) the page suites again in WebKit.
+# Everything in Chromium, and beside it (the other core) the page suites again in WebKit
+# and Firefox.
 e2e-test: test-deps pydeps release examples
 	$(VENV)/bin/python Tests/e2e/run_engines.py
 

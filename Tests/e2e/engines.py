@@ -253,9 +253,11 @@ class WebDriverContext:
         if self.page:
             self.page.set_default_timeout(ms)
 
+    touch = False
+
     def new_page(self):
         from webdriver_page import Page
-        self.page = Page(self.driver, self.browser.name, self.timeout)
+        self.page = Page(self.driver, self.browser.name, self.timeout, touch=self.touch)
         return self.page
 
     def close(self):
@@ -397,7 +399,7 @@ class FirefoxBrowser:
         driver = FirefoxDriver(self._processes[kind])
         size = viewport or {"width": 1280, "height": 720}
         driver.set_viewport(size["width"], size["height"])
-        return FirefoxContext(self, driver)
+        return FirefoxContext(self, driver, touch=size["width"] < 1000)  # a phone is touched
 
     def close(self):
         for process in self._processes.values():
@@ -406,8 +408,9 @@ class FirefoxBrowser:
 
 
 class FirefoxContext(WebDriverContext):
-    def __init__(self, browser, driver):
+    def __init__(self, browser, driver, touch):
         super().__init__(browser, None, driver)
+        self.touch = touch
 
     def close(self):
         with contextlib.suppress(Exception):

@@ -235,9 +235,22 @@ def wait_for_sections(page, expected):
     page.wait_for_function(f"e => JSON.stringify(({SECTION_IDS})()) === JSON.stringify(e)", arg=expected)
 
 
+def steady_box(page, locator):
+    """The element's box once it has stopped moving (rows glide to their new places after a
+    change; a pointer put down mid-glide misses, more so on a loaded machine)."""
+    last = None
+    for _ in range(100):
+        box = locator.bounding_box()
+        if box == last:
+            return box
+        last = box
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{locator} keeps moving")
+
+
 def drag_handle(page, row_id, dy):
     """Drags the row's reorder handle `dy` pixels down (up if negative) and lets go."""
-    handle = cell(page, row_id).locator(".reorder").bounding_box()
+    handle = steady_box(page, cell(page, row_id).locator(".reorder"))
     x, y = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
@@ -248,7 +261,7 @@ def drag_handle(page, row_id, dy):
 def swipe(page, row_id, dx, steps=8):
     """Drags the row `dx` pixels sideways, from its far side as a thumb would (so that the
     pointer stays on the screen)."""
-    box = cell(page, row_id).bounding_box()
+    box = steady_box(page, cell(page, row_id))
     y = box["y"] + box["height"] / 2
     x = box["x"] + (20 if dx > 0 else box["width"] - 20)
     page.mouse.move(x, y)

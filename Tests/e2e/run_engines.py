@@ -1,7 +1,8 @@
 """`make test`'s end-to-end run: every suite with the page in Chromium, and at the same
-time, on the other core, the page suites again in WebKit (the tests whose id says
-[webkit]). Each is a pytest of its own with its own servers on free ports; WebKit's output
-is printed when both have finished. Exits non-zero when either failed.
+time, on the other core, the page suites again in WebKit and then in Firefox (the tests
+whose id says [webkit] or [firefox]). Each is a pytest of its own with its own servers on
+free ports; the second one's output is printed when both have finished. Exits non-zero
+when either failed. TABLEWEB_OTHER_ENGINES (default "webkit,firefox") names the others.
 
 Extra arguments go to both pytests (say `-x`, or `-k search`)."""
 import os
@@ -17,17 +18,18 @@ PYTEST = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", HERE]
 def main(args):
     started = time.monotonic()
     with tempfile.TemporaryFile("w+") as log:
-        webkit = subprocess.Popen([*PYTEST, "-k", "webkit", *args], stdout=log, stderr=subprocess.STDOUT,
-                                  env=dict(os.environ, TABLEWEB_ENGINES="webkit"))
+        others = os.environ.get("TABLEWEB_OTHER_ENGINES", "webkit,firefox")
+        webkit = subprocess.Popen([*PYTEST, "-k", " or ".join(others.split(",")), *args], stdout=log,
+                                  stderr=subprocess.STDOUT, env=dict(os.environ, TABLEWEB_ENGINES=others))
         chromium = subprocess.run([*PYTEST, *args], env=dict(os.environ, TABLEWEB_ENGINES="chromium"))
         chromium_done = time.monotonic()
         webkit.wait()
         log.seek(0)
-        print("\n=== The page suites in WebKit (run beside the above) ===", flush=True)
+        print(f"\n=== The page suites in {others} (run beside the above) ===", flush=True)
         sys.stdout.write(log.read())
     end = time.monotonic()
-    print(f"end-to-end: Chromium and the rest {chromium_done - started:.0f} s, WebKit beside them, "
-          f"{end - started:.0f} s in all", flush=True)
+    print(f"end-to-end: Chromium and the rest {chromium_done - started:.0f} s; {others} beside them,"
+          f" {end - started:.0f} s in all", flush=True)
     return 0 if chromium.returncode == webkit.returncode == 0 else 1
 
 

@@ -39,9 +39,10 @@ class PageError(AssertionError):
 class Page:
     """One tab in its own context (a browser session of its own: own storage, own session)."""
 
-    def __init__(self, driver, engine, timeout_ms=5000):
+    def __init__(self, driver, engine, timeout_ms=5000, touch=False):
         self.driver = driver
         self.engine = engine
+        self.touch = touch
         self.timeout = timeout_ms
         self.keyboard = Keyboard(self)
         self.mouse = Mouse(self)
@@ -242,17 +243,22 @@ class Locator:
 
 
 class Mouse:
-    """A mouse through WebDriver pointer actions (pointerType "mouse"), kept between calls
-    as Playwright's is: down, moves and up may come in separate steps."""
+    """The pointer through WebDriver pointer actions, kept between calls as Playwright's
+    mouse is: down, moves and up may come in separate steps. On a page whose driver can
+    touch (`page.touch`: Firefox at a phone's size) the left button is a finger — a
+    pointer of type "touch", with touch events, the browser free to pan where the page's
+    `touch-action` lets it — and the right button and the wheel stay a mouse's."""
 
     def __init__(self, page):
         self.page = page
         self.x = self.y = 0
         self.size = None
         self.wheels = 0
+        self.pressed = False
 
-    def _perform(self, actions):
-        self.page.driver.perform([{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+    def _perform(self, actions, button="left"):
+        kind = "touch" if self.page.touch and button == "left" else "mouse"
+        self.page.driver.perform([{"type": "pointer", "id": kind, "parameters": {"pointerType": kind},
                                    "actions": actions}])
 
     def _inside(self, x, y):
@@ -269,19 +275,24 @@ class Mouse:
                   "x": round(x0 + (x - x0) * i / steps), "y": round(y0 + (y - y0) * i / steps)}
                  for i in range(1, steps + 1)]
         self.x, self.y = x, y
-        self._perform(moves)
+        if not self.page.touch or self.pressed:  # a finger in the air is nowhere
+            self._perform(moves)
+
+    def _at(self):
+        return {"type": "pointerMove", "duration": 0, "origin": "viewport", "x": round(self.x), "y": round(self.y)}
 
     def down(self, button="left"):
-        self._perform([{"type": "pointerDown", "button": BUTTONS[button]}])
+        self.pressed = True
+        self._perform([self._at(), {"type": "pointerDown", "button": BUTTONS[button]}], button)
 
     def up(self, button="left"):
-        self._perform([{"type": "pointerUp", "button": BUTTONS[button]}])
+        self.pressed = False
+        self._perform([self._at(), {"type": "pointerUp", "button": BUTTONS[button]}], button)
 
     def click(self, x, y, button="left", click_count=1):
         self.x, self.y = x, y
         press = [{"type": "pointerDown", "button": BUTTONS[button]}, {"type": "pointerUp", "button": BUTTONS[button]}]
-        self._perform([{"type": "pointerMove", "duration": 0, "origin": "viewport", "x": round(x), "y": round(y)},
-                       *press * click_count])
+        self._perform([self._at(), *press * click_count], button)
 
     def wheel(self, dx, dy):
         # A new wheel source each time: WebKitWebDriver scrolls only once per source.
