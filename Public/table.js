@@ -387,7 +387,9 @@ export class TableView {
 
 	click(e) {
 		const node = e.target.closest(".cell");
-		if (this.suppressClick) return void (this.suppressClick = false);
+		// A finger's swipe makes no click: a key's (detail 0) is not the gesture's.
+		if (this.suppressClick && e.detail) return void (this.suppressClick = false);
+		this.suppressClick = false;
 		if (this.openSwipe) {
 			const act = node === this.openSwipe.node && chosenAction(this, node, e.target.closest(".swipe-actions button"));
 			if (act) perform(this, cellState.get(node).row, act);
