@@ -50,9 +50,22 @@ def report(name, intervals):
           f"  median {statistics.median(q):5.1f} ms  p95 {p95:5.1f} ms  worst {q[-1]:6.1f} ms")
 
 
+# The baseline, in the same engine and run: a page that is nothing but a scroller as tall
+# as the list is drawn, painted by CSS alone. What the engine costs on this machine (Xvfb,
+# no GPU) without any of our script.
+BASELINE = ("data:text/html,<meta name=viewport content='width=device-width'><style>body{margin:0}"
+            ".page{position:fixed;inset:0}.scroller{height:100%;overflow-y:auto}.rows{height:16000000px;"
+            "background:repeating-linear-gradient(%23fff 0 43px,%23ccc 43px 44px)}</style>"
+            "<div class=page><div class=scroller><div class=rows></div></div></div>")
+
+
 def run(engine, server):
     browser = engines.launch(engine)
     try:
+        with new_page(browser, BASELINE, viewport=PHONE) as page:
+            print(f"Baseline in {engine}: a bare scroller as tall, CSS only")
+            report("fling, 40 px/frame, 10 s", page.evaluate(SCROLL, ["fling", 600]))
+            report("jump between ends, 2 s", page.evaluate(SCROLL, ["jump", 120]))
         with new_page(browser, server.url, viewport=PHONE) as page:
             page.wait_for_selector(".cell[data-id]", timeout=20_000)
             print(f"Scrolling {N:,} rows in {engine}, 390x844, 60 Hz frames")

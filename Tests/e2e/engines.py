@@ -42,6 +42,19 @@ def launch(name):
     raise ValueError(f"unknown engine {name!r} (chromium, webkit, firefox)")
 
 
+def steady(read, tries, pause):
+    """What `read()` gives twice in a row, `pause` seconds apart (at most `tries` reads;
+    then the last, or None if that changed too)."""
+    last = None
+    for _ in range(tries):
+        now = read()
+        if now == last:
+            return now
+        last = now
+        time.sleep(pause)
+    return None
+
+
 class ChromiumBrowser:
     """Playwright's Chromium; its own Playwright (and event loop) per browser."""
     name = "chromium"
@@ -169,22 +182,12 @@ class WebKitDriver:
         window = [width + (self.chrome or (0, 20))[0], height + (self.chrome or (0, 20))[1]]
         for _ in range(3):
             self.session.set_window_rect(0, 0, *window)
-            got = self._settled_viewport()
+            got = steady(self.viewport, 50, 0.02) or self.viewport()
             if got == [width, height]:
                 self.chrome = (window[0] - width, window[1] - height)
                 return
             window = [window[0] + width - got[0], window[1] + height - got[1]]
         raise AssertionError(f"WebKit's viewport is {got}, not {width}x{height}")
-
-    def _settled_viewport(self):
-        last = None
-        for _ in range(50):
-            now = self.viewport()
-            if now == last:
-                return now
-            last = now
-            time.sleep(0.02)
-        return last
 
     def screenshot(self, path):
         self.session.save_screenshot(path)

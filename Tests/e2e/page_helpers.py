@@ -235,22 +235,17 @@ def wait_for_sections(page, expected):
     page.wait_for_function(f"e => JSON.stringify(({SECTION_IDS})()) === JSON.stringify(e)", arg=expected)
 
 
-def steady_box(page, locator):
+def steady_box(locator):
     """The element's box once it has stopped moving (rows glide to their new places after a
     change; a pointer put down mid-glide misses, more so on a loaded machine)."""
-    last = None
-    for _ in range(100):
-        box = locator.bounding_box()
-        if box == last:
-            return box
-        last = box
-        page.wait_for_timeout(50)
-    raise AssertionError(f"{locator} keeps moving")
+    box = engines.steady(locator.bounding_box, 100, 0.05)
+    assert box, f"{locator} keeps moving"
+    return box
 
 
 def drag_handle(page, row_id, dy):
     """Drags the row's reorder handle `dy` pixels down (up if negative) and lets go."""
-    handle = steady_box(page, cell(page, row_id).locator(".reorder"))
+    handle = steady_box(cell(page, row_id).locator(".reorder"))
     x, y = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
@@ -261,7 +256,7 @@ def drag_handle(page, row_id, dy):
 def swipe(page, row_id, dx, steps=8):
     """Drags the row `dx` pixels sideways, from its far side as a thumb would (so that the
     pointer stays on the screen)."""
-    box = steady_box(page, cell(page, row_id))
+    box = steady_box(cell(page, row_id))
     y = box["y"] + box["height"] / 2
     x = box["x"] + (20 if dx > 0 else box["width"] - 20)
     page.mouse.move(x, y)
