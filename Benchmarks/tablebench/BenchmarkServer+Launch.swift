@@ -1,16 +1,18 @@
 import Foundation
+import TableStore
 
 extension BenchmarkServer {
-  /// `tableweb` with `arguments`, warnings only on its log and its standard output dropped.
-  static func launch(_ executable: String, _ arguments: [String]) throws -> Process {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(
-      ["TABLEWEB_LOG_LEVEL": "warning"]) { current, _ in current }
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    return process
+  /// `tableweb` with `arguments`, warnings only on its log (unless the environment says
+  /// otherwise; `environment` adds to it likewise) and its standard output dropped.
+  static func launch(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:]
+  ) throws -> ChildProcess {
+    try ChildProcess(
+      [executable] + arguments,
+      environment: ProcessInfo.processInfo.environment.merging(
+        environment.merging(["TABLEWEB_LOG_LEVEL": "warning"]) { given, _ in given }
+      ) { current, _ in current },
+      output: .null)
   }
 
   /// Runs `tableweb` with `arguments` to the end; throws when it fails.

@@ -1,12 +1,15 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import TableStore
 
 /// The real `tableweb serve` in a process of its own on a loopback port, for the benchmarks
 /// that measure it from outside (its memory alone, its CPU time), and what they share.
 enum BenchmarkServer {
 
-  static func start(executable server: String?, port: Int, database: String) throws -> Process {
+  static func start(executable server: String?, port: Int, database: String) throws
+    -> ChildProcess
+  {
     let executable = try tableweb(server)
     // `swift run tablebench` builds only this product, so the tableweb it runs may predate
     // the code it is measuring: say so when an object file of that code is newer.
@@ -14,20 +17,14 @@ enum BenchmarkServer {
       FileHandle.standardError.write(
         Data("note: \(executable) is older than \(stale); `swift build -c release` first\n".utf8))
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = ["serve", "--port", String(port), "--db", database]
     // A new database is made with the demo app (TABLEWEB_DEMO: older servers ignore it);
     // a line per connection would bury the figures, so warnings only unless asked.
-    process.environment = ProcessInfo.processInfo.environment.merging(
-      ["TABLEWEB_DEMO": "1", "TABLEWEB_LOG_LEVEL": "warning"]
-    ) { current, _ in current }
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    return process
+    return try launch(
+      executable, ["serve", "--port", String(port), "--db", database],
+      environment: ["TABLEWEB_DEMO": "1"])
   }
 
-  static func wait(for sockets: FanoutClients, process: Process) throws {
+  static func wait(for sockets: FanoutClients, process: ChildProcess) throws {
     let deadline = ContinuousClock.now + .seconds(30)
     while ContinuousClock.now < deadline {
       guard process.isRunning else {

@@ -136,12 +136,13 @@ enum ClusterApp {
 
 /// `uptime`'s line, or the load averages when it cannot be run.
 func uptime() -> String {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/uptime")
-  let pipe = Pipe()
-  process.standardOutput = pipe
-  guard (try? process.run()) != nil else { return "load average \(loadAverage())" }
+  var ends: [Int32] = [0, 0]
+  guard pipe(&ends) == 0 else { return "load average \(loadAverage())" }
+  let output = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+  let process = try? ChildProcess(["/usr/bin/uptime"], output: .descriptor(ends[1]))
+  close(ends[1])
+  guard let process else { return "load average \(loadAverage())" }
+  let text = String(decoding: output.readDataToEndOfFile(), as: UTF8.self)
   process.waitUntilExit()
-  let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
   return text.trimmingCharacters(in: .whitespacesAndNewlines)
 }

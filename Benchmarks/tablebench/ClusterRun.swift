@@ -9,7 +9,7 @@ import TableStore
 /// Must stay on the thread that made it.
 final class ClusterRun {
   private let ports: [Int]
-  private let processes: [Process]
+  private let processes: [ChildProcess]
   private let clients: FanoutClients
   private let postgres: PostgresConnection?
   private let db: String

@@ -6,8 +6,9 @@ import TableStore
 ///
 /// One cluster serves the whole test process (the store and the server suites alike); each test takes a database of its own
 /// (``newDatabase()``). `initdb` refuses to run as root, so as root the cluster runs as
-/// the `postgres` user Debian's package creates. A watchdog shell stops the cluster and
-/// removes its folder within a second of the test process ending, however it ends.
+/// the `postgres` user Debian's package creates. Its programs get descriptors 0–2 and none
+/// of the test process's others (``ChildProcess``). A watchdog shell stops the cluster and
+/// removes its folder as soon as the test process has ended, however it ends.
 public final class PostgresCluster: Sendable {
   public static let shared: Result<PostgresCluster, ClusterError> = Result { () throws(ClusterError) in
     try PostgresCluster()
@@ -28,6 +29,15 @@ public final class PostgresCluster: Sendable {
   public var url: String { url(database: "postgres") }
 
   public func url(database: String) -> String { "postgres://tableweb@127.0.0.1:\(port)/\(database)" }
+
+  /// The postmaster's process id, from `postmaster.pid`; nil while the server is stopped.
+  public var postmasterPID: pid_t? {
+    let file = folder.appendingPathComponent("data/postmaster.pid").path
+    guard let text = try? String(contentsOfFile: file, encoding: .utf8),
+      let line = text.split(separator: "\n").first
+    else { return nil }
+    return pid_t(line)
+  }
 
   /// A new, empty database; returns its URL.
   public func newDatabase() throws -> String {
@@ -76,15 +86,30 @@ public final class PostgresCluster: Sendable {
     try Self.run("\(bin)/pg_ctl", ["-D", data, "-m", mode, "-w", "stop"], asPostgres: asRoot)
   }
 
-  /// Stops the cluster once this process is gone: polls our pid from a detached shell.
+  /// Stops the cluster once this process is gone, however it ends: a detached shell reads
+  /// a pipe whose write end only this process holds (close-on-exec, and never handed to a
+  /// child), so the read reaches its end when this process exits — a zombie's descriptors
+  /// are closed too, where `kill -0` still succeeds on one.
   private func startWatchdog(bin: String, data: String, asRoot: Bool) throws(ClusterError) {
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else {
+      let reason = String(cString: strerror(errno))
+      throw ClusterError(description: "no pipe for the cluster's watchdog: \(reason)")
+    }
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    defer { close(ends[0]) }  // the write end, ends[1], stays open until this process ends
     let stop = "\(bin)/pg_ctl -D \(data) -m immediate stop"
     let script = """
-      while kill -0 \(getpid()) 2>/dev/null; do sleep 0.5; done
+      while read -r _; do :; done
       \(asRoot ? "runuser -u postgres -- " : "")\(stop) >/dev/null 2>&1
       rm -rf \(folder.path)
       """
-    _ = try Self.spawn(["/bin/sh", "-c", script], output: "/dev/null", detached: true)
+    do {
+      _ = try Self.spawn(["/usr/bin/setsid", "/bin/sh", "-c", script], input: .descriptor(ends[0]))
+    } catch {
+      close(ends[1])
+      throw error
+    }
   }
 
   /// PostgreSQL's programs: `pg_config --bindir` (libpq-dev), else Debian's folder.
@@ -127,33 +152,24 @@ public final class PostgresCluster: Sendable {
     let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tableweb-pg-output-\(UUID().uuidString)").path
     defer { unlink(outputPath) }
-    let pid = try spawn(argv, output: outputPath, detached: false)
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1, errno == EINTR {}
-    guard status == 0 else {
+    let process = try spawn(argv, output: .file(outputPath))
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
       let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-      throw ClusterError(description: "\(argv.joined(separator: " ")) failed (\(status)): \(text)")
+      throw ClusterError(
+        description: "\(argv.joined(separator: " ")) failed (\(process.terminationStatus)): \(text)")
     }
   }
 
-  /// Starts `argv` with standard input from /dev/null and its output appended to `output`;
-  /// `detached` puts it in a session of its own, so it outlives this process's group.
-  /// (posix_spawn and waitpid: Foundation's `Process` did not reap children reliably here.)
-  private static func spawn(_ argv: [String], output: String, detached: Bool) throws(ClusterError) -> pid_t {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    let argv = detached ? ["/usr/bin/setsid"] + argv : argv
-    var pid: pid_t = 0
-    let cArguments = argv.map { strdup($0) } + [nil]
-    defer { for pointer in cArguments { free(pointer) } }
-    let code = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
-    guard code == 0 else {
-      throw ClusterError(description: "cannot start \(argv[0]): \(String(cString: strerror(code)))")
+  /// Starts `argv` (``ChildProcess``: descriptors 0–2 and no others of this process) with
+  /// its output and errors going to `output`.
+  private static func spawn(
+    _ argv: [String], input: ChildProcess.Stream = .null, output: ChildProcess.Stream = .null
+  ) throws(ClusterError) -> ChildProcess {
+    do {
+      return try ChildProcess(argv, input: input, output: output, error: output)
+    } catch {
+      throw ClusterError(description: error.description)
     }
-    return pid
   }
 }
