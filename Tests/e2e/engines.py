@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -139,7 +140,9 @@ class WebKitDriver:
         env = dict(os.environ, DISPLAY=self.x.display, XDG_CONFIG_HOME=_gtk_config(reduced_motion),
                    GDK_SCALE=str(scale))  # devicePixelRatio
         try:
-            self.session = webdriver.WebKitGTK(options=options, service=Service(WEBKIT_DRIVER, env=env))
+            with warnings.catch_warnings():  # Selenium 4.51 warns about its own RemoteConnection use
+                warnings.simplefilter("ignore", DeprecationWarning)
+                self.session = webdriver.WebKitGTK(options=options, service=Service(WEBKIT_DRIVER, env=env))
         except BaseException:
             self.x.stop()
             raise

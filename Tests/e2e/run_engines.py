@@ -19,18 +19,19 @@ def main(args):
     started = time.monotonic()
     with tempfile.TemporaryFile("w+") as log:
         others = os.environ.get("TABLEWEB_OTHER_ENGINES", "webkit,firefox")
-        webkit = subprocess.Popen([*PYTEST, "-k", " or ".join(others.split(",")), *args], stdout=log,
+        others_run = subprocess.Popen([*PYTEST, "-k", " or ".join(others.split(",")), *args], stdout=log,
                                   stderr=subprocess.STDOUT, env=dict(os.environ, TABLEWEB_ENGINES=others))
-        chromium = subprocess.run([*PYTEST, *args], env=dict(os.environ, TABLEWEB_ENGINES="chromium"))
+        chromium_run = subprocess.run([*PYTEST, *args], env=dict(os.environ, TABLEWEB_ENGINES="chromium"))
         chromium_done = time.monotonic()
-        webkit.wait()
+        others_run.wait()
+        end = time.monotonic()
+        print(f"\nend-to-end: Chromium and the rest {chromium_done - started:.0f} s; {others} beside them,"
+              f" {end - started:.0f} s in all", flush=True)
+        print(f"=== The page suites in {others} (run beside the above) ===", flush=True)
         log.seek(0)
-        print(f"\n=== The page suites in {others} (run beside the above) ===", flush=True)
-        sys.stdout.write(log.read())
-    end = time.monotonic()
-    print(f"end-to-end: Chromium and the rest {chromium_done - started:.0f} s; {others} beside them,"
-          f" {end - started:.0f} s in all", flush=True)
-    return 0 if chromium.returncode == webkit.returncode == 0 else 1
+        sys.stdout.write(log.read())  # last, so that its pytest's summary closes the output
+        sys.stdout.flush()
+    return 0 if chromium_run.returncode == others_run.returncode == 0 else 1
 
 
 if __name__ == "__main__":
