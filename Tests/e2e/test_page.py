@@ -4,8 +4,8 @@ import json
 import urllib.request
 
 from page_helpers import (  # noqa: F401 (fixtures)
-    SECTION_IDS, answered, app_page, cell, browser, drag_handle, drill, go_back, open_app, reveal, serving, swipe,
-    title, visible_ids, wait_for_sections)
+    SECTION_IDS, answered, app_page, browser, cell, drag_handle, drill, go_back, open_app, reveal, serving,
+    steady_box, swipe, title, visible_ids, wait_for_sections)
 
 MARKUP = "<b>bold</b><img src=x onerror=window.pwned=1>"
 IMAGE = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='29' height='29'/%3E"
@@ -208,7 +208,7 @@ def test_swipe_to_delete(page):
 def test_drag_to_reorder(page):
     drill(page, "drag", "Drag")
     answered(page, page.locator(".nav-edit").click)
-    handle = cell(page, "drag1").locator(".reorder").bounding_box()
+    handle = steady_box(cell(page, "drag1").locator(".reorder"))
     x, y = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
@@ -243,7 +243,7 @@ def test_a_row_deleted_while_held_is_not_dropped(browser, server, page):
         drill(other, "held", "Held")
         answered(page, page.locator(".nav-edit").click)
         answers = len(page.answers)
-        handle = cell(page, "held1").locator(".reorder").bounding_box()
+        handle = steady_box(cell(page, "held1").locator(".reorder"))
         page.mouse.move(handle["x"] + 5, handle["y"] + 5)
         page.mouse.down()
         page.mouse.move(handle["x"] + 5, handle["y"] + 5 + 44 * 2, steps=6)
@@ -263,7 +263,7 @@ def test_a_row_deleted_while_held_is_not_dropped(browser, server, page):
 def test_dragging_to_the_edge_scrolls(page):
     drill(page, "long", "Long")
     answered(page, page.locator(".nav-edit").click)
-    handle = cell(page, "long1").locator(".reorder").bounding_box()
+    handle = steady_box(cell(page, "long1").locator(".reorder"))
     bottom = page.locator(".scroller").bounding_box()
     x = handle["x"] + handle["width"] / 2
     page.mouse.move(x, handle["y"] + 5)
@@ -326,7 +326,7 @@ def test_two_browsers_editing_one_list_converge(browser, server, page):
         assert other.locator(".cell.flash[data-id=shared2]").count() == 0  # one's own does not
         cell(page, "shared1").locator(".delete-confirm").click()
         cell(other, "shared1").wait_for(state="detached")
-        handle = cell(other, "shared8").locator(".reorder").bounding_box()
+        handle = steady_box(cell(other, "shared8").locator(".reorder"))
         other.mouse.move(handle["x"] + 5, handle["y"] + 5)
         other.mouse.down()
         other.mouse.move(handle["x"] + 5, handle["y"] - 44 * 5, steps=10)
