@@ -2,27 +2,37 @@
 # Both install what a fresh Debian machine is missing first.
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
-APT_PACKAGES := libwebsockets-dev libsqlite3-dev libssl-dev libpq-dev postgresql nginx pkg-config chromium chromium-driver
+# What building and serving need; the tests need more (browsers, a display, PostgreSQL,
+# nginx), installed by `make test` only.
+RUN_PACKAGES := libwebsockets-dev libsqlite3-dev libssl-dev libpq-dev pkg-config
+TEST_PACKAGES := $(RUN_PACKAGES) postgresql nginx chromium chromium-driver webkit2gtk-driver xvfb firefox-esr
 VENV := .venv
 PORT ?= 8080
 DB ?= tableweb.sqlite
 
-.PHONY: run test deps pydeps build release swift-test e2e-test examples bench screenshots format
+.PHONY: run test deps test-deps pydeps build release swift-test e2e-test examples bench screenshots format
 
-deps:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	python3 -c 'import venv, ensurepip' 2>/dev/null || missing="$$missing python3-venv"; \
+# Installs the Debian packages of $(1) that are missing.
+define apt_install
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
+endef
+
+deps:
+	$(call apt_install,$(RUN_PACKAGES))
+
+test-deps:
+	$(call apt_install,$(TEST_PACKAGES) $(shell python3 -c 'import venv, ensurepip' 2>/dev/null || echo python3-venv))
 
 $(VENV)/.installed: Tests/e2e/requirements.txt
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r Tests/e2e/requirements.txt
 	touch $@
 
-pydeps: $(VENV)/.installed
+pydeps: test-deps $(VENV)/.installed
 
 build: deps
 	swift build
@@ -33,7 +43,7 @@ release: deps
 run: release
 	swift run -c release tableweb serve --port $(PORT) --db $(DB)
 
-swift-test: deps
+swift-test: test-deps
 	swift test
 
 # The example apps and a package that uses TableModel alone: each depends on this package
@@ -41,14 +51,16 @@ swift-test: deps
 # An incremental build of a package that depends on this one by path can go stale when
 # files are added or signatures change here (seen: missed sources, a stale object file):
 # when one fails, it is built again from clean. A clean clone builds each once.
-examples: deps
+examples: test-deps
 	for p in Examples/Files Examples/Monitor Examples/Hello Tests/Packages/ModelOnly; do \
 	  swift build --package-path $$p || { rm -rf $$p/.build && swift build --package-path $$p; } \
 	    || exit 1; done
 	Tests/Packages/ModelOnly/.build/debug/ModelOnly | grep -q '"type":"diff"'
 
-e2e-test: deps pydeps release examples
-	$(VENV)/bin/python -m pytest -q Tests/e2e
+# Everything in Chromium, and beside it (the other core) the page suites again in WebKit
+# and Firefox.
+e2e-test: test-deps pydeps release examples
+	$(VENV)/bin/python Tests/e2e/run_engines.py
 
 test: swift-test e2e-test
 
@@ -60,7 +72,7 @@ bench: release pydeps
 	swift run -c release tablebench biglist
 	$(VENV)/bin/python Benchmarks/pageframes.py
 
-screenshots: deps pydeps release
+screenshots: test-deps pydeps release
 	$(VENV)/bin/python Tests/e2e/screenshots.py
 
 format:

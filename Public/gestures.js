@@ -37,7 +37,8 @@ function track(onMove, onUp) {
 function addSwipeActions(view, node, side) {
 	node.querySelector(".swipe-actions")?.remove();
 	const acts = actionsFor(view, cellState.get(node).row)[side];
-	const box = node.insertBefore(el("div", `swipe-actions ${side} c-${acts[0]?.color}`), node.querySelector(".content"));
+	// After the content (under it): Tab from where a swipe began reaches them.
+	const box = node.appendChild(el("div", `swipe-actions ${side} c-${acts[0]?.color}`));
 	box.onkeydown = (e) => { if (e.key === "Escape") view.closeSwipe(), node.focus(); };
 	for (const act of acts) box.appendChild(el("button", `c-${act.color}`, act.title)).act = act;
 	return acts.length * SWIPE_OPEN * (side === "leading" ? 1 : -1);

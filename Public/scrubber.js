@@ -62,7 +62,9 @@ export class Scrubber {
 		while (s + 1 < secs.length && tops[s + 1] <= p) s++;
 		const n = secs[s].rows.length;
 		const i = Math.min(n - 1, v.rowHeights[s].indexAt(p - tops[s]));
-		const text = `Row ${(i + 1).toLocaleString()} of ${n.toLocaleString()}`;
+		// The page's language: WebKitGTK under LANG=C has none.
+		const num = (k) => k.toLocaleString(document.documentElement.lang);
+		const text = `Row ${num(i + 1)} of ${num(n)}`;
 		this.bubble.textContent = secs[s].header ? `${secs[s].header}: ${text}` : text;
 		this.root.setAttribute("aria-valuenow", String(Math.round(f * 100)));
 		this.root.setAttribute("aria-valuetext", this.bubble.textContent);

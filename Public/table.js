@@ -141,6 +141,15 @@ export class TableView {
 			this.sectionEls.delete(id);
 			for (const [key, node] of this.cells) if (node.parentNode === els.layer) this.cells.delete(key);
 		}
+		this.showHeaders();
+	}
+
+	/// An indexed list's empty sections show no header (as Contacts); the strip keeps them.
+	showHeaders() {
+		for (const sec of this.screen.sections) {
+			const e = this.sectionEls.get(sec.id);
+			e.header.hidden = e.footer.hidden = !!this.screen.indexTitles && !sec.rows.length;
+		}
 	}
 
 	buildIndex() {
@@ -164,9 +173,11 @@ export class TableView {
 		strip.addEventListener("pointermove", (e) => strip.hasPointerCapture(e.pointerId) && jump(e));
 	}
 
-	/// The n-th index title jumps to the n-th section (protocol: `indexTitles`).
+	/// The n-th index title jumps to the n-th section (protocol: `indexTitles`), or the
+	/// next one with rows (else the last one with rows).
 	scrollToIndexTitle(k) {
-		const sec = this.screen.sections[Math.min(k, this.screen.sections.length - 1)];
+		const has = (s) => s.rows.length;
+		const sec = this.screen.sections.slice(k).find(has) ?? this.screen.sections.findLast(has);
 		if (!sec) return;
 		this.scroller.scrollTop = this.sectionEls.get(sec.id).root.offsetTop;
 		this.render();
@@ -220,7 +231,8 @@ export class TableView {
 		this.keepAnchor = false;
 		if (a && sections[a[0]]?.rows[a[1]]?.id === a[2] && !drawn.some((h, s) => h < real[s])) {
 			const moved = els[a[0]].rows.offsetTop + hs[a[0]].top(a[1]) - a[3];
-			if (moved) this.scroller.scrollTop = p += moved; // rows above it grew or shrank
+			// Rows above it grew or shrank. Read back: Firefox keeps whole pixels.
+			if (moved) (this.scroller.scrollTop = p + moved), (p = this.scroller.scrollTop);
 		}
 		const o = (this.offsets = rowOffsets(els.map((e) => e.rows.offsetTop), drawn, real, p, view));
 		const tops = els.map((e, s) => e.rows.offsetTop - o[s]);
@@ -342,6 +354,7 @@ export class TableView {
 			afterMotion(() => node.remove());
 		}
 		if (changes.sections) this.buildSections();
+		else this.showHeaders();
 		this.sized = false;
 		this.render();
 		for (const id of changes.inserted) this.effect(id, "inserting", 400);
@@ -374,7 +387,9 @@ export class TableView {
 
 	click(e) {
 		const node = e.target.closest(".cell");
-		if (this.suppressClick) return void (this.suppressClick = false);
+		// A finger's swipe makes no click: a key's (detail 0) is not the gesture's.
+		if (this.suppressClick && e.detail) return void (this.suppressClick = false);
+		this.suppressClick = false;
 		if (this.openSwipe) {
 			const act = node === this.openSwipe.node && chosenAction(this, node, e.target.closest(".swipe-actions button"));
 			if (act) perform(this, cellState.get(node).row, act);

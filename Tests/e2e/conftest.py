@@ -13,6 +13,9 @@ import threading
 
 import pytest
 
+# The page tests' fixtures (browser, engine, page, …) for every module.
+pytest_plugins = ["page_helpers"]
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 TABLEWEB = os.environ.get("TABLEWEB", os.path.join(ROOT, ".build", "release", "tableweb"))
 START_TIMEOUT = 15

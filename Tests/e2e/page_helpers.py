@@ -1,4 +1,11 @@
-"""Fixtures and helpers shared by the page's browser tests (test_page*.py)."""
+"""Fixtures and helpers shared by the page's browser tests (test_page*.py).
+
+One way to write a page test, in every engine: take the `browser` fixture (or `page`, the
+module's app in a new context) and drive it with Playwright's page API — the subset that
+webdriver_page.py gives WebKit. Each test then runs once per engine in
+engines.ENGINES (`test_x[chromium]`, `test_x[webkit]`), each engine with a server of its
+own for the module. `page.engine` names the engine, for the rare step one cannot take.
+"""
 import contextlib
 import functools
 import http.server
@@ -10,23 +17,29 @@ import threading
 import time
 
 import pytest
-from playwright.sync_api import sync_playwright
 
+import engines
 from conftest import ROOT, TABLEWEB, TablewebServer
+from engines import CHROMIUM  # noqa: F401 (screenshots.py, pageframes.py)
 
 PUBLIC = os.path.join(ROOT, "Public")
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 TIMEOUT_MS = 5000
+PHONE = {"width": 390, "height": 844}  # an iPhone's viewport
+
+
+@pytest.fixture(scope="module", params=engines.ENGINES)
+def engine(request):
+    """The engine a module's page tests run in, one after the other."""
+    return request.param
 
 
 @pytest.fixture(scope="module")
-def chromium():
-    """A headless Chromium for one test module. Module-scoped, so that Playwright's event
+def browser(engine):
+    """A browser of `engine` for one test module. Module-scoped, so that Playwright's event
     loop is gone again before other modules run their own asyncio code."""
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
+    b = engines.launch(engine)
+    yield b
+    b.close()
 
 
 @contextlib.contextmanager
@@ -34,14 +47,17 @@ def new_page(browser, url=None, **context_options):
     """A page in its own context (its own localStorage), with a bounded timeout."""
     # Playwright's wait_for_function evaluates a string, which the page's CSP forbids:
     # page tests bypass it; test_page_access.py, which tests the policy, does not.
-    options = {"viewport": {"width": 390, "height": 700}, "bypass_csp": True, **context_options}
+    # (WebDriver's scripts are the browser's own: no policy applies to them.)
+    options = {"viewport": PHONE, "bypass_csp": True, **context_options}
     context = browser.new_context(**options)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.answers = []  # the server's ack and error messages, in order
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: _note_answer(page, f)))
+    if browser.name == "chromium":
+        page.engine = "chromium"
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.answers = []  # the server's ack and error messages, in order
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda f: _note_answer(page, f)))
     try:
         if url:
             page.goto(url)
@@ -127,9 +143,10 @@ class Server:
 
 def serving(app):
     """A module-scoped `server` fixture: a Server with `app` (or what `app()` returns,
-    for data too big to build at collection) imported, for the module."""
+    for data too big to build at collection) imported, for the module and engine (each
+    engine's tests start from the same data)."""
     @pytest.fixture(scope="module")
-    def server():
+    def server(engine):
         s = Server(app() if callable(app) else app)
         yield s
         s.close()
@@ -137,9 +154,9 @@ def serving(app):
 
 
 @pytest.fixture(name="page")
-def app_page(chromium, server):
+def app_page(browser, server):
     """The module's app in a new browser context; a page error fails the test."""
-    p = open_app(chromium, server)
+    p = open_app(browser, server)
     yield p
     assert p.errors == []
     p.close_context()
@@ -160,6 +177,12 @@ def open_app(browser, server, **options):
     page.wait_for_selector(".page .cell", timeout=20_000)  # a first screen of a big list, on a busy machine
     page.close_context = lambda: cm.__exit__(None, None, None)
     return page
+
+
+def can_press(page, key):
+    """Whether this engine's driver can send `key` (WebDriver's key table lacks a few)."""
+    from webdriver_page import KEYS
+    return page.engine == "chromium" or len(key) == 1 or key in KEYS
 
 
 def cell(page, row_id):
@@ -212,9 +235,17 @@ def wait_for_sections(page, expected):
     page.wait_for_function(f"e => JSON.stringify(({SECTION_IDS})()) === JSON.stringify(e)", arg=expected)
 
 
+def steady_box(locator):
+    """The element's box once it has stopped moving (rows glide to their new places after a
+    change; a pointer put down mid-glide misses, more so on a loaded machine)."""
+    box = engines.steady(locator.bounding_box, 100, 0.05)
+    assert box, f"{locator} keeps moving"
+    return box
+
+
 def drag_handle(page, row_id, dy):
     """Drags the row's reorder handle `dy` pixels down (up if negative) and lets go."""
-    handle = cell(page, row_id).locator(".reorder").bounding_box()
+    handle = steady_box(cell(page, row_id).locator(".reorder"))
     x, y = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
@@ -223,9 +254,11 @@ def drag_handle(page, row_id, dy):
 
 
 def swipe(page, row_id, dx, steps=8):
-    box = cell(page, row_id).bounding_box()
+    """Drags the row `dx` pixels sideways, from its far side as a thumb would (so that the
+    pointer stays on the screen)."""
+    box = steady_box(cell(page, row_id))
     y = box["y"] + box["height"] / 2
-    x = box["x"] + box["width"] - 20
+    x = box["x"] + (20 if dx > 0 else box["width"] - 20)
     page.mouse.move(x, y)
     page.mouse.down()
     page.mouse.move(x + dx, y + 1, steps=steps)

@@ -1,15 +1,14 @@
 """Regenerates docs/screenshots/*.png, the README's pictures of the page: the demo app
-served by the real server (make release first), in an iPhone-sized Chromium, light and
-dark. Run by `make screenshots`."""
+served by the real server (make release first), in an iPhone-sized Chromium (`NAME.png`)
+and WebKit (`webkit-NAME.png`), light and dark. Run by `make screenshots`; arguments name
+the engines (default: both)."""
 import contextlib
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from playwright.sync_api import sync_playwright  # noqa: E402
-
-from page_helpers import (  # noqa: E402
-    CHROMIUM, ROOT, Server, answered, cell, drill, go_back, new_page, swipe)
+import engines  # noqa: E402
+from page_helpers import ROOT, Server, answered, cell, drill, go_back, new_page, swipe  # noqa: E402
 
 OUT = os.path.join(ROOT, "docs", "screenshots")
 PHONE = {"viewport": {"width": 390, "height": 760}, "device_scale_factor": 2}
@@ -20,85 +19,94 @@ def settle(page):
     page.wait_for_timeout(450)  # transitions and highlights have finished
 
 
+PREFIX = {"chromium": "", "webkit": "webkit-"}
+
+
 def shoot(page, name):
-    path = os.path.join(OUT, f"{name}.png")
+    path = os.path.join(OUT, f"{PREFIX[page.engine]}{name}.png")
     page.screenshot(path=path)
     print("wrote", os.path.relpath(path, ROOT))
 
 
-def main():
+def main(names):
     os.makedirs(OUT, exist_ok=True)
+    for name in names or ["chromium", "webkit"]:
+        browser = engines.launch(name)
+        try:
+            shoot_all(browser)
+        finally:
+            browser.close()
+
+
+def shoot_all(browser):
     server = Server()
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            for scheme in ("light", "dark"):
-                with new_page(browser, server.url, color_scheme=scheme, **PHONE) as page:
-                    page.set_default_timeout(10000)
-                    settle(page)
-                    shoot(page, f"root-{scheme}")
-                    drill(page, "root-settings", "Settings")
-                    settle(page)
-                    shoot(page, f"settings-{scheme}")
-                    drill(page, "settings-sounds-row", "Sounds")
-                    drill(page, "sounds-ringtone", "Ringtone")
-                    settle(page)
-                    shoot(page, f"ringtone-{scheme}")
-                    for title in ("Sounds", "Settings", "tableweb"):
-                        go_back(page, title)
-                    drill(page, "root-contacts", "Contacts")
-                    settle(page)
-                    page.locator(".index-strip span", has_text="M").click()
-                    page.wait_for_timeout(200)
-                    shoot(page, f"contacts-{scheme}")
-                    section_m = page.locator(".section", has=page.locator(".sh:text-is('M')"))
-                    name = section_m.locator(".cell[aria-posinset='1'] .text").text_content()
-                    section_m.locator(".cell[aria-posinset='1']").click()
-                    page.wait_for_function("t => document.querySelector('.nav-title').textContent === t",
-                                           arg=name)
-                    settle(page)
-                    shoot(page, f"contact-{scheme}")
-                    go_back(page, "Contacts")
-                    page.get_by_role("searchbox", name="Search").fill("an")
-                    page.wait_for_function("() => document.querySelector('.search-status').textContent")
-                    page.wait_for_timeout(450)
-                    shoot(page, f"contacts-search-{scheme}")
-                    page.get_by_role("button", name="Cancel").click()
-                    go_back(page, "tableweb")
-                    drill(page, "root-tasks", "Tasks")
-                    settle(page)
-                    swipe(page, "task-today-1", -120)
-                    page.wait_for_timeout(400)
-                    shoot(page, f"tasks-swipe-{scheme}")
-                    page.locator(".nav-title").click()
-                    swipe(page, "task-today-2", 120)  # the leading action
-                    page.wait_for_timeout(400)
-                    shoot(page, f"tasks-leading-{scheme}")
-                    page.locator(".nav-title").click()
-                    cell(page, "task-today-3").click(button="right")  # the context menu
-                    page.wait_for_timeout(400)
-                    shoot(page, f"tasks-menu-{scheme}")
-                    page.keyboard.press("Escape")
-                    go_back(page, "tableweb")
-                    drill(page, "root-mail", "Inbox")
-                    settle(page)
-                    swipe(page, "mail-1", 120)  # Flag, in a custom cell
-                    page.wait_for_timeout(400)
-                    shoot(page, f"mail-{scheme}")
-                    page.locator(".nav-title").click()
-                    go_back(page, "tableweb")
-                    drill(page, "root-tasks", "Tasks")
-                    settle(page)
-                    answered(page, page.locator(".nav-edit").click)
-                    cell(page, "task-later-0").click()
-                    cell(page, "task-later-1").click()
-                    cell(page, "task-today-2").locator(".minus").click()
-                    page.wait_for_timeout(400)
-                    shoot(page, f"tasks-editing-{scheme}")
-                    page.locator(".nav-edit").click()
-            split_view(browser, server)
-            long_list(browser)
-            browser.close()
+        for scheme in ("light", "dark"):
+            with new_page(browser, server.url, color_scheme=scheme, **PHONE) as page:
+                page.set_default_timeout(10000)
+                settle(page)
+                shoot(page, f"root-{scheme}")
+                drill(page, "root-settings", "Settings")
+                settle(page)
+                shoot(page, f"settings-{scheme}")
+                drill(page, "settings-sounds-row", "Sounds")
+                drill(page, "sounds-ringtone", "Ringtone")
+                settle(page)
+                shoot(page, f"ringtone-{scheme}")
+                for title in ("Sounds", "Settings", "tableweb"):
+                    go_back(page, title)
+                drill(page, "root-contacts", "Contacts")
+                settle(page)
+                page.locator(".index-strip span", has_text="M").click()
+                page.wait_for_timeout(200)
+                shoot(page, f"contacts-{scheme}")
+                section_m = page.locator(".section", has=page.locator(".sh:text-is('M')"))
+                name = section_m.locator(".cell[aria-posinset='1'] .text").text_content()
+                section_m.locator(".cell[aria-posinset='1']").click()
+                page.wait_for_function("t => document.querySelector('.nav-title').textContent === t",
+                                       arg=name)
+                settle(page)
+                shoot(page, f"contact-{scheme}")
+                go_back(page, "Contacts")
+                page.get_by_role("searchbox", name="Search").fill("an")
+                page.wait_for_function("() => document.querySelector('.search-status').textContent")
+                page.wait_for_timeout(450)
+                shoot(page, f"contacts-search-{scheme}")
+                page.get_by_role("button", name="Cancel").click()
+                go_back(page, "tableweb")
+                drill(page, "root-tasks", "Tasks")
+                settle(page)
+                swipe(page, "task-today-1", -120)
+                page.wait_for_timeout(400)
+                shoot(page, f"tasks-swipe-{scheme}")
+                page.locator(".nav-title").click()
+                swipe(page, "task-today-2", 120)  # the leading action
+                page.wait_for_timeout(400)
+                shoot(page, f"tasks-leading-{scheme}")
+                page.locator(".nav-title").click()
+                cell(page, "task-today-3").click(button="right")  # the context menu
+                page.wait_for_timeout(400)
+                shoot(page, f"tasks-menu-{scheme}")
+                page.keyboard.press("Escape")
+                go_back(page, "tableweb")
+                drill(page, "root-mail", "Inbox")
+                settle(page)
+                swipe(page, "mail-1", 120)  # Flag, in a custom cell
+                page.wait_for_timeout(400)
+                shoot(page, f"mail-{scheme}")
+                page.locator(".nav-title").click()
+                go_back(page, "tableweb")
+                drill(page, "root-tasks", "Tasks")
+                settle(page)
+                answered(page, page.locator(".nav-edit").click)
+                cell(page, "task-later-0").click()
+                cell(page, "task-later-1").click()
+                cell(page, "task-today-2").locator(".minus").click()
+                page.wait_for_timeout(400)
+                shoot(page, f"tasks-editing-{scheme}")
+                page.locator(".nav-edit").click()
+        split_view(browser, server)
+        long_list(browser)
     finally:
         server.close()
 
@@ -159,4 +167,4 @@ def long_list(browser):
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -1,8 +1,11 @@
-"""The page in Chromium against the real server: navigation, cells, editing, gestures,
+"""The page in each engine against the real server: navigation, cells, editing, gestures,
 live updates between two browsers, text safety, resuming, and a 100,000-row list."""
+import json
+import urllib.request
+
 from page_helpers import (  # noqa: F401 (fixtures)
-    SECTION_IDS, answered, app_page, cell, chromium, drag_handle, drill, go_back, open_app, reveal, serving, swipe,
-    title, visible_ids, wait_for_sections)
+    SECTION_IDS, answered, app_page, browser, cell, drag_handle, drill, go_back, open_app, reveal, serving,
+    steady_box, swipe, title, visible_ids, wait_for_sections)
 
 MARKUP = "<b>bold</b><img src=x onerror=window.pwned=1>"
 IMAGE = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='29' height='29'/%3E"
@@ -60,6 +63,9 @@ APP = {
                     {"id": f"p{i}", "text": name} for i, name in enumerate(
                         "Anna Bert Cleo Dora Emil Fay Gus Hana Ivo Jana Karl Lena Milo Nina Otto Pia "
                         "Quin Rosa Sven Tom Uma Vera Walt Xavi Yara Zeno Abe Bea Cid Dan".split())]}]}},
+            {"id": "sparse", "text": "Sparse", "children": {
+                "id": "Lsparse", "title": "Sparse", "index": True, "editable": True, "sections": [{"id": "sparse-s", "rows": [
+                    {"id": f"sp{k}{i}", "text": f"{k}name {i}"} for k in "ABCGHMZ" for i in range(6)]}]}},
             {"id": "across", "text": "Across", "children": {
                 "title": "Across", "style": "grouped", "editable": True, "sections": [
                     {"id": f"across-{k}", "header": k, "footer": f"{k} ends", "rows": [
@@ -151,12 +157,12 @@ def test_markup_in_row_text_is_shown_as_text(page):
     assert page.evaluate("window.pwned") is None
 
 
-def test_a_switch_reveals_rows_and_is_shared(chromium, server, page):
+def test_a_switch_reveals_rows_and_is_shared(browser, server, page):
     assert cell(page, "revealed").count() == 0
     cell(page, "more").locator(".switch").click()
     cell(page, "revealed").wait_for()
     assert cell(page, "more").locator(".switch").get_attribute("aria-checked") == "true"
-    other = open_app(chromium, server)
+    other = open_app(browser, server)
     try:
         assert cell(other, "more").locator(".switch").get_attribute("aria-checked") == "true"
         cell(other, "more").locator(".switch").click()
@@ -202,7 +208,7 @@ def test_swipe_to_delete(page):
 def test_drag_to_reorder(page):
     drill(page, "drag", "Drag")
     answered(page, page.locator(".nav-edit").click)
-    handle = cell(page, "drag1").locator(".reorder").bounding_box()
+    handle = steady_box(cell(page, "drag1").locator(".reorder"))
     x, y = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
@@ -230,14 +236,14 @@ def test_drag_to_another_section_in_grouped_style(page):
     wait_for_sections(page, [["A2", "B1", "A3"], ["B2", "B3", "A1"]])
 
 
-def test_a_row_deleted_while_held_is_not_dropped(chromium, server, page):
-    other = open_app(chromium, server)
+def test_a_row_deleted_while_held_is_not_dropped(browser, server, page):
+    other = open_app(browser, server)
     try:
         drill(page, "held", "Held")
         drill(other, "held", "Held")
         answered(page, page.locator(".nav-edit").click)
         answers = len(page.answers)
-        handle = cell(page, "held1").locator(".reorder").bounding_box()
+        handle = steady_box(cell(page, "held1").locator(".reorder"))
         page.mouse.move(handle["x"] + 5, handle["y"] + 5)
         page.mouse.down()
         page.mouse.move(handle["x"] + 5, handle["y"] + 5 + 44 * 2, steps=6)
@@ -257,7 +263,7 @@ def test_a_row_deleted_while_held_is_not_dropped(chromium, server, page):
 def test_dragging_to_the_edge_scrolls(page):
     drill(page, "long", "Long")
     answered(page, page.locator(".nav-edit").click)
-    handle = cell(page, "long1").locator(".reorder").bounding_box()
+    handle = steady_box(cell(page, "long1").locator(".reorder"))
     bottom = page.locator(".scroller").bounding_box()
     x = handle["x"] + handle["width"] / 2
     page.mouse.move(x, handle["y"] + 5)
@@ -303,8 +309,8 @@ def test_edit_mode_insert_rename_and_delete(page):
     assert "Brand new" in texts and "Note 1" not in texts and "Note 5" not in texts
 
 
-def test_two_browsers_editing_one_list_converge(chromium, server, page):
-    other = open_app(chromium, server)
+def test_two_browsers_editing_one_list_converge(browser, server, page):
+    other = open_app(browser, server)
     try:
         drill(page, "shared", "Shared")
         drill(other, "shared", "Shared")
@@ -320,7 +326,7 @@ def test_two_browsers_editing_one_list_converge(chromium, server, page):
         assert other.locator(".cell.flash[data-id=shared2]").count() == 0  # one's own does not
         cell(page, "shared1").locator(".delete-confirm").click()
         cell(other, "shared1").wait_for(state="detached")
-        handle = cell(other, "shared8").locator(".reorder").bounding_box()
+        handle = steady_box(cell(other, "shared8").locator(".reorder"))
         other.mouse.move(handle["x"] + 5, handle["y"] + 5)
         other.mouse.down()
         other.mouse.move(handle["x"] + 5, handle["y"] - 44 * 5, steps=10)
@@ -349,6 +355,33 @@ def test_index_strip_jumps_to_a_section(page):
     header = page.locator(".sh:text-is('K')").bounding_box()
     assert abs(header["y"] - page.locator(".scroller").bounding_box()["y"]) < 2
     page.mouse.up()
+
+
+def test_an_indexed_list_shows_no_empty_sections_and_its_strip_jumps_to_the_next(page, server):
+    drill(page, "sparse", "Sparse")
+    headers = ".page:last-child .sh:visible"
+    assert page.locator(headers).all_text_contents() == ["A", "B", "C", "G", "H", "M", "Z"]
+    strip = page.locator(".index-strip span").all_text_contents()
+    assert strip[:5] == ["A", "B", "C", "D", "E"] and len(strip) == 27  # every letter stays
+    scroller = page.locator(".scroller").bounding_box()
+    page.locator(".index-strip span", has_text="E").click()  # no E, no F: G
+    page.wait_for_function("document.querySelector('.page:last-child .scroller').scrollTop > 0")
+    assert abs(page.locator(".sh:text-is('G')").bounding_box()["y"] - scroller["y"]) < 2
+    page.evaluate("document.querySelector('.page:last-child .scroller').scrollTop = 0")
+    answer = post(server, {"type": "insert", "list": "Lsparse", "section": "Lsparse:E", "after": None,
+                           "row": {"text": "Ename"}})
+    assert answer["type"] == "ack", answer
+    page.locator(".page:last-child .sh:text-is('E')").wait_for()  # a row came: its header shows
+    page.locator(".index-strip span", has_text="E").click()  # now E itself
+    page.wait_for_function("document.querySelector('.page:last-child .scroller').scrollTop > 0")
+    assert abs(page.locator(".sh:text-is('E')").bounding_box()["y"] - scroller["y"]) < 2
+
+
+def post(server, command):
+    request = urllib.request.Request(server.url + "api/commands", data=json.dumps(command).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.load(answer)
 
 
 def test_reload_resumes_the_same_screen(page):
@@ -422,19 +455,22 @@ def test_scrolling_a_hundred_thousand_rows_renders_well_within_a_frame(page):
     assert timing["p95"] < 16, timing
 
 
-def test_loading_shows_until_the_first_screen(chromium, server):
+def test_loading_shows_until_the_first_screen(browser, server):
     from page_helpers import new_page
-    with new_page(chromium) as page:
-        held = []
-        page.route_web_socket("**/ws", lambda ws: held.append(ws))  # never answers
-        page.goto(server.url)
-        page.locator(".loading .spinner").wait_for()
-        assert page.locator(".loading").text_content() == "Loading…"
-        assert page.locator(".cell").count() == 0
+    from wsproxy import Proxy
+    proxy = Proxy(server.port)
+    proxy.hold = True  # the WebSocket is never answered
+    try:
+        with new_page(browser, proxy.url) as page:
+            page.locator(".loading .spinner").wait_for()
+            assert page.locator(".loading").text_content() == "Loading…"
+            assert page.locator(".cell").count() == 0
+    finally:
+        proxy.close()
 
 
-def test_reduced_motion_replaces_screens_without_sliding(chromium, server):
-    page = open_app(chromium, server, reduced_motion="reduce")
+def test_reduced_motion_replaces_screens_without_sliding(browser, server):
+    page = open_app(browser, server, reduced_motion="reduce")
     try:
         cell(page, "general").click()
         page.wait_for_function("document.querySelector('.nav-title').textContent === 'General'")
@@ -455,8 +491,8 @@ def test_a_double_tap_pushes_one_level(page):
     assert page.locator(".nav-back").is_hidden()
 
 
-def test_dark_scheme(chromium, server):
-    page = open_app(chromium, server, color_scheme="dark")
+def test_dark_scheme(browser, server):
+    page = open_app(browser, server, color_scheme="dark")
     try:
         colors = page.evaluate("""() => [document.body, document.querySelector('.cell'),
             document.querySelector('.cell .text')].map((n) => getComputedStyle(n)[n.tagName === 'SPAN'
@@ -466,8 +502,8 @@ def test_dark_scheme(chromium, server):
         page.close_context()
 
 
-def test_a_screen_deleted_elsewhere_pops_with_a_notice(chromium, server, page):
-    other = open_app(chromium, server)
+def test_a_screen_deleted_elsewhere_pops_with_a_notice(browser, server, page):
+    other = open_app(browser, server)
     try:
         drill(page, "folders", "Folders")
         drill(page, "inbox", "Inbox")

@@ -1,8 +1,8 @@
-"""cell.js inside Chromium: the parts of a cell the demo data never shows (an insert row's
+"""cell.js inside each engine: the parts of a cell the demo data never shows (an insert row's
 green plus, the delete confirmation), from rows as model.js makes them."""
 import pytest
 
-from page_helpers import chromium, new_page, public_url  # noqa: F401 (fixtures)
+from page_helpers import browser, new_page, public_url  # noqa: F401 (fixtures)
 
 # Fills a cell for `row` in `state` and says which controls it shows, in order.
 FILL = """async ([row, state]) => {
@@ -15,8 +15,8 @@ FILL = """async ([row, state]) => {
 
 
 @pytest.fixture(scope="module")
-def fill(chromium, public_url):
-    with new_page(chromium, public_url + "wire.js") as page:
+def fill(browser, public_url):
+    with new_page(browser, public_url + "wire.js") as page:
         yield lambda row, **state: page.evaluate(FILL, [row, state])
 
 

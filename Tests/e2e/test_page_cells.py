@@ -1,11 +1,11 @@
-"""Custom cells in Chromium: a list's layout filled by each row's values, set as text and
+"""Custom cells in each engine: a list's layout filled by each row's values, set as text and
 checked URLs (markup shows as text, a `javascript:` URL is refused), and the data file's
 path-naming errors."""
 import json
 import subprocess
 
 from conftest import TABLEWEB
-from page_helpers import app_page, cell, chromium, serving  # noqa: F401 (fixtures)
+from page_helpers import app_page, cell, browser, serving  # noqa: F401 (fixtures)
 
 MARKUP = "<img src=x onerror=window.pwned=1>"
 SLOTS = [{"name": "avatar", "kind": "image"}, {"name": "sender", "kind": "title"},

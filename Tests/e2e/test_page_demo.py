@@ -1,16 +1,16 @@
 """The page on the server's own demo app (conftest's `tableweb_server`): dragging tasks
 between the "Today" and "Later" sections, as UITableView's moveRowAt:to: allows."""
 from page_helpers import (  # noqa: F401 (fixtures)
-    answered, cell, chromium, drag_handle, drill, open_app, wait_for_sections)
+    answered, cell, browser, drag_handle, drill, open_app, wait_for_sections)
 
 HEADER = 28  # a plain section header's height
 
 
-def test_dragging_a_task_into_the_other_section(chromium, tableweb_server):
+def test_dragging_a_task_into_the_other_section(browser, tableweb_server):
     today = [f"task-today-{i}" for i in range(5)]
     later = [f"task-later-{i}" for i in range(3)]
-    page = open_app(chromium, tableweb_server)
-    other = open_app(chromium, tableweb_server)
+    page = open_app(browser, tableweb_server)
+    other = open_app(browser, tableweb_server)
     try:
         for p in (page, other):
             drill(p, "root-tasks", "Tasks")

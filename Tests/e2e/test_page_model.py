@@ -1,10 +1,10 @@
-"""model.js, unit-tested inside Chromium: the diff application algorithm of
+"""model.js, unit-tested inside each engine: the diff application algorithm of
 protocol-core, the queue for early diffs, and fetched rows."""
 import json
 
 import pytest
 
-from page_helpers import chromium, new_page, public_url  # noqa: F401 (fixtures)
+from page_helpers import browser, new_page, public_url  # noqa: F401 (fixtures)
 
 
 def row(id, text=None, **kw):
@@ -50,8 +50,8 @@ RUN = """async ([steps]) => {
 
 
 @pytest.fixture(scope="module")
-def run(chromium, public_url):
-    with new_page(chromium, public_url + "wire.js") as page:
+def run(browser, public_url):
+    with new_page(browser, public_url + "wire.js") as page:
         yield lambda *steps: page.evaluate(RUN, [list(steps)])
 
 

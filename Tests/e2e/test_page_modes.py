@@ -1,9 +1,9 @@
-"""Dark mode and reduced motion in Chromium: in dark, the page's background and text
+"""Dark mode and reduced motion in each engine: in dark, the page's background and text
 colours differ from light and keep readable contrast (WCAG AA, 4.5:1); with reduced
 motion, a push replaces the screen with no transition."""
 import re
 
-from page_helpers import cell, chromium, open_app, serving  # noqa: F401 (fixtures)
+from page_helpers import cell, browser, open_app, serving  # noqa: F401 (fixtures)
 
 APP = {"title": "Home", "style": "grouped", "sections": [{"id": "s", "rows": [
     {"id": "next", "text": "Next", "detail": "More", "style": "value1", "children": {
@@ -29,8 +29,8 @@ def contrast(a, b):
     return (hi + 0.05) / (lo + 0.05)
 
 
-def colours(chromium, server, scheme):
-    page = open_app(chromium, server, color_scheme=scheme)
+def colours(browser, server, scheme):
+    page = open_app(browser, server, color_scheme=scheme)
     try:
         cell(page, "next").wait_for()
         return page.evaluate(COLOURS)
@@ -39,8 +39,8 @@ def colours(chromium, server, scheme):
         page.close_context()
 
 
-def test_dark_colours_differ_from_light_and_keep_contrast(chromium, server):
-    light, dark = colours(chromium, server, "light"), colours(chromium, server, "dark")
+def test_dark_colours_differ_from_light_and_keep_contrast(browser, server):
+    light, dark = colours(browser, server, "light"), colours(browser, server, "dark")
     for name, a, b in zip(["body", "cell", "text", "detail", "title"], light, dark):
         assert a != b, f"{name} is {a} in both schemes"
     for scheme in (light, dark):
@@ -50,8 +50,8 @@ def test_dark_colours_differ_from_light_and_keep_contrast(chromium, server):
         assert contrast(detail, cell_bg) >= 3, scheme  # secondary text: large-text AA at least
 
 
-def test_reduced_motion_pushes_without_a_transition(chromium, server):
-    page = open_app(chromium, server, reduced_motion="reduce")
+def test_reduced_motion_pushes_without_a_transition(browser, server):
+    page = open_app(browser, server, reduced_motion="reduce")
     try:
         page.evaluate("""() => {
           window.slid = [];

@@ -1,11 +1,12 @@
-"""Gapless resume in Chromium: the test closes the page's WebSocket (Playwright routes it),
-someone else edits meanwhile, and the page comes back with `have`: `welcome` says
+"""Gapless resume: the test cuts the page's WebSocket (a proxy between the browser and the
+server reads what the server sends and drops the line), someone else edits meanwhile, and the page comes back with `have`: `welcome` says
 `caughtUp`, only diffs follow, and the screen stays as it was — the same page node, the
 same scroll position, the open swipe still open — with the edits in it."""
 import json
 import urllib.request
 
-from page_helpers import TIMEOUT_MS, cell, chromium, new_page, numbered_list, serving  # noqa: F401
+from page_helpers import cell, browser, new_page, numbered_list, serving  # noqa: F401
+from wsproxy import Proxy
 
 APP = {**numbered_list(300), "editable": True}
 server = serving(APP)
@@ -20,21 +21,10 @@ def post_insert(server, text):
         assert json.loads(response.read())["type"] == "ack"
 
 
-def test_a_dropped_connection_resumes_without_a_screen(chromium, server):
-    with new_page(chromium) as page:
-        frames = []  # every message from the server, in order
-        routes = []
-
-        def route(ws):
-            upstream = ws.connect_to_server()
-
-            def forward(message):
-                frames.append(json.loads(message))
-                ws.send(message)
-            upstream.on_message(forward)
-            routes.append((ws, upstream))
-        page.route_web_socket("**/ws", route)
-        page.goto(server.url)
+def test_a_dropped_connection_resumes_without_a_screen(browser, server):
+    proxy = Proxy(server.port)
+    with new_page(browser, proxy.url) as page:
+        frames = proxy.frames  # every message from the server, in order
         page.wait_for_selector(".page .cell")
         list_id = next(f for f in frames if f["type"] == "screen")["screen"]["list"]
         assert list_id == "L1"
@@ -55,9 +45,7 @@ def test_a_dropped_connection_resumes_without_a_screen(chromium, server):
         page.mouse.up()
         cell(page, row).locator(".swipe-actions button").wait_for()
 
-        ws, upstream = routes[-1]
-        ws.close()
-        upstream.close()
+        proxy.drop()
         for n in range(3):
             post_insert(server, f"While away {n}")
         welcomes = lambda: [i for i, f in enumerate(frames) if f["type"] == "welcome"]  # noqa: E731
@@ -65,7 +53,7 @@ def test_a_dropped_connection_resumes_without_a_screen(chromium, server):
             if len(welcomes()) == 2 and len([f for f in frames if f["type"] == "diff"]) == 3:
                 break
             page.wait_for_timeout(50)
-        assert len(routes) == 2 and len(welcomes()) == 2
+        assert proxy.connections == 2 and len(welcomes()) == 2
         welcome = frames[welcomes()[1]]
         assert welcome["resumed"] is True and welcome.get("caughtUp") is True
         assert [f["type"] for f in frames[welcomes()[1] + 1:]] == ["diff"] * 3
@@ -78,9 +66,7 @@ def test_a_dropped_connection_resumes_without_a_screen(chromium, server):
         page.keyboard.press("Escape")  # closes the swipe
         page.locator(".nav-edit").click()
         page.wait_for_selector(".page.editing")
-        ws, upstream = routes[-1]
-        ws.close()
-        upstream.close()
+        proxy.drop()
         for _ in range(100):
             if len(welcomes()) == 3:
                 break
@@ -93,3 +79,4 @@ def test_a_dropped_connection_resumes_without_a_screen(chromium, server):
         page.evaluate(f"() => {{ {scroller}.scrollTop = {scroller}.scrollHeight; }}")
         page.locator(".cell", has_text="While away 2").wait_for()
         assert page.errors == []
+    proxy.close()

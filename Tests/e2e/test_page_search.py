@@ -1,10 +1,10 @@
-"""Search in Chromium: the field on a searchable screen filters the whole list on the
+"""Search in each engine: the field on a searchable screen filters the whole list on the
 server (past the rows the page holds), folds case and accents, stays live while another
 client edits, and Escape or Cancel ends it."""
 import json
 import urllib.request
 
-from page_helpers import app_page, chromium, serving, wait_for_sections  # noqa: F401 (fixtures)
+from page_helpers import app_page, browser, serving, wait_for_sections  # noqa: F401 (fixtures)
 
 N = 20_000
 

@@ -1,7 +1,7 @@
-"""Self-sizing rows (data format v1.1 `lines`) in Chromium: a row of many lines shows its
+"""Self-sizing rows (data format v1.1 `lines`) in each engine: a row of many lines shows its
 whole text and pushes the next row down, subtitle rows are iOS's 56 px, `lines: n`
 clamps, and scrolling up through rows measured only as they come into view never jumps."""
-from page_helpers import app_page, cell, chromium, serving  # noqa: F401 (fixtures)
+from page_helpers import app_page, cell, browser, serving  # noqa: F401 (fixtures)
 
 LONG = ("A row whose text is far longer than one line: it wraps instead of ending in an "
         "ellipsis, as a UITableViewCell with numberOfLines = 0 does. ") * 4
@@ -60,9 +60,12 @@ def test_scrolling_up_through_rows_not_measured_yet_never_jumps(page):
     scroller = ".page:last-child .scroller"
     page.evaluate(f"() => {{ const s = document.querySelector('{scroller}'); s.scrollTop = s.scrollHeight; }}")
     page.wait_for_function("() => document.querySelector(\".cell[data-id='m299']\")")
-    page.wait_for_timeout(100)
     tops = "() => Object.fromEntries([...document.querySelectorAll('.cell[data-id^=m]')].map((n) =>" \
         " [n.dataset.id, n.getBoundingClientRect().top]))"
+    last = None  # rows measured as they came into view may still move the ones drawn (Firefox: 300 ms)
+    while (now := page.evaluate(tops)) != last:
+        last = now
+        page.wait_for_timeout(50)
     for step in range(25):
         before = page.evaluate(tops)
         page.evaluate("() => document.querySelector('.page:last-child .scroller').scrollBy({top: -300, behavior: 'instant'})")

@@ -1,11 +1,11 @@
-"""Split view in Chromium (UISplitViewController): on a window 1,000 px or wider the
+"""Split view in each engine (UISplitViewController): on a window 1,000 px or wider the
 screen that pushed stays in a sidebar beside the top one, live, with the row that leads
 to the top highlighted; a tap there replaces the top; narrowing the window collapses to
 the phone layout with the stack kept, and widening brings the sidebar back."""
 import subprocess
 
 from conftest import TABLEWEB
-from page_helpers import chromium, open_app, serving  # noqa: F401 (fixtures)
+from page_helpers import browser, open_app, serving  # noqa: F401 (fixtures)
 
 WIDE = {"width": 1280, "height": 800}
 
@@ -31,9 +31,9 @@ def top_title(page, expected):
     page.wait_for_selector(".pages .page:only-child .cell")
 
 
-def wide_on(chromium, server, row, expected_title):
+def wide_on(browser, server, row, expected_title):
     """A new session on a wide window, drilled from the root into `row`."""
-    page = open_app(chromium, server, viewport=WIDE)
+    page = open_app(browser, server, viewport=WIDE)
     assert page.locator(".sidebar").is_hidden()  # nothing beside the root
     page.locator(f"{TOP} .cell[data-id='{row}']").click()
     top_title(page, expected_title)
@@ -41,8 +41,8 @@ def wide_on(chromium, server, row, expected_title):
     return page
 
 
-def test_the_screen_that_pushed_stays_beside_with_its_row_selected(chromium, server):
-    page = wide_on(chromium, server, "inbox", "Inbox")
+def test_the_screen_that_pushed_stays_beside_with_its_row_selected(browser, server):
+    page = wide_on(browser, server, "inbox", "Inbox")
     sidebar = page.locator(".sidebar")
     assert sidebar.get_attribute("aria-label") == "Mailboxes"
     assert page.locator(".sidebar h2").text_content() == "Mailboxes"
@@ -57,8 +57,8 @@ def test_the_screen_that_pushed_stays_beside_with_its_row_selected(chromium, ser
     page.close_context()
 
 
-def test_the_sidebar_is_live_and_a_tap_there_replaces_the_top(chromium, server):
-    page = wide_on(chromium, server, "inbox", "Inbox")
+def test_the_sidebar_is_live_and_a_tap_there_replaces_the_top(browser, server):
+    page = wide_on(browser, server, "inbox", "Inbox")
     # Someone else renames a mailbox: the sidebar shows it, the top is untouched.
     subprocess.run([TABLEWEB, "client", server.server.ws_url, "--strict"],
                    input='update sent "Sent mail"\n', check=True, capture_output=True, text=True, timeout=20)
@@ -81,8 +81,8 @@ def test_the_sidebar_is_live_and_a_tap_there_replaces_the_top(chromium, server):
     page.close_context()
 
 
-def test_narrowing_collapses_to_the_phone_layout_and_keeps_the_stack(chromium, server):
-    page = wide_on(chromium, server, "archive", "Archive")
+def test_narrowing_collapses_to_the_phone_layout_and_keeps_the_stack(browser, server):
+    page = wide_on(browser, server, "archive", "Archive")
     page.set_viewport_size({"width": 700, "height": 800})
     page.wait_for_selector(".sidebar", state="hidden")
     assert page.locator("#app").bounding_box()["width"] == 700
@@ -98,8 +98,8 @@ def test_narrowing_collapses_to_the_phone_layout_and_keeps_the_stack(chromium, s
     page.close_context()
 
 
-def test_the_sidebar_works_with_the_keyboard(chromium, server):
-    page = wide_on(chromium, server, "inbox", "Inbox")
+def test_the_sidebar_works_with_the_keyboard(browser, server):
+    page = wide_on(browser, server, "inbox", "Inbox")
     assert page.evaluate("() => document.querySelector('.sidebar').tagName") == "ASIDE"  # a complementary landmark
     page.locator(f"{SIDE} .scroller").focus()
     page.keyboard.press("ArrowDown")

@@ -1,6 +1,6 @@
-"""Large titles in Chromium: a root screen shows its title large above the list, with the
+"""Large titles in each engine: a root screen shows its title large above the list, with the
 bar's small title hidden; scrolling collapses it into the bar; pushed screens have none."""
-from page_helpers import app_page, chromium, drill, go_back, serving  # noqa: F401 (fixtures)
+from page_helpers import app_page, browser, drill, go_back, serving  # noqa: F401 (fixtures)
 
 APP = {"title": "Mailboxes", "style": "insetGrouped", "sections": [{"id": "s", "rows": [
     {"id": "inbox", "text": "Inbox", "children": {"title": "Inbox", "sections": [{"id": "i", "rows": [

@@ -1,0 +1,119 @@
+"""A TCP proxy between a browser and the server, for page tests that need the network
+itself in every engine: it reads the WebSocket messages the server sends to the page
+(`frames`, text messages as JSON, in order), counts the page's WebSocket connections, and
+can cut them (`drop()`, as a network that goes away does) or leave upgrades unanswered
+(`hold`). Bytes pass through unchanged; the page is opened at `url`."""
+import asyncio
+import json
+import struct
+import threading
+
+
+class Proxy:
+    def __init__(self, port):
+        self.target = port
+        self.frames = []
+        self.connections = 0
+        self.hold = False
+        self._lines = set()
+        self._held = []
+        self._tasks = set()
+        self._loop = asyncio.new_event_loop()
+        ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(ready,), daemon=True)
+        self._thread.start()
+        ready.wait(10)
+        self.url = f"http://127.0.0.1:{self.port}/"
+
+    def _run(self, ready):
+        asyncio.set_event_loop(self._loop)
+        self._server = self._loop.run_until_complete(asyncio.start_server(self._accept, "127.0.0.1", 0))
+        self.port = self._server.sockets[0].getsockname()[1]
+        ready.set()
+        self._loop.run_forever()
+        self._loop.close()
+
+    async def _accept(self, client_reader, client_writer):
+        self._tasks.add(asyncio.current_task())
+        try:
+            first = await client_reader.readuntil(b"\r\n")
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
+            client_writer.close()
+            return
+        websocket = first.startswith(b"GET /ws")
+        if websocket:
+            self.connections += 1
+            if self.hold:
+                self._held.append(client_writer)  # never answered: the page waits, as behind a stuck network
+                return
+        server_reader, server_writer = await asyncio.open_connection("127.0.0.1", self.target)
+        server_writer.write(first)
+        line = (client_writer, server_writer)
+        if websocket:
+            self._lines.add(line)
+        await asyncio.gather(self._pipe(client_reader, server_writer),
+                             self._pipe(server_reader, client_writer, self._reader() if websocket else None),
+                             return_exceptions=True)
+        self._lines.discard(line)
+
+    async def _pipe(self, reader, writer, parser=None):
+        if parser:
+            next(parser)
+        try:
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+                if parser:
+                    parser.send(data)
+        finally:
+            writer.close()
+
+    def _reader(self):
+        """Takes the server's bytes: the HTTP answer, then frames (unmasked, as a server's are)."""
+        buffer = b""
+        while b"\r\n\r\n" not in buffer:
+            buffer += yield
+        buffer = buffer.split(b"\r\n\r\n", 1)[1]
+        message = b""
+        while True:
+            while True:
+                if len(buffer) >= 2:
+                    size, at = buffer[1] & 0x7F, 2
+                    if size == 126 and len(buffer) >= 4:
+                        size, at = struct.unpack(">H", buffer[2:4])[0], 4
+                    elif size == 127 and len(buffer) >= 10:
+                        size, at = struct.unpack(">Q", buffer[2:10])[0], 10
+                    if size < 126 or at > 2:
+                        if len(buffer) >= at + size:
+                            break
+                buffer += yield
+            fin, opcode, payload = buffer[0] & 0x80, buffer[0] & 0x0F, buffer[at:at + size]
+            buffer = buffer[at + size:]
+            if opcode in (0, 1):
+                message += payload
+                if fin:
+                    self.frames.append(json.loads(message))
+                    message = b""
+
+    def drop(self):
+        """Cuts every WebSocket connection, both ways."""
+        def cut():
+            for client, server in list(self._lines):
+                client.transport.abort()
+                server.transport.abort()
+        self._loop.call_soon_threadsafe(cut)
+
+    def close(self):
+        """Cuts everything and stops: no connection or task is left behind."""
+        async def stop():
+            self._server.close()
+            for writer in self._held:
+                writer.transport.abort()
+            tasks = [t for t in self._tasks if t is not asyncio.current_task() and not t.done()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            self._loop.stop()
+        self.drop()
+        asyncio.run_coroutine_threadsafe(stop(), self._loop)
+        self._thread.join(10)
