@@ -1,6 +1,6 @@
 """Trust boundaries, tried from outside as an attacker would, against the real
 `tableweb serve` on loopback: cross-site writes to `POST /api/commands`, a foreign `Host`
-(DNS rebinding) on every path. Each
+(DNS rebinding) on every path, and commands naming lists a session was never shown. Each
 refusal is checked to have applied nothing: the data and another viewer's screen stay as
 they were. Scripts and the page's own requests keep working."""
 import asyncio
@@ -129,3 +129,34 @@ def test_allowed_hosts_from_the_flag_and_the_environment(launch_server, monkeypa
         assert raw(server.port, "GET", "/", {"Host": host})[0] == status, host
         assert raw(server.port, "GET", "/healthz", {"Host": host})[0] == status, host
 
+
+def test_a_session_reaches_only_the_lists_on_its_screen(server):
+    async def scenario():
+        viewer = await watch_tasks(server)
+        shown = json.loads(json.dumps(viewer.screen))
+        intruder = await Client.open(server)  # on the root: Ltasks is not on its screen
+        answers = {}
+        for list_id in ["Ltasks", "Lnope"]:
+            for ref, command in enumerate([
+                    {"type": "fetch", "list": list_id, "section": "Stodo", "from": 0, "count": 50},
+                    {"type": "search", "list": list_id, "query": "m"},
+                    {"type": "tap", "list": list_id, "row": "Rmilk"},
+                    {"type": "accessory", "list": list_id, "row": "Rmilk"},
+                    {"type": "delete", "list": list_id, "rows": ["Rmilk"]},
+                    {"type": "update", "list": list_id, "row": "Rmilk", "text": "x"},
+                    {"type": "action", "list": list_id, "row": "Rmilk", "action": "flag"}]):
+                answer = await intruder.command(command, ref)
+                assert answer["code"] == "not_allowed", (command, answer)
+                answers.setdefault(ref, []).append(answer["message"].replace(list_id, "L"))
+        # Whether the list exists or not, the answer is the same.
+        assert all(a == b for a, b in answers.values()), answers
+        assert [m for m in intruder.inbox if m["type"] == "rows"] == []
+        await nothing_reached(viewer, shown)
+        # Once it has the list on screen, it may.
+        await intruder.command({"type": "tap", "list": "Lhome", "row": "Rtasks"}, 20)
+        answer = await intruder.command(
+            {"type": "fetch", "list": "Ltasks", "section": "Stodo", "from": 0, "count": 2}, 21)
+        assert answer["type"] == "ack"
+        await intruder.close()
+        await viewer.close()
+    asyncio.run(scenario())
