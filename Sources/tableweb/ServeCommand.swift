@@ -17,7 +17,8 @@ struct ServeCommand: AsyncParsableCommand {
     discussion: """
       Every option can also come from the environment: TABLEWEB_PORT, TABLEWEB_HOST, \
       TABLEWEB_DB, TABLEWEB_DEMO, TABLEWEB_PUBLIC, TABLEWEB_READ_ONLY, \
-      TABLEWEB_ALLOWED_ORIGIN (comma-separated), TABLEWEB_MAX_FRAME, \
+      TABLEWEB_ALLOWED_ORIGIN (comma-separated), TABLEWEB_ALLOWED_HOST (comma-separated), \
+      TABLEWEB_MAX_FRAME, \
       TABLEWEB_PERMESSAGE_DEFLATE, TABLEWEB_NO_METRICS, TABLEWEB_METRICS_PORT, \
       TABLEWEB_METRICS_HOST, TABLEWEB_LOG_LEVEL, TABLEWEB_LOG_KEEP, TABLEWEB_LOG_HOURS, \
       TABLEWEB_LOG_FORMAT. A flag on the command line wins over its variable. \
@@ -61,6 +62,15 @@ struct ServeCommand: AsyncParsableCommand {
       repeatable. [TABLEWEB_ALLOWED_ORIGIN, comma-separated]
       """)
   var allowedOrigin: [String] = []
+
+  @Option(
+    help: """
+      A host name (without port) answered besides localhost and loopback addresses, as \
+      behind a proxy that passes the browser's Host; repeatable. On a loopback --host any \
+      other Host gets 403 (against DNS rebinding); given, a server on any address checks \
+      too. [TABLEWEB_ALLOWED_HOST, comma-separated]
+      """)
+  var allowedHost: [String] = []
 
   @Option(help: "The largest message a client may send, in bytes. [TABLEWEB_MAX_FRAME, default 65536]")
   var maxFrame: Int?
@@ -120,6 +130,7 @@ struct ServeCommand: AsyncParsableCommand {
     var publicDirectory: String?
     var readOnly: Bool
     var allowedOrigins: [String]
+    var allowedHosts: [String]
     var maxFrame: Int
     var permessageDeflate: Bool
     var open: Bool
@@ -149,6 +160,7 @@ struct ServeCommand: AsyncParsableCommand {
       publicDirectory: environment.optionalString(self.public, "TABLEWEB_PUBLIC"),
       readOnly: try environment.bool(readOnly, "TABLEWEB_READ_ONLY"),
       allowedOrigins: environment.list(allowedOrigin, "TABLEWEB_ALLOWED_ORIGIN"),
+      allowedHosts: environment.list(allowedHost, "TABLEWEB_ALLOWED_HOST"),
       maxFrame: try environment.int(maxFrame, "TABLEWEB_MAX_FRAME", default: 65536),
       permessageDeflate: try environment.bool(permessageDeflate, "TABLEWEB_PERMESSAGE_DEFLATE"),
       open: try environment.bool(open, "TABLEWEB_OPEN"),
@@ -290,6 +302,7 @@ struct ServeCommand: AsyncParsableCommand {
       allowedOrigins: settings.allowedOrigins, maxMessageSize: settings.maxFrame,
       permessageDeflate: settings.permessageDeflate, isReadOnly: settings.readOnly)
     configuration.servesMetrics = settings.servesMetrics
+    configuration.allowedHosts = settings.allowedHosts
     configuration.metricsPort = settings.metricsPort
     configuration.metricsHost = settings.metricsHost
     configuration.logger = logger

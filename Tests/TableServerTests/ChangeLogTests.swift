@@ -146,7 +146,7 @@ import Testing
     let kept = a.screen(viewer)
     a.disconnect(viewer)
     // Edits while nobody watches on A either: only the log knows them.
-    let editor = a.join()
+    let editor = openTasks(in: &a)
     _ = insert("Butter", after: "Reggs", on: editor, in: &a)
     _ = a.send(editor, #"{"type":"delete","list":"Ltasks","rows":["Rmilk","Rtea"]}"#)
     _ = a.send(
@@ -189,7 +189,7 @@ import Testing
     let token = try #require(a.tokens[viewer])
     let kept = a.screen(viewer)
     a.disconnect(viewer)
-    let editor = a.join()
+    let editor = openTasks(in: &a)
     for text in ["One", "Two", "Three"] { _ = insert(text, after: nil, on: editor, in: &a) }
     var b = try fixture.makeDriver()
     let (_, replies) = b.resume(token: token, showing: kept)

@@ -31,7 +31,8 @@ import Testing
       "error 5 bad_message"
     ),
     (#"{"type":"hello","session":null,"ref":5}"#, "error 5 not_allowed"),
-    (#"{"type":"tap","list":"Lnope","row":"Rabout","ref":5}"#, "error 5 not_found"),
+    // Not on the session's screen, like any list that does not exist.
+    (#"{"type":"tap","list":"Lnope","row":"Rabout","ref":5}"#, "error 5 not_allowed"),
     (#"{"type":"tap","list":"Lhome","row":"Rnope","ref":5}"#, "error 5 not_found"),
     (#"{"type":"accessory","list":"Lhome","row":"Rabout","ref":5}"#, "error 5 not_allowed"),
     (#"{"type":"back","ref":5}"#, "error 5 not_allowed"),
@@ -74,6 +75,9 @@ import Testing
     ),
   ]
 
+  /// The rows of the root that lead to the lists the bad inputs name.
+  static let rowsLeadingTo = ["Ltasks": "Rtasks", "Lsettings": "Rsettings", "Lnumbers": "Rnumbers"]
+
   @Test(arguments: StoreKind.allCases, badInputs)
   mutating func badInputGetsItsErrorAndTheConnectionStillWorks(
     kind: StoreKind, bad: (input: String, reply: String)
@@ -82,7 +86,12 @@ import Testing
     let (input, reply) = bad
     var driver = try fixture.makeDriver()
     let c1 = driver.join()
+    // A command reaches only a list on the session's screen: open the one it names.
+    let list = (try? JSONValue(parsing: input))?["list"]?.stringValue
+    let opening = list.flatMap { Self.rowsLeadingTo[$0] }
+    if let opening { _ = driver.send(c1, #"{"type":"tap","list":"Lhome","row":"\#(opening)"}"#) }
     driver.expect(c1, sends: input, replies: ["c1 ← \(reply)"])
+    if opening != nil { _ = driver.send(c1, #"{"type":"back"}"#) }
     let v = try fixture.version("Lhome")
     driver.expect(
       c1, sends: #"{"type":"reload","ref":6}"#,

@@ -120,19 +120,25 @@ import Testing
     #expect(driver.texts(c2) == driver.texts(c1))
   }
 
-  /// Commands may name any list that exists, not only the session's top screen: ids are
-  /// stable, so a command sent just before navigating away still means the same rows.
+  /// Commands may name any list on the session's screen, beneath the top one too: ids are
+  /// stable, so a command sent just before going deeper still means the same rows. A list
+  /// off the session's screen is `not_allowed` (ReachTests).
   @Test(arguments: StoreKind.allCases)
   mutating func aCommandMayNameAListBelowTheTopScreen(kind: StoreKind) throws {
     try setUp(kind)
     var driver = try fixture.makeDriver()
     let viewer = open([("Lhome", "Rtasks")], in: &driver)
-    let elsewhere = driver.join()
+    let deeper = open([("Lhome", "Rtasks"), ("Ltasks", "Rmilk")], in: &driver)
     let v = try fixture.version("Ltasks")
     driver.expect(
-      elsewhere,
+      deeper,
       sends: #"{"type":"update","list":"Ltasks","row":"Rtea","text":"Green tea","ref":1}"#,
       replies: ["c1 ← diff Ltasks \(v)→\(v + 1) update[1,0]\"Green tea\"", "c2 ← ack 1 v=\(v + 1)"])
+    let elsewhere = driver.join()
+    driver.expect(
+      elsewhere,
+      sends: #"{"type":"update","list":"Ltasks","row":"Rtea","text":"Tea","ref":2}"#,
+      replies: ["c3 ← error 2 not_allowed"])
     #expect(viewer.rawValue == 1)
   }
 
@@ -151,9 +157,10 @@ import Testing
         "c2 ← notice \"“Milk” was deleted.\"",
         "c1 ← ack 1 v=\(v + 1)",
       ])
+    // Milk is off the reader's screen now: as any list it was not shown.
     driver.expect(
       reader, sends: #"{"type":"tap","list":"Lmilk","row":"Rbrand","ref":2}"#,
-      replies: ["c2 ← error 2 not_found"])
+      replies: ["c2 ← error 2 not_allowed"])
   }
 
   @Test(arguments: StoreKind.allCases)

@@ -142,6 +142,9 @@ import Testing
         #expect(error["code"] == .string("bad_message"))
         #expect(error["message"]?.stringValue?.contains(message) == true, "\(error)")
       }
+      // P is a row's child: on the viewer's screen once it has drilled down to it.
+      viewer.send(#"{"type":"tap","list":"M","row":"m2"}"#)
+      _ = try viewer.next("screen")
       viewer.send(#"{"type":"update","list":"P","row":"p1","values":{"a":"b"},"ref":9}"#)
       #expect(try viewer.next("error")["message"] == .string(#"field "values": list P has no custom cell"#))
       viewer.send(#"{"type":"update","list":"P","row":"p1","flagged":true,"ref":10}"#)

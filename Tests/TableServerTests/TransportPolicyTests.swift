@@ -53,6 +53,86 @@ struct TransportPolicyTests {
       policy.decide(path: path, subprotocols: subprotocols, origin: nil, host: nil) == decision)
   }
 
+  @Test(
+    arguments: [
+      ("127.0.0.1:8080", true),
+      ("localhost", true),
+      ("LOCALHOST:1", true),
+      ("[::1]:8080", true),
+      ("[::1]", true),
+      ("127.1.2.3:9", true),
+      ("tables.example", true),  // allowed by name
+      ("Tables.Example:443", true),
+      (nil, true),  // not a browser
+      ("evil.example:8080", false),
+      ("evil.example", false),
+      ("localhost.evil.example", false),
+      ("127.0.0.1.evil.example:8080", false),
+      ("10.0.0.1:8080", false),
+      ("[::1]x", false),
+      ("localhost:http", false),
+      (":8080", false),
+      ("", false),
+      ("user@localhost", false),
+    ] as [(String?, Bool)])
+  func aLoopbackServerAnswersLoopbackHostsAndTheNamedOnes(host: String?, allowed: Bool) {
+    let policy = HostPolicy(listeningOn: "127.0.0.1", allowedHosts: [" tables.example "])
+    #expect(policy.allows(host: host) == allowed)
+    let upgrade = UpgradePolicy(
+      origins: OriginPolicy(allowedOrigins: []), otherProtocolNames: ["http"], hosts: policy)
+    let decision = upgrade.decide(path: "/ws", subprotocols: "tableweb.v1", origin: nil, host: host)
+    #expect(decision == (allowed ? .accept : .refuse(status: 403, reason: "host not allowed")))
+    #expect(decision.countedReason == (allowed ? nil : .host))
+  }
+
+  @Test func hostsAreCheckedOnLoopbackOrOnceNamed() {
+    for loopback in ["127.0.0.1", "127.0.0.2", "localhost", "::1"] {
+      #expect(HostPolicy(listeningOn: loopback, allowedHosts: []).checks, "\(loopback)")
+    }
+    let everywhere = HostPolicy(listeningOn: "0.0.0.0", allowedHosts: [])
+    #expect(!everywhere.checks && everywhere.allows(host: "anything.example"))
+    let named = HostPolicy(listeningOn: "0.0.0.0", allowedHosts: ["tables.example", ""])
+    #expect(named.allowedHosts == ["tables.example"])
+    #expect(named.allows(host: "tables.example:8080") && named.allows(host: "127.0.0.1:8080"))
+    #expect(!named.allows(host: "192.168.1.5:8080"))
+  }
+
+  @Test(
+    arguments: [
+      // Scripts: no Origin.
+      ("POST", "/api/commands", nil, "application/json", nil),
+      ("POST", "/api/commands", nil, "Application/JSON; charset=utf-8", nil),
+      ("POST", "/api/commands", nil, nil, HTTPRefusal.Reason.contentType),
+      ("POST", "/api/commands", nil, "text/plain", .contentType),
+      ("POST", "/api/commands", nil, "application/x-www-form-urlencoded", .contentType),
+      ("POST", "/api/commands", nil, "application/jsonp", .contentType),
+      // The page itself, and an allowed origin.
+      ("POST", "/api/commands", "http://127.0.0.1:8080", "application/json", nil),
+      ("POST", "/api/commands", "http://localhost:3000", "application/json", nil),
+      // Another site, whatever it declares.
+      ("POST", "/api/commands", "http://evil.example", "text/plain", .origin),
+      ("POST", "/api/commands", "http://evil.example", "application/json", .origin),
+      ("POST", "/api/commands", "null", "application/json", .origin),
+      // Not a write.
+      ("GET", "/api/commands", "http://evil.example", nil, nil),
+      ("POST", "/healthz", "http://evil.example", "text/plain", nil),
+    ] as [(String, String, String?, String?, HTTPRefusal.Reason?)])
+  func writesNeedJSONFromAnOriginTheUpgradeWouldAllow(
+    method: String, path: String, origin: String?, contentType: String?,
+    refused: HTTPRefusal.Reason?
+  ) {
+    let policy = WritePolicy(origins: OriginPolicy(allowedOrigins: ["http://localhost:3000"]))
+    let request = HTTPRequest(
+      method: method, path: path, origin: origin, host: "127.0.0.1:8080", contentType: contentType)
+    let refusal = policy.refusal(for: request)
+    #expect(refusal?.reason == refused)
+    if refused == .contentType {
+      #expect(refusal?.status == 415 && refusal?.message.contains("application/json") == true)
+    } else if refused == .origin {
+      #expect(refusal?.status == 403)
+    }
+  }
+
   @Test func theAssemblerJoinsPiecesAndDropsWhatIsTooLarge() {
     var assembler = MessageAssembler(limit: 8)
     func append(_ text: String, final: Bool) -> MessageAssembler.Outcome {

@@ -78,7 +78,8 @@ struct TestServer {
 
   init(
     files: [String: String] = ["index.html": "<h1>tableweb</h1>"],
-    configure: (inout WebSocketServer.Configuration) -> Void = { _ in }
+    configure: (inout WebSocketServer.Configuration) -> Void = { _ in },
+    responder: (any HTTPResponder)? = nil
   ) throws {
     folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("tableweb-transport-\(UUID().uuidString)")
@@ -93,7 +94,7 @@ struct TestServer {
     configure(&configuration)
     server = WebSocketServer(configuration: configuration)
     delegate = RecordingDelegate()
-    try server.start(delegate: delegate)
+    try server.start(delegate: delegate, responder: responder)
   }
 
   var port: Int { server.port }
@@ -130,8 +131,10 @@ struct HTTPResponse {
   var headers: [String: String]
   var body: String
 
+  /// `headers` may name `Host` (else `127.0.0.1:PORT`); `body` makes the request a POST.
   static func fetch(
-    port: Int, path: String, headers: [String: String] = [:], timeout: TimeInterval = 5
+    port: Int, path: String, headers: [String: String] = [:], body: String? = nil,
+    timeout: TimeInterval = 5
   ) throws -> HTTPResponse {
     let connection = try RawSocket(port: port)
     // The socket closes when `connection` goes: keep it to the end of the exchange.
@@ -141,9 +144,13 @@ struct HTTPResponse {
     setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(socketFD, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
 
-    var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+    var request = "\(body == nil ? "GET" : "POST") \(path) HTTP/1.1\r\n"
+    if !headers.keys.contains(where: { $0.lowercased() == "host" }) {
+      request += "Host: 127.0.0.1:\(port)\r\n"
+    }
     for (name, value) in headers { request += "\(name): \(value)\r\n" }
-    request += "\r\n"
+    if let body { request += "Content-Length: \(body.utf8.count)\r\n" }
+    request += "\r\n" + (body ?? "")
     let bytes = Array(request.utf8)
     guard Glibc.send(socketFD, bytes, bytes.count, 0) == bytes.count else {
       throw TransportTestFailure("send failed")

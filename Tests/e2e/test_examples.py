@@ -3,6 +3,7 @@ their own data through tableweb as a library. Changes made by their code, not by
 command, reach a client as diffs. `make test` builds them first."""
 import asyncio
 import contextlib
+import json
 import os
 import re
 import signal
@@ -80,6 +81,44 @@ def test_files_serves_a_folder_and_a_new_file_arrives_as_an_insert(example, tmp_
         diff = await client.expect("diff")
         assert diff["ops"] == [{"op": "delete", "at": [1, 0]}]
         await client.close()
+    asyncio.run(scenario())
+
+
+def test_files_reaches_only_folders_below_its_root(example, tmp_path):
+    root = tmp_path / "served"
+    (root / "photos").mkdir(parents=True)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("top secret")
+    (root / "elsewhere").symlink_to(outside, target_is_directory=True)
+    files = example(example_binary("Files", "files"), "--port", "0", "--root", str(root))
+
+    async def scenario():
+        client = await Client.open(files)
+        for ref, list_id in enumerate(["/../../../etc", "/..", "/../outside", "/photos/../../outside",
+                                       "/elsewhere", "/./photos", "etc"]):
+            answer = await client.command(
+                {"type": "fetch", "list": list_id, "section": "files", "from": 0, "count": 50}, ref)
+            assert answer["code"] == "not_allowed", (list_id, answer)
+        # A symbolic link is listed as a file: its row opens nothing.
+        await client.command({"type": "tap", "list": "/", "row": "elsewhere"}, 20)
+        assert client.stack == ["served"]
+        assert [m for m in client.inbox if m["type"] in ("rows", "screen")] == []
+        # A folder below the root opens, and its rows are fetched.
+        await client.command({"type": "tap", "list": "/", "row": "photos"}, 21)
+        assert client.stack == ["served", "photos"]
+        answer = await client.command(
+            {"type": "fetch", "list": "/photos", "section": "files", "from": 0, "count": 50}, 22)
+        assert answer["type"] == "ack"
+        await client.close()
+        # The folder becomes a link to elsewhere: a session that had it open resumes above it.
+        (root / "photos").rmdir()
+        (root / "photos").symlink_to(outside, target_is_directory=True)
+        again = await Client.open(files, token=client.token)
+        await again.settle()
+        assert again.resumed and again.stack == ["served"]
+        assert "secret.txt" not in json.dumps(again.screen) + json.dumps(again.inbox)
+        await again.close()
     asyncio.run(scenario())
 
 

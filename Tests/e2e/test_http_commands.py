@@ -80,7 +80,9 @@ def test_with_access_required_a_request_needs_an_editors_bearer_credential(launc
     command = {"type": "update", "list": "Ltasks", "row": "Rmilk", "text": "Oat milk"}
 
     def post_as(credential):
-        headers = {"authorization": f"Bearer {credential}"} if credential else {}
+        headers = {"content-type": "application/json"}
+        if credential:
+            headers["authorization"] = f"Bearer {credential}"
         request = urllib.request.Request(f"{server.origin}/api/commands", data=json.dumps(command).encode(),
                                          method="POST", headers=headers)
         try:

@@ -263,6 +263,9 @@ def test_commands_that_queue_up_commit_together_and_a_broken_group_runs_again(po
         await viewer.command({"type": "tap", "list": "Lhome", "row": "Rtasks"}, 1)
         before = {text for section in viewer.rows() for text in section}
         editors = [await Client.open(server) for _ in range(4)]
+        for editor in editors:  # a session writes only to the lists on its screen
+            await editor.command({"type": "tap", "list": "Lhome", "row": "Rtasks"}, 100)
+            editor.inbox.clear()
         locker = subprocess.Popen(psql + [
             "BEGIN; LOCK TABLE row IN EXCLUSIVE MODE; SELECT pg_sleep(3); COMMIT;"],
             stdout=subprocess.DEVNULL)

@@ -259,7 +259,7 @@ BAD_INPUTS = [
     ("not json", None, "bad_json"),
     ('{"type":"fly","ref":5}', 5, "bad_message"),
     ('{"type":"tap","list":"Lhome","ref":5}', 5, "bad_message"),
-    ('{"type":"tap","list":"Lnope","row":"R1","ref":5}', 5, "not_found"),
+    ('{"type":"tap","list":"Lnope","row":"R1","ref":5}', 5, "not_allowed"),  # not on screen
     ('{"type":"tap","list":"Lhome","row":"Rnope","ref":5}', 5, "not_found"),
     ('{"type":"back","ref":5}', 5, "not_allowed"),
     ('{"type":"editing","on":true,"ref":5}', 5, "not_allowed"),

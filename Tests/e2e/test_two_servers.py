@@ -77,7 +77,7 @@ def test_a_viewer_resumes_with_exactly_the_missed_diffs_on_either_server(launch_
         viewer = await open_tasks(one)
         kept, token = copy.deepcopy(viewer.screen), viewer.token
         await viewer.close()
-        editor = await Client.open(one)
+        editor = await open_tasks(one)
         for ref, text in enumerate(["One", "Two", "Three", "Four"], 1):
             await editor.command({"type": "insert", "list": "Ltasks", "section": "Stodo", "after": None,
                                   "row": {"text": text}}, ref)
@@ -101,7 +101,7 @@ def test_past_the_logs_retention_a_resume_gets_a_screen(launch_server, app_db):
         viewer = await open_tasks(one)
         kept, token = copy.deepcopy(viewer.screen), viewer.token
         await viewer.close()
-        editor = await Client.open(one)
+        editor = await open_tasks(one)
         for ref in range(1, 5):
             await editor.command({"type": "insert", "list": "Ltasks", "section": "Stodo", "after": None,
                                   "row": {"text": f"New {ref}"}}, ref)

@@ -68,6 +68,12 @@ public protocol TableDataSource: AnyObject {
   /// default, false.
   func isReadOnly(_ list: String, for identity: AccessIdentity?) -> Bool
 
+  /// Whether `identity` (nil on an open server) may read `list` at all: a session is
+  /// never shown it (a row leading to it answers `not_allowed`, a resumed stack stops
+  /// above it) and no command reaches it, over the WebSocket or HTTP. Asked before the
+  /// list is read, so that a refused list and a missing one look alike. By default, true.
+  func canRead(_ list: String, for identity: AccessIdentity?) -> Bool
+
   /// Whether snapshots carry each list's own version and ``commit(_:in:)`` reports the
   /// versions it made (a database that counts its changes, as the SQLite store does).
   /// False by default: the server numbers versions itself.
@@ -116,6 +122,8 @@ extension TableDataSource {
   }
 
   public func isReadOnly(_ list: String, for identity: AccessIdentity?) -> Bool { false }
+
+  public func canRead(_ list: String, for identity: AccessIdentity?) -> Bool { true }
 }
 
 /// Where sessions' navigation stacks are kept between connections and across restarts.

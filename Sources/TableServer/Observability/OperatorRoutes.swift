@@ -35,6 +35,10 @@ final class OperatorRoutes: HTTPResponder {
     }
   }
 
+  func refused(_ request: HTTPRequest, _ refusal: HTTPRefusal) {
+    telemetry.httpRefused(request, refusal)
+  }
+
   func respondLater(
     to request: HTTPRequest, answer: @escaping @Sendable (HTTPResponse) -> Void
   ) -> Bool {

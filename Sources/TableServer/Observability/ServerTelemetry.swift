@@ -1,6 +1,7 @@
 import CoreMetrics
 import Logging
 import Prometheus
+import Synchronization
 import TableModel
 
 /// What an operator sees of a running server: its log lines (swift-log) and its figures
@@ -10,7 +11,8 @@ import TableModel
 /// command types, error codes, addresses and an 8-character session prefix.
 ///
 /// - Important: Confined to the service thread (``SessionHost`` calls it there), except
-///   ``prometheusText()``, which the registry makes safe from any thread.
+///   ``prometheusText()``, which the registry makes safe from any thread, and
+///   ``httpRefused(_:_:)``, which the transport calls on its own thread.
 public final class ServerTelemetry {
   public let logger: Logger
   public let registry: PrometheusCollectorRegistry
@@ -25,6 +27,10 @@ public final class ServerTelemetry {
   private let groupsCommitted: CoreMetrics.Counter
   private let groupsRunAgain: CoreMetrics.Counter
   private let groupedItems: CoreMetrics.Counter
+  /// `tableweb_http_refused_total{reason}`: one counter per reason, made up front.
+  private let refusedRequests: [HTTPRefusal.Reason: CoreMetrics.Counter]
+  /// When each address last had a refusal logged, and how many were not logged since.
+  private let refusalLines = Mutex<[String: (at: ContinuousClock.Instant, unlogged: Int)]>([:])
   /// `tableweb_commands_total{type,result}`, made on first use of each pair.
   private var commands: [CommandKey: CoreMetrics.Counter] = [:]
   /// When each open connection opened, and from where, for its closing line.
@@ -64,6 +70,13 @@ public final class ServerTelemetry {
     groupsRunAgain = CoreMetrics.Counter(
       label: "tableweb_group_commits_total", dimensions: [("result", "run_again")], factory: factory)
     groupedItems = CoreMetrics.Counter(label: "tableweb_group_commit_items_total", factory: factory)
+    var refused: [HTTPRefusal.Reason: CoreMetrics.Counter] = [:]
+    for reason in HTTPRefusal.Reason.allCases {
+      refused[reason] = CoreMetrics.Counter(
+        label: "tableweb_http_refused_total", dimensions: [("reason", reason.rawValue)],
+        factory: factory)
+    }
+    refusedRequests = refused
     connections.record(0)
     sessions.record(0)
   }
@@ -114,6 +127,38 @@ public final class ServerTelemetry {
       commands[key] = counter
     }
     counter.increment()
+  }
+
+  /// Addresses whose refusals are logged at most once per ``refusalLogInterval``.
+  static let refusalLogInterval = Duration.seconds(10)
+  static let refusalLogAddresses = 10_000
+
+  /// The transport refused `request` (a foreign `Host`, a cross-site write): counted,
+  /// and logged at most once per address every 10 s (the line says how many were not).
+  /// Any thread.
+  func httpRefused(_ request: HTTPRequest, _ refusal: HTTPRefusal) {
+    if recordsMetrics { refusedRequests[refusal.reason]?.increment() }
+    let now = clock.now
+    let unlogged = refusalLines.withLock { lines -> Int? in
+      if let last = lines[request.peerAddress], now - last.at < Self.refusalLogInterval {
+        lines[request.peerAddress]?.unlogged += 1
+        return nil
+      }
+      if lines.count >= Self.refusalLogAddresses { lines.removeAll() }
+      defer { lines[request.peerAddress] = (now, 0) }
+      return lines[request.peerAddress]?.unlogged ?? 0
+    }
+    guard let unlogged else { return }
+    logger.notice(
+      "request refused",
+      metadata: [
+        "reason": "\(refusal.reason.rawValue)", "status": "\(refusal.status)",
+        "method": "\(request.method)", "path": "\(request.path.prefix(200))",
+        "address": "\(request.peerAddress)",
+        "host": "\(request.host.map { String($0.prefix(100)) } ?? "-")",
+        "origin": "\(request.origin.map { String($0.prefix(100)) } ?? "-")",
+        "unlogged_since": "\(unlogged)",
+      ])
   }
 
   /// How many sessions have an open connection (recorded when it changes).

@@ -18,6 +18,7 @@ extension SessionServer {
       // Someone else's live session: a credential does not join another's session.
       text = nil
     }
+    let identity = connections[connection]?.identity
     var session: Session
     var resumed = true
     var notice: String?
@@ -30,21 +31,29 @@ extension SessionServer {
     {
       session = Session(token: SessionToken(rawValue: text), stack: stored)
       let removedTitle = stored.levels.first { !listStillExists($0.list) }?.title
+      // A level this identity may no longer read goes as a removed one does (its list is
+      // not read: no `have` of it is answered with diffs).
+      let closedTitle = stored.levels.first { !dataSource.canRead($0.list, for: identity) }?.title
       if try stored.levels[0].list != dataSource.rootList() {
         // The data was replaced (a new import): start over at the new root.
-        session.stack = try rootStack()
-      } else if session.stack.popToExisting(where: listStillExists) {
-        notice = removedTitle.map { "“\($0)” no longer exists." }
+        session.stack = try rootStack(for: identity)
+      } else if session.stack.popToExisting(where: {
+        dataSource.canRead($0, for: identity) && listStillExists($0)
+      }) {
+        notice =
+          removedTitle.map { "“\($0)” no longer exists." }
+          ?? closedTitle.map { "“\($0)” is not open to you." }
       }
+      try checkMayRead(session.stack.levels[0].list, as: identity)
     } else {
       resumed = false
-      session = Session(token: SessionToken.random(), stack: try rootStack())
+      session = Session(token: SessionToken.random(), stack: try rootStack(for: identity))
     }
     // A client coming from another server may hold a version this one has not read yet.
     if have != nil { catchUpWithLog(effects: &effects) }
     try cacheSnapshot(of: session.topList)
     session.connections.append(connection)
-    session.identity = connections[connection]?.identity
+    session.identity = identity
     keep(session)
     connections[connection]?.session = session.token
     save(session)
@@ -66,8 +75,9 @@ extension SessionServer {
     if let notice { effects.append(reply(.notice(text: notice), to: connection)) }
   }
 
-  private func rootStack() throws(ProtocolError) -> NavigationStack {
+  private func rootStack(for identity: AccessIdentity?) throws(ProtocolError) -> NavigationStack {
     let root = try dataSource.rootList()
+    try checkMayRead(root, as: identity)
     let title = try currentSnapshot(of: root).title
     return NavigationStack(root: NavigationLevel(list: root, title: title))
   }
@@ -126,6 +136,7 @@ extension SessionServer {
     guard replaced == nil || session.sidebarList == list else {
       throw ProtocolError(.notAllowed, "list \(list) is not on this session's top screen")
     }
+    try checkMayRead(destination, as: session.identity)
     try cacheSnapshot(of: destination)
     if replaced != nil { _ = session.stack.pop() }
     let title = snapshots[destination]!.title

@@ -160,7 +160,9 @@ public struct SessionServer {
     guard let token = connections[connection]?.session else {
       throw ProtocolError(.notAllowed, "say hello first")
     }
-    let identity = sessions[token]?.identity
+    guard let session = sessions[token] else { preconditionFailure("\(token) is not open") }
+    let identity = session.identity
+    if let list = message.list { try checkReach(list, session: session) }
     if message.isWrite, let list = message.list { try checkMayWrite(list, as: identity) }
     switch message {
     case .hello:
@@ -231,6 +233,7 @@ public struct SessionServer {
   ) -> (answer: ServerMessage, effects: [ServerAction]) {
     var effects: [ServerAction] = []
     do throws(ProtocolError) {
+      if let list = message.list { try checkMayRead(list, as: identity) }
       if message.isWrite, let list = message.list { try checkMayWrite(list, as: identity) }
       let version = try commitCommand(message, as: identity, effects: &effects)
       return (.ack(ref: ref, version: version), effects)

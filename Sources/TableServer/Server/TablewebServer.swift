@@ -62,6 +62,11 @@ public final class TablewebServer: Service, Sendable {
     public var runsCoreOnOwnThread: Bool?
     /// Where connections, refused commands, start and stop are logged.
     public var logger = Logger(label: "tableweb")
+    /// Host names (no port) answered besides `localhost` and loopback addresses: a server
+    /// on a loopback ``host`` answers only those (403 otherwise, against DNS rebinding),
+    /// and names given here make a server on any address check too. Behind a proxy that
+    /// passes the browser's `Host`, the public name goes here.
+    public var allowedHosts: [String] = []
 
     public init(
       host: String = "127.0.0.1", port: Int = 8080, pageDirectory: String? = nil,
@@ -126,12 +131,14 @@ public final class TablewebServer: Service, Sendable {
         maxMessageSize: configuration.maxMessageSize,
         permessageDeflate: configuration.permessageDeflate,
         dynamicPaths: OperatorRoutes.paths(
-          servesMetrics: configuration.servesMetrics && configuration.metricsPort == nil)))
+          servesMetrics: configuration.servesMetrics && configuration.metricsPort == nil),
+        allowedHosts: configuration.allowedHosts))
     if configuration.servesMetrics, let metricsPort = configuration.metricsPort {
       let metrics = WebSocketServer(
         configuration: .init(
           host: configuration.metricsHost ?? configuration.host, port: metricsPort,
-          dynamicPaths: [OperatorRoutes.metrics], servesPage: false))
+          dynamicPaths: [OperatorRoutes.metrics], servesPage: false,
+          allowedHosts: configuration.allowedHosts))
       metricsTransport = metrics
       metricsListener = ServiceThreadBound(MetricsListener(transport: metrics))
     } else {

@@ -9,15 +9,24 @@ public struct HTTPRequest: Sendable, Hashable {
   /// The client's address, as `UpgradeRequest` has it.
   public var peerAddress: String
   public var body: [UInt8]
+  /// The `Origin` header: sent by browsers, absent from scripts.
+  public var origin: String?
+  /// The `Host` header.
+  public var host: String?
+  /// The `Content-Type` header.
+  public var contentType: String?
 
   public init(
     method: String, path: String, authorization: String? = nil, peerAddress: String = "",
-    body: [UInt8] = []
+    body: [UInt8] = [], origin: String? = nil, host: String? = nil, contentType: String? = nil
   ) {
     self.method = method
     self.path = path
     self.authorization = authorization
     self.peerAddress = peerAddress
     self.body = body
+    self.origin = origin
+    self.host = host
+    self.contentType = contentType
   }
 }

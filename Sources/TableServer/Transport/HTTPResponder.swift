@@ -13,12 +13,18 @@ public protocol HTTPResponder: AnyObject {
   func respondLater(
     to request: HTTPRequest, answer: @escaping @Sendable (HTTPResponse) -> Void
   ) -> Bool
+  /// Told of a request the transport answered with `refusal` before any responder saw
+  /// it (a foreign `Host` on any path, a cross-site write): for logs and metrics. Called
+  /// on the service thread.
+  func refused(_ request: HTTPRequest, _ refusal: HTTPRefusal)
 }
 
 extension HTTPResponder {
   public func respondLater(
     to request: HTTPRequest, answer: @escaping @Sendable (HTTPResponse) -> Void
   ) -> Bool { false }
+
+  public func refused(_ request: HTTPRequest, _ refusal: HTTPRefusal) {}
 }
 
 /// Several responders: the first that answers a request answers it.
@@ -40,5 +46,9 @@ public final class HTTPRoutes: HTTPResponder {
     to request: HTTPRequest, answer: @escaping @Sendable (HTTPResponse) -> Void
   ) -> Bool {
     responders.contains { $0.respondLater(to: request, answer: answer) }
+  }
+
+  public func refused(_ request: HTTPRequest, _ refusal: HTTPRefusal) {
+    for responder in responders { responder.refused(request, refusal) }
   }
 }

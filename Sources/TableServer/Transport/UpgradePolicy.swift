@@ -15,11 +15,19 @@ struct UpgradePolicy: Sendable, Equatable {
   /// the first name in the client's list that it knows, so asking for one of these first
   /// would bypass tableweb's protocol.
   var otherProtocolNames: [String]
+  /// Which `Host` headers are answered (the same policy as every HTTP request's).
+  var hosts = HostPolicy.any
+
+  static let hostRefused = "host not allowed"
+  static let originRefused = "origin not allowed"
 
   /// - Parameters:
   ///   - subprotocols: the `Sec-WebSocket-Protocol` header (a comma-separated list), nil
   ///     when absent.
   func decide(path: String, subprotocols: String?, origin: String?, host: String?) -> Decision {
+    guard hosts.allows(host: host) else {
+      return .refuse(status: 403, reason: UpgradePolicy.hostRefused)
+    }
     guard path == UpgradePolicy.path else {
       return .refuse(status: 404, reason: "no WebSocket endpoint at \(path)")
     }
@@ -33,8 +41,20 @@ struct UpgradePolicy: Sendable, Equatable {
       return .refuse(status: 403, reason: "subprotocol \(UpgradePolicy.subprotocol) required")
     }
     guard origins.allows(origin: origin, host: host) else {
-      return .refuse(status: 403, reason: "origin not allowed")
+      return .refuse(status: 403, reason: UpgradePolicy.originRefused)
     }
     return .accept
+  }
+}
+
+extension UpgradePolicy.Decision {
+  /// How a refusal is counted (`tableweb_http_refused_total`): host and origin refusals
+  /// are; a wrong path or subprotocol is a client's mistake, not a trust boundary.
+  var countedReason: HTTPRefusal.Reason? {
+    switch self {
+    case .refuse(_, UpgradePolicy.hostRefused): return .host
+    case .refuse(_, UpgradePolicy.originRefused): return .origin
+    default: return nil
+    }
   }
 }

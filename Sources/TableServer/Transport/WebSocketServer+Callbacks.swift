@@ -26,6 +26,8 @@ func httpProtocolCallback(
   case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
     // A WebSocket bound to this protocol asked for no known subprotocol.
     return 1
+  case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
+    return server.filterHTTPRequest(wsi)
   case LWS_CALLBACK_HTTP:
     return server.httpRequestStarted(wsi)
   case LWS_CALLBACK_HTTP_BODY:
@@ -120,10 +122,14 @@ extension WebSocketServer {
 
   /// Answers a refused upgrade with its HTTP status; 0 lets lws go on with the upgrade.
   func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
-    switch upgradeDecision(wsi) {
+    let decision = upgradeDecision(wsi)
+    switch decision {
     case .accept:
       return 0
     case .refuse(let status, let reason):
+      if let counted = decision.countedReason {
+        reportRefusal(wsi, HTTPRefusal(reason: counted, status: status, message: reason))
+      }
       return Self.writeRefusal(wsi, status: status, reason: reason) ? 1 : -1
     }
   }

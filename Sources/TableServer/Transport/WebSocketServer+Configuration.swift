@@ -29,14 +29,21 @@ extension WebSocketServer {
     public var dynamicPaths: [String]
     /// Whether the static page is served at all (false for a metrics-only listener).
     public var servesPage: Bool
+    /// Host names (no port) answered besides the loopback ones. A server on a loopback
+    /// ``host`` answers only a `Host` that is a loopback name or address or one of these
+    /// (403 on every path, the upgrade included); names given here make a server on any
+    /// address check too.
+    public var allowedHosts: [String]
 
     public init(
       host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String? = nil,
       allowedOrigins: [String] = [], maxMessageSize: Int = 64 * 1024,
       maxQueuedFrames: Int = 512, maxQueuedBytes: Int = 8 * 1024 * 1024,
       pingAfterIdleSeconds: Int = 30, hangUpAfterIdleSeconds: Int = 75,
-      permessageDeflate: Bool = false, dynamicPaths: [String] = [], servesPage: Bool = true
+      permessageDeflate: Bool = false, dynamicPaths: [String] = [], servesPage: Bool = true,
+      allowedHosts: [String] = []
     ) {
+      self.allowedHosts = allowedHosts
       self.dynamicPaths = dynamicPaths
       self.servesPage = servesPage
       self.host = host

@@ -14,6 +14,8 @@ extension WebSocketServer {
     var request: HTTPRequest
     var response: HTTPResponse?
     var isTooLarge = false
+    /// Why the request is answered without its responder (a cross-site write).
+    var refusal: HTTPRefusal?
     /// An answer that came later (``HTTPResponder/respondLater(to:answer:)``): its status
     /// line and headers are written on the next writeable callback, its body on the one
     /// after.
@@ -28,15 +30,40 @@ extension WebSocketServer {
   /// WebSocket message limit.
   var maxRequestBody: Int { configuration.maxMessageSize * 16 }
 
+  /// `LWS_CALLBACK_FILTER_HTTP_CONNECTION`: every HTTP request (not an upgrade) before
+  /// lws looks at its path, static files included. A `Host` this server does not answer
+  /// gets 403, and the connection closes.
+  func filterHTTPRequest(_ wsi: OpaquePointer) -> Int32 {
+    let host = Self.header(wsi, WSI_TOKEN_HOST)
+    guard !upgradePolicy.hosts.allows(host: host) else { return 0 }
+    let refusal = HTTPRefusal.host(host)
+    reportRefusal(wsi, refusal)
+    _ = Self.writeRefusal(wsi, status: refusal.status, reason: refusal.message)
+    return 1
+  }
+
+  /// Tells the responder of a refused request, with what the request said.
+  func reportRefusal(_ wsi: OpaquePointer, _ refusal: HTTPRefusal) {
+    responder?.refused(Self.request(wsi), refusal)
+  }
+
+  /// The request's line and headers (not its body).
+  static func request(_ wsi: OpaquePointer) -> HTTPRequest {
+    let isPost = header(wsi, WSI_TOKEN_POST_URI) != nil
+    let path = header(wsi, isPost ? WSI_TOKEN_POST_URI : WSI_TOKEN_GET_URI) ?? ""
+    return HTTPRequest(
+      method: isPost ? "POST" : "GET", path: String(path.prefix { $0 != "?" }),
+      authorization: header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), peerAddress: peerAddress(wsi),
+      origin: header(wsi, WSI_TOKEN_ORIGIN), host: header(wsi, WSI_TOKEN_HOST),
+      contentType: header(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE))
+  }
+
   /// `LWS_CALLBACK_HTTP` on the API mount. Returns what the callback returns.
   func httpRequestStarted(_ wsi: OpaquePointer) -> Int32 {
-    let isPost = Self.header(wsi, WSI_TOKEN_POST_URI) != nil
-    let path = Self.header(wsi, isPost ? WSI_TOKEN_POST_URI : WSI_TOKEN_GET_URI) ?? ""
-    let exchange = HTTPExchange(
-      request: HTTPRequest(
-        method: isPost ? "POST" : "GET", path: String(path.prefix { $0 != "?" }),
-        authorization: Self.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
-        peerAddress: Self.peerAddress(wsi)))
+    let exchange = HTTPExchange(request: Self.request(wsi))
+    let isPost = exchange.request.method == "POST"
+    // Refused now, answered once the body has been read (nothing of it is applied).
+    exchange.refusal = writePolicy.refusal(for: exchange.request)
     httpExchanges[wsi] = exchange
     // A POST's body follows (HTTP_BODY, then HTTP_BODY_COMPLETION); others are answered now.
     return isPost ? 0 : answer(wsi, exchange)
@@ -61,9 +88,13 @@ extension WebSocketServer {
   /// Writes the status line and headers now, and the body when lws says it may; or, for a
   /// responder that answers later, waits for its answer without holding the thread.
   private func answer(_ wsi: OpaquePointer, _ exchange: HTTPExchange) -> Int32 {
-    let isOwn = !exchange.isTooLarge && isServersOwn(exchange.request.path)
+    let isOwn =
+      !exchange.isTooLarge && exchange.refusal == nil && isServersOwn(exchange.request.path)
     var response: HTTPResponse?
-    if exchange.isTooLarge {
+    if let refusal = exchange.refusal {
+      responder?.refused(exchange.request, refusal)
+      response = HTTPResponse(status: refusal.status, text: refusal.message + "\n")
+    } else if exchange.isTooLarge {
       response = HTTPResponse(status: 413, text: "the request is larger than \(maxRequestBody) bytes\n")
     } else if isOwn {
       response = responder?.respond(to: exchange.request)

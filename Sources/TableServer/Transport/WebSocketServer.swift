@@ -59,12 +59,17 @@ public final class WebSocketServer: @unchecked Sendable {
   /// The folder the embedded page was written to, removed when the server stops.
   private var embeddedPageFolder: URL?
   let upgradePolicy: UpgradePolicy
+  /// Which writes under ``apiPathPrefix`` are taken (WebSocketServer+HTTP).
+  let writePolicy: WritePolicy
 
   public init(configuration: Configuration) {
     self.configuration = configuration
+    let origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
     upgradePolicy = UpgradePolicy(
-      origins: OriginPolicy(allowedOrigins: configuration.allowedOrigins),
-      otherProtocolNames: [ContextResources.httpProtocolName])
+      origins: origins, otherProtocolNames: [ContextResources.httpProtocolName],
+      hosts: HostPolicy(
+        listeningOn: configuration.host, allowedHosts: configuration.allowedHosts))
+    writePolicy = WritePolicy(origins: origins)
   }
 
   deinit {

@@ -37,6 +37,12 @@ final class FolderTree: TableDataSource, Sendable {
       list: list, version: 0, title: title, style: .insetGrouped, sections: sections)
   }
 
+  /// Only folders below the root: a list id with `..`, or a symbolic link that leads
+  /// elsewhere, is refused before anything is read (`not_allowed`, as for a list not shown).
+  func canRead(_ list: String, for identity: AccessIdentity?) -> Bool {
+    folder(of: list) != nil
+  }
+
   func destination(ofRow row: String, in list: String) throws(ProtocolError) -> String? {
     guard try contents(of: list).first(where: { $0.name == row })?.isFolder == true else {
       return nil
@@ -59,8 +65,23 @@ final class FolderTree: TableDataSource, Sendable {
     var detail: String
   }
 
+  /// The folder list `list` names (`/`, `/a/b`), symbolic links resolved; nil when that is
+  /// not the root or a folder below it.
+  private func folder(of list: String) -> URL? {
+    guard list != "/" else { return root }
+    let names = list.split(separator: "/", omittingEmptySubsequences: false)
+    guard names.count >= 2, names[0].isEmpty,
+      names.dropFirst().allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." })
+    else { return nil }
+    let realRoot = root.resolvingSymlinksInPath().path
+    let folder = root.appendingPathComponent(String(list.dropFirst())).resolvingSymlinksInPath()
+    let base = realRoot.hasSuffix("/") ? realRoot : realRoot + "/"
+    guard folder.path.hasPrefix(base) else { return nil }
+    return folder
+  }
+
   private func contents(of list: String) throws(ProtocolError) -> [Entry] {
-    let folder = list == "/" ? root : root.appendingPathComponent(String(list.dropFirst()))
+    guard let folder = folder(of: list) else { throw ProtocolError(.notFound, "no folder \(list)") }
     let keys: [URLResourceKey] = [.isDirectoryKey, .fileSizeKey, .contentModificationDateKey]
     let urls: [URL]
     do {
