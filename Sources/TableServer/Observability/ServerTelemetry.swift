@@ -25,6 +25,8 @@ public final class ServerTelemetry {
   private let groupsCommitted: CoreMetrics.Counter
   private let groupsRunAgain: CoreMetrics.Counter
   private let groupedItems: CoreMetrics.Counter
+  /// Connections refused by a limit or closed for abuse. Any thread.
+  public let refusals: ConnectionRefusalLog
   /// `tableweb_commands_total{type,result}`, made on first use of each pair.
   private var commands: [CommandKey: CoreMetrics.Counter] = [:]
   /// When each open connection opened, and from where, for its closing line.
@@ -64,6 +66,7 @@ public final class ServerTelemetry {
     groupsRunAgain = CoreMetrics.Counter(
       label: "tableweb_group_commits_total", dimensions: [("result", "run_again")], factory: factory)
     groupedItems = CoreMetrics.Counter(label: "tableweb_group_commit_items_total", factory: factory)
+    refusals = ConnectionRefusalLog(logger: logger, factory: recordsMetrics ? factory : nil)
     connections.record(0)
     sessions.record(0)
   }

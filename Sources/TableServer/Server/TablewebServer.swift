@@ -62,6 +62,17 @@ public final class TablewebServer: Service, Sendable {
     public var runsCoreOnOwnThread: Bool?
     /// Where connections, refused commands, start and stop are logged.
     public var logger = Logger(label: "tableweb")
+    /// Seconds a request's headers may take to arrive; slower ones are dropped.
+    public var headerTimeoutSeconds = 5
+    /// Connections held at once; past it, HTTP 503.
+    public var maxConnections = 20_000
+    /// Connections one address may hold at once; past it, HTTP 503.
+    public var maxConnectionsPerAddress = 1_000
+    /// Connections one address may have still sending their first request's headers.
+    public var maxPendingHeadersPerAddress = 32
+    /// Reverse proxies whose `X-Forwarded-For` is believed (see
+    /// ``WebSocketServer/Configuration/trustedProxies``).
+    public var trustedProxies: [String] = []
 
     public init(
       host: String = "127.0.0.1", port: Int = 8080, pageDirectory: String? = nil,
@@ -118,15 +129,20 @@ public final class TablewebServer: Service, Sendable {
     hasAuthenticator = authenticator != nil
     watchedDatabase = (dataSource as? StoreDataSource).map(\.store.path)
     self.configuration = configuration
-    transport = WebSocketServer(
-      configuration: .init(
-        host: configuration.host, port: configuration.port,
-        publicDirectory: configuration.pageDirectory,
-        allowedOrigins: configuration.allowedOrigins,
-        maxMessageSize: configuration.maxMessageSize,
-        permessageDeflate: configuration.permessageDeflate,
-        dynamicPaths: OperatorRoutes.paths(
-          servesMetrics: configuration.servesMetrics && configuration.metricsPort == nil)))
+    var transportConfiguration = WebSocketServer.Configuration(
+      host: configuration.host, port: configuration.port,
+      publicDirectory: configuration.pageDirectory,
+      allowedOrigins: configuration.allowedOrigins,
+      maxMessageSize: configuration.maxMessageSize,
+      permessageDeflate: configuration.permessageDeflate,
+      dynamicPaths: OperatorRoutes.paths(
+        servesMetrics: configuration.servesMetrics && configuration.metricsPort == nil))
+    transportConfiguration.headerTimeoutSeconds = configuration.headerTimeoutSeconds
+    transportConfiguration.maxConnections = configuration.maxConnections
+    transportConfiguration.maxConnectionsPerAddress = configuration.maxConnectionsPerAddress
+    transportConfiguration.maxPendingHeadersPerAddress = configuration.maxPendingHeadersPerAddress
+    transportConfiguration.trustedProxies = configuration.trustedProxies
+    transport = WebSocketServer(configuration: transportConfiguration)
     if configuration.servesMetrics, let metricsPort = configuration.metricsPort {
       let metrics = WebSocketServer(
         configuration: .init(
@@ -189,8 +205,11 @@ public final class TablewebServer: Service, Sendable {
     if let metricsTransport, let metricsListener {
       try metricsTransport.start(delegate: metricsListener.value, responder: routes.value)
     }
+    let refusals = routes.value.telemetry.refusals
     do {
-      try transport.start(delegate: delegate.value, responder: allRoutes.value)
+      try transport.start(
+        delegate: delegate.value, responder: allRoutes.value,
+        onRefusal: { reason, address in refusals.record(reason, address: address) })
     } catch {
       if let metricsTransport { Self.stopAndWait(metricsTransport) }
       throw error

@@ -19,7 +19,20 @@ func httpProtocolCallback(
     // the cancel pipe.
     server.runPendingWork()
     return 0
+  case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+    // `input` is the accepted socket; lws closes it when this returns non-zero.
+    return server.connectionAccepted(descriptor: Int32(truncatingIfNeeded: Int(bitPattern: input)))
+  case LWS_CALLBACK_WSI_CREATE:
+    server.connectionCreated(wsi)
+    return 0
+  case LWS_CALLBACK_WSI_DESTROY:
+    server.connectionDestroyed(wsi)
+    return lws_callback_http_dummy(wsi, reason, user, input, length)
+  case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
+    return server.headersArrived(wsi)
   case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+    let refused = server.headersArrived(wsi)
+    guard refused == 0 else { return refused }
     let upgrade = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
     guard upgrade.lowercased() == "websocket" else { return 0 }
     return server.confirmUpgrade(wsi)
@@ -132,7 +145,12 @@ extension WebSocketServer {
   /// `lws_return_http_status` answers upgrades as HTTP/1.0, which strict WebSocket
   /// clients do not accept as a refusal.
   static func writeRefusal(_ wsi: OpaquePointer, status: Int, reason: String) -> Bool {
-    let title = status == 404 ? "Not Found" : "Forbidden"
+    let title =
+      switch status {
+      case 404: "Not Found"
+      case 503: "Service Unavailable"
+      default: "Forbidden"
+      }
     let body = reason + "\n"
     let response = Array(
       """
@@ -197,7 +215,7 @@ extension WebSocketServer {
     connections[id]?.request = UpgradeRequest(
       cookie: Self.header(wsi, WSI_TOKEN_HTTP_COOKIE),
       authorization: Self.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
-      peerAddress: Self.peerAddress(wsi))
+      peerAddress: clientAddress(wsi))
     delegate?.connectionDidOpen(id)
   }
 

@@ -36,7 +36,7 @@ extension WebSocketServer {
       request: HTTPRequest(
         method: isPost ? "POST" : "GET", path: String(path.prefix { $0 != "?" }),
         authorization: Self.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
-        peerAddress: Self.peerAddress(wsi)))
+        peerAddress: clientAddress(wsi)))
     httpExchanges[wsi] = exchange
     // A POST's body follows (HTTP_BODY, then HTTP_BODY_COMPLETION); others are answered now.
     return isPost ? 0 : answer(wsi, exchange)
