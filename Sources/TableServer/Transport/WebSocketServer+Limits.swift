@@ -16,8 +16,8 @@ extension WebSocketServer {
     precondition(isOnServiceThread, "lws callbacks run on the service thread")
     let address = IPAddress.peer(of: descriptor) ?? ""
     guard let refusal = limits.admit(address, at: .now) else { return 0 }
-    Self.writeRefusal(to: descriptor, Self.explanation(of: refusal))
     onRefusal?(refusal, address)
+    Self.writeRefusal(to: descriptor, Self.explanation(of: refusal))
     return 1
   }
 
