@@ -17,9 +17,10 @@ struct TransportLimitsTests {
     let started = ContinuousClock.now
     try slow.send("GET / HTTP/1.1\r\n")
     // A header line every 200 ms, never the blank line: each byte must not buy more time.
+    // (Blocking sleeps: other suites' blocking waits may hold the few threads tasks wake on.)
     var closedAfter: Duration?
     while ContinuousClock.now - started < .seconds(4) {
-      try await Task.sleep(for: .milliseconds(200))
+      usleep(200_000)
       let sent = Glibc.send(slow.descriptor, "X-Slow: 1\r\n", 11, Int32(MSG_NOSIGNAL))
       var byte: UInt8 = 0
       if sent < 0 || recv(slow.descriptor, &byte, 1, Int32(MSG_DONTWAIT)) == 0 {
@@ -46,7 +47,7 @@ struct TransportLimitsTests {
       try socket.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
       slow.append(socket)
     }
-    try await Task.sleep(for: .milliseconds(300))
+    usleep(300_000)
     let fresh = try HTTPResponse.fetch(port: server.port, path: "/", timeout: 2)
     #expect(fresh.status == 200)
     #expect(server.refusals.all.isEmpty)
@@ -79,7 +80,7 @@ struct TransportLimitsTests {
     for socket in held { #expect(Self.isOpen(socket)) }
     // A place freed is a place taken again.
     held.removeLast()
-    try await Self.eventually {
+    try Self.eventually {
       (try? Self.upgraded(port: server.port, from: "127.0.0.2")) != nil
     }
     client.shutDown()
@@ -90,7 +91,7 @@ struct TransportLimitsTests {
   @Test func oneAddressMayHaveOnlyAFewConnectionsStillSendingHeaders() async throws {
     let server = try TestServer { $0.maxPendingHeadersPerAddress = 2 }
     let idle = try (0..<2).map { _ in try RawSocket(port: server.port, from: "127.0.0.2") }
-    try await Task.sleep(for: .milliseconds(100))
+    usleep(100_000)
     let refused = try HTTPResponse.fetch(port: server.port, path: "/", from: "127.0.0.2")
     #expect(refused.status == 503)
     #expect(try HTTPResponse.fetch(port: server.port, path: "/", from: "127.0.0.3").status == 200)
@@ -117,7 +118,7 @@ struct TransportLimitsTests {
     #expect(server.refusals.all == ["total 127.0.0.9"])
     for socket in held { #expect(Self.isOpen(socket)) }
     held.removeFirst()
-    try await Self.eventually {
+    try Self.eventually {
       (try? Self.upgraded(port: server.port, from: "127.0.0.9")) != nil
     }
     await server.stop()
@@ -229,12 +230,12 @@ struct TransportLimitsTests {
     return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
   }
 
-  /// Tries `condition` every 50 ms for up to 3 s.
-  static func eventually(_ condition: () throws -> Bool) async throws {
+  /// Tries `condition` every 50 ms for up to 3 s (blocking, as above).
+  static func eventually(_ condition: () throws -> Bool) throws {
     let deadline = ContinuousClock.now + .seconds(3)
     while ContinuousClock.now < deadline {
       if try condition() { return }
-      try await Task.sleep(for: .milliseconds(50))
+      usleep(50_000)
     }
     Issue.record("not within 3 s")
   }
