@@ -23,7 +23,8 @@ extension SessionServer {
     state.refusedInARow += 1
     let error = reply(
       .error(ref: ref(), ProtocolError(.rateLimited, "too many commands; slow down")), to: connection)
-    if state.refusedInARow >= configuration.refusalsBeforeClose {
+    // Once: messages already on their way are refused too, but the close is asked once.
+    if state.refusedInARow == configuration.refusalsBeforeClose {
       return [error, .close(connection, reason: "too many commands", code: Self.abuseCloseCode)]
     }
     return [error]

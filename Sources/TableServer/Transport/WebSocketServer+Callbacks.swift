@@ -236,6 +236,7 @@ extension WebSocketServer {
   func writeable(_ id: ConnectionID) -> Bool {
     guard let connection = connections[id] else { return false }
     connection.releaseWrittenFrame()
+    if connection.isClosing { return true }
     if connection.pingDue {
       // One write per callback: the ping now, what waits at the next.
       connection.pingDue = false
@@ -261,9 +262,13 @@ extension WebSocketServer {
       }
       return true
     }
-    if let close = connection.pendingClose {
+    if let close = connection.pendingClose, !connection.isClosing {
       var reason = Array(close.reason.utf8)
       lws_close_reason(connection.wsi, close.status, &reason, reason.count)
+      // lws now sends the close frame and waits for the peer's: a later writeable
+      // callback must not close again, which would cut the connection at once, before a
+      // peer still sending (a flood) has read why.
+      connection.isClosing = true
       return false
     }
     return true
