@@ -55,7 +55,7 @@ struct AbuseBenchmark: ParsableCommand {
         + "\(tries) tries a case, one every \(interval) s")
     print(
       "\("case".padding(toLength: 54, withPad: " ", startingAt: 0))"
-        + "visitor page+screen ms p50 / max (ok)   editor round trip ms p50 / p99   server RSS MiB")
+        + "visitor page+screen ms p50 / max         editor round trip ms p50 / p99   server RSS MiB")
 
     var report = Report(pid: pid)
     try report.measure("alone", port: port, tries: tries, interval: interval)
@@ -70,11 +70,11 @@ struct AbuseBenchmark: ParsableCommand {
       interval: interval)
     let slow = crowd.figures
     crowd.stop()
-    print("    (slow connections held at the end: \(slow.held); dropped or refused and back: \(slow.comebacks))")
+    print("    (slow connections open at the end, as the attacker sees them: \(slow.held); dropped or refused with 503 and back: \(slow.comebacks))")
 
     let flood = Flood(port: port)
     flood.start()
-    try report.measure("one connection flooding 50,000 updates, again and again", port: port, tries: tries, interval: interval)
+    try report.measure("one connection flooding 50,000 updates, over and over", port: port, tries: tries, interval: interval)
     let floods = flood.stop()
     print("    (floods: \(floods.rounds), each closed with \(floods.closeCodes.sorted().map(String.init).joined(separator: ",")) after \(floods.refusedByRef) refusals naming their ref)")
 
@@ -127,10 +127,11 @@ private struct Report {
     let visitor =
       visits.isEmpty
       ? "none of \(tries)"
-      : "\(format(percentile(visits, 0.5))) / \(format(visits.last!)) (\(visits.count)/\(tries))"
+      : "\(format(percentile(visits, 0.5))) / \(format(visits.last!)) "
+        + "(\(visits.filter { $0 < 1000 }.count)/\(tries) in 1 s)"
     print(
       "\(name.padding(toLength: 54, withPad: " ", startingAt: 0))"
-        + "\(visitor.padding(toLength: 39, withPad: " ", startingAt: 0))"
+        + "\(visitor.padding(toLength: 40, withPad: " ", startingAt: 0))"
         + "\(format(percentile(roundTrips, 0.5))) / \(format(percentile(roundTrips, 0.99)))"
           .padding(toLength: 33, withPad: " ", startingAt: 0)
         + String(format: "%.1f", rss))

@@ -92,8 +92,10 @@ struct TransportLimitsTests {
     let server = try TestServer { $0.maxPendingHeadersPerAddress = 2 }
     let idle = try (0..<2).map { _ in try RawSocket(port: server.port, from: "127.0.0.2") }
     usleep(100_000)
-    let refused = try HTTPResponse.fetch(port: server.port, path: "/", from: "127.0.0.2")
-    #expect(refused.status == 503)
+    // A third that has sent nothing yet is refused at once.
+    let third = try RawSocket(port: server.port, from: "127.0.0.2")
+    let refused = String(decoding: third.receiveUntilClosed(timeout: 2), as: UTF8.self)
+    #expect(refused.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
     #expect(try HTTPResponse.fetch(port: server.port, path: "/", from: "127.0.0.3").status == 200)
     // Once their headers are in, they no longer count as slow.
     for socket in idle {
@@ -106,6 +108,25 @@ struct TransportLimitsTests {
     }
     #expect(try HTTPResponse.fetch(port: server.port, path: "/", from: "127.0.0.2").status == 200)
     #expect(server.refusals.all == ["per_address 127.0.0.2"])
+    await server.stop()
+  }
+
+  @Test func aBurstOfQuickRequestsFromOneAddressIsNotSlow() async throws {
+    let server = try TestServer { $0.maxPendingHeadersPerAddress = 2 }
+    // While the service thread is busy, 20 requests arrive whole and wait to be accepted
+    // together: more than 2 at once are not sending headers, they have sent them.
+    server.server.perform { usleep(300_000) }
+    usleep(50_000)
+    let burst = try (0..<20).map { _ in
+      let socket = try RawSocket(port: server.port, from: "127.0.0.2")
+      try socket.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+      return socket
+    }
+    for socket in burst {
+      let answer = String(decoding: socket.receiveUntilClosed(timeout: 3), as: UTF8.self)
+      #expect(answer.hasPrefix("HTTP/1.1 200"))
+    }
+    #expect(server.refusals.all.isEmpty)
     await server.stop()
   }
 
@@ -172,6 +193,7 @@ struct TransportLimitsTests {
     #expect(limits.admit("1.1.1.1", at: start) == nil)
     limits.bind(1)
     #expect(limits.admit("1.1.1.1", at: start) == .perAddress)  // still sending headers
+    #expect(limits.admit("1.1.1.1", at: start, requestIsIn: { true }) == nil)  // a quick one
     #expect(limits.headersArrived(1, forwardedFor: nil) == nil)
     #expect(limits.admit("1.1.1.1", at: start) == nil)
     limits.bind(2)

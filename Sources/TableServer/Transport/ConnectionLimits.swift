@@ -50,14 +50,19 @@ struct ConnectionLimits {
   func address(of key: UInt) -> String? { held[key]?.address }
 
   /// A connection from `address` was just accepted: nil lets it in (bind it with
-  /// ``bind(_:)``), otherwise why it is refused.
-  mutating func admit(_ address: String, at now: ContinuousClock.Instant) -> ConnectionRefusal? {
+  /// ``bind(_:)``), otherwise why it is refused. `requestIsIn` says whether its request's
+  /// headers have already arrived whole (asked only when the address is at its limit of
+  /// connections still sending headers: a burst of quick requests is not slow).
+  mutating func admit(
+    _ address: String, at now: ContinuousClock.Instant, requestIsIn: () -> Bool = { false }
+  ) -> ConnectionRefusal? {
     admitted = nil
     if held.count >= settings.maxConnections { return .total }
     if !settings.trustedProxies.contains(address) {
-      if openConnections(from: address) >= settings.maxConnectionsPerAddress
-        || sendingHeaders(from: address) >= settings.maxSendingHeadersPerAddress
-      {
+      if openConnections(from: address) >= settings.maxConnectionsPerAddress {
+        return .perAddress
+      }
+      if sendingHeaders(from: address) >= settings.maxSendingHeadersPerAddress, !requestIsIn() {
         return .perAddress
       }
     }

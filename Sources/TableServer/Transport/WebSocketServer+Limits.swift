@@ -15,7 +15,8 @@ extension WebSocketServer {
   func connectionAccepted(descriptor: Int32) -> Int32 {
     precondition(isOnServiceThread, "lws callbacks run on the service thread")
     let address = IPAddress.peer(of: descriptor) ?? ""
-    guard let refusal = limits.admit(address, at: .now) else { return 0 }
+    let refusal = limits.admit(address, at: .now) { Self.requestIsIn(descriptor) }
+    guard let refusal else { return 0 }
     onRefusal?(refusal, address)
     Self.writeRefusal(to: descriptor, Self.explanation(of: refusal))
     return 1
@@ -66,6 +67,21 @@ extension WebSocketServer {
     case .headerTimeout: "the request's headers took too long"
     case .rateLimited: "too many commands"
     }
+  }
+
+  /// Whether the socket's first request has arrived to its blank line, read without
+  /// taking it (lws reads it next).
+  private static func requestIsIn(_ descriptor: Int32) -> Bool {
+    var head = [UInt8](repeating: 0, count: 8192)
+    let count = recv(descriptor, &head, head.count, Int32(MSG_PEEK | MSG_DONTWAIT))
+    guard count >= 4 else { return false }
+    for index in 3..<count
+    where head[index] == 10 && head[index - 1] == 13 && head[index - 2] == 10
+      && head[index - 3] == 13
+    {
+      return true
+    }
+    return false
   }
 
   /// Answers a socket refused at its accept with 503 before lws closes it. What the
