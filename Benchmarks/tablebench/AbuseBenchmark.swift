@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import TableStore
 
 /// Can anyone lock the others out? A fresh visitor's page plus first screen, and an
 /// editor's round trip, side by side: alone, and while others abuse the real
@@ -57,7 +58,7 @@ struct AbuseBenchmark: ParsableCommand {
       "\("case".padding(toLength: 54, withPad: " ", startingAt: 0))"
         + "visitor page+screen ms p50 / max         editor round trip ms p50 / p99   server RSS MiB")
 
-    var report = Report(pid: pid)
+    var report = Report(pid: pid, process: process)
     try report.measure("alone", port: port, tries: tries, interval: interval)
 
     let crowd = SlowHeaderCrowd(
@@ -102,8 +103,12 @@ struct AbuseBenchmark: ParsableCommand {
 /// The visitor's and the editor's figures, one line a case.
 private struct Report {
   let pid: Int32
+  let process: ChildProcess
 
   mutating func measure(_ name: String, port: Int, tries: Int, interval: Double) throws {
+    guard process.isRunning else {
+      throw BenchError("tableweb serve exited with \(process.terminationStatus) before: \(name)")
+    }
     let editor = try Editor(port: port)
     var visits: [Double] = []
     var failures = 0

@@ -7,6 +7,7 @@ import asyncio
 import json
 import re
 import socket
+import subprocess
 import threading
 import time
 import urllib.request
@@ -340,3 +341,19 @@ def test_a_crowd_of_rate_limited_editors_is_all_acknowledged(launch_server, tmp_
     assert acked == [90] * 100
     assert p99(times) < 2000, times
     assert grown < 64 * 1024, f"{grown} KiB"
+
+
+def test_limits_that_make_no_sense_are_refused_at_start(tmp_path):
+    for flags, named in [
+        (["--max-connections", "0"], "--max-connections (TABLEWEB_MAX_CONNECTIONS) must be at least 1"),
+        (["--header-timeout=-1"], "--header-timeout (TABLEWEB_HEADER_TIMEOUT) must be at least 1"),
+        (["--trusted-proxy", "proxy.example"], "--trusted-proxy (TABLEWEB_TRUSTED_PROXY) takes IP addresses"),
+    ]:
+        result = subprocess.run(
+            [TABLEWEB, "serve", "--port", "0", "--db", str(tmp_path / "t.sqlite"), "--demo", *flags],
+            capture_output=True, text=True, timeout=10)
+        assert result.returncode != 0 and named in result.stderr, result.stderr
+    result = subprocess.run(
+        [TABLEWEB, "serve", "--port", "0", "--db", str(tmp_path / "t.sqlite"), "--demo"],
+        env={"TABLEWEB_MAX_CONNECTIONS_PER_ADDRESS": "lots"}, capture_output=True, text=True, timeout=10)
+    assert "TABLEWEB_MAX_CONNECTIONS_PER_ADDRESS=lots is not a whole number" in result.stderr
