@@ -56,7 +56,8 @@ struct AbuseBenchmark: ParsableCommand {
         + "\(tries) tries a case, one every \(interval) s")
     print(
       "\("case".padding(toLength: 54, withPad: " ", startingAt: 0))"
-        + "visitor page+screen ms p50 / max         editor round trip ms p50 / p99   server RSS MiB")
+        + "visitor page+screen ms p50 / max         editor round trip ms p50 / p99   server RSS MiB"
+    )
 
     var report = Report(pid: pid, process: process)
     try report.measure("alone", port: port, tries: tries, interval: interval)
@@ -71,25 +72,35 @@ struct AbuseBenchmark: ParsableCommand {
       interval: interval)
     let slow = crowd.figures
     crowd.stop()
-    print("    (slow connections open at the end, as the attacker sees them: \(slow.held); dropped or refused with 503 and back: \(slow.comebacks))")
+    print(
+      "    (slow connections open at the end, as the attacker sees them: \(slow.held); dropped or refused with 503 and back: \(slow.comebacks))"
+    )
 
     let flood = Flood(port: port)
     flood.start()
-    try report.measure("one connection flooding 50,000 updates, over and over", port: port, tries: tries, interval: interval)
+    try report.measure(
+      "one connection flooding 50,000 updates, over and over", port: port, tries: tries,
+      interval: interval)
     let floods = flood.stop()
-    print("    (floods: \(floods.rounds), each closed with \(floods.closeCodes.sorted().map(String.init).joined(separator: ",")) after \(floods.refusedByRef) refusals naming their ref)")
+    print(
+      "    (floods: \(floods.rounds), each closed with \(floods.closeCodes.sorted().map(String.init).joined(separator: ",")) after \(floods.refusedByRef) refusals naming their ref)"
+    )
 
     let big = BigFrames(port: port)
     big.start()
-    try report.measure("16 MiB frames, one every 0.5 s", port: port, tries: tries, interval: interval)
+    try report.measure(
+      "16 MiB frames, one every 0.5 s", port: port, tries: tries, interval: interval)
     let frames = big.stop()
     print("    (16 MiB frames sent: \(frames.sent), answered too_large: \(frames.tooLarge))")
 
     let editors = RateLimitedCrowd(port: port, count: 100, perSecond: 45)
     editors.start()
-    try report.measure("100 editors at 45 updates/s each", port: port, tries: tries, interval: interval)
+    try report.measure(
+      "100 editors at 45 updates/s each", port: port, tries: tries, interval: interval)
     let crowdFigures = editors.stop()
-    print("    (crowd: \(crowdFigures.sent) updates sent, \(crowdFigures.acked) acknowledged, \(crowdFigures.refused) refused)")
+    print(
+      "    (crowd: \(crowdFigures.sent) updates sent, \(crowdFigures.acked) acknowledged, \(crowdFigures.refused) refused)"
+    )
   }
 
   /// Home → Tasks (editable, 10 rows): the lists the editors and floods use.
@@ -138,7 +149,7 @@ private struct Report {
       "\(name.padding(toLength: 54, withPad: " ", startingAt: 0))"
         + "\(visitor.padding(toLength: 40, withPad: " ", startingAt: 0))"
         + "\(format(percentile(roundTrips, 0.5))) / \(format(percentile(roundTrips, 0.99)))"
-          .padding(toLength: 33, withPad: " ", startingAt: 0)
+        .padding(toLength: 33, withPad: " ", startingAt: 0)
         + String(format: "%.1f", rss))
   }
 
@@ -195,7 +206,8 @@ private final class Editor {
   func roundTrip(text: String) throws -> Double {
     ref += 1
     let started = ContinuousClock.now
-    try socket.send(#"{"type":"update","list":"Ltasks","row":"R0","text":"\#(text)","ref":\#(ref)}"#)
+    try socket.send(
+      #"{"type":"update","list":"Ltasks","row":"R0","text":"\#(text)","ref":\#(ref)}"#)
     _ = try socket.receive(containing: #""ref":\#(ref),"#)
     return milliseconds(ContinuousClock.now - started)
   }
@@ -241,13 +253,16 @@ private final class Flood: Actor, @unchecked Sendable {
       _ = try? socket.send(#"{"type":"tap","list":"Lhome","row":"Rtasks","ref":0}"#)
       for ref in 1...50_000 {
         guard
-          (try? socket.send(#"{"type":"update","list":"Ltasks","row":"R1","text":"x","ref":\#(ref)}"#))
+          (try? socket.send(
+            #"{"type":"update","list":"Ltasks","row":"R1","text":"x","ref":\#(ref)}"#))
             != nil
         else { break }
       }
       var refusals = 0
       while let incoming = try? socket.receive() {
-        if case .text(let text) = incoming, text.contains("rate_limited"), !text.contains(#""ref":null"#) {
+        if case .text(let text) = incoming, text.contains("rate_limited"),
+          !text.contains(#""ref":null"#)
+        {
           refusals += 1
         }
         if case .closed(let code, _) = incoming {
@@ -281,7 +296,8 @@ private final class BigFrames: Actor, @unchecked Sendable {
     while !isStopping {
       ref += 1
       guard
-        (try? socket.send(#"{"type":"update","list":"Ltasks","row":"R2","text":"\#(text)","ref":\#(ref)}"#))
+        (try? socket.send(
+          #"{"type":"update","list":"Ltasks","row":"R2","text":"\#(text)","ref":\#(ref)}"#))
           != nil
       else { return }
       let answer = try? socket.receive(containing: "too_large")
@@ -334,12 +350,17 @@ private final class RateLimitedCrowd: Actor, @unchecked Sendable {
       ref += 1
       for (index, member) in members.enumerated() {
         _ = try? member.send(
-          #"{"type":"update","list":"Ltasks","row":"R\#(3 + index % 7)","text":"\#(ref)","ref":\#(ref)}"#)
+          #"{"type":"update","list":"Ltasks","row":"R\#(3 + index % 7)","text":"\#(ref)","ref":\#(ref)}"#
+        )
       }
       lock.withLock { sent += members.count }
       let next = start + .seconds(Double(ref) / Double(perSecond))
       let wait = next - ContinuousClock.now
-      if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.attoseconds) / 1e18 + Double(wait.components.seconds)) }
+      if wait > .zero {
+        Thread.sleep(
+          forTimeInterval: Double(wait.components.attoseconds) / 1e18
+            + Double(wait.components.seconds))
+      }
     }
     Thread.sleep(forTimeInterval: 1)
     for member in members { shutdown(member.fd, Int32(SHUT_RDWR)) }

@@ -73,7 +73,8 @@ final class BlockingWebSocket: @unchecked Sendable {
           case 0x1: return .text(String(decoding: payload, as: UTF8.self))
           case 0x8:
             let code = payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : 1005
-            return .closed(code: code, reason: String(decoding: payload.dropFirst(2), as: UTF8.self))
+            return .closed(
+              code: code, reason: String(decoding: payload.dropFirst(2), as: UTF8.self))
           default: continue  // pings are answered by nobody: the runs are short
           }
         }

@@ -10,7 +10,10 @@ struct ClientMessageRefTests {
       (#"{"ref":12,"type":"update","row":{"text":"a, \"ref\":3"}}"#, 12),
       (#"  { "type" : "x" , "ref" : -4 , "list":"L"}"#, -4),
       // The page writes ref last, after everything it sends.
-      (#"{"type":"update","row":"R","text":"\#(String(repeating: "é", count: 5000))","ref":99}"#, 99),
+      (
+        #"{"type":"update","row":"R","text":"\#(String(repeating: "é", count: 5000))","ref":99}"#,
+        99
+      ),
       // Broken after the ref: still read.
       (#"{"type":"tap","ref":5,"list":"#, 5),
     ] as [(String, Int)])

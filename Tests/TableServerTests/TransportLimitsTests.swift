@@ -173,14 +173,21 @@ struct TransportLimitsTests {
 
   @Test func forwardedForIsReadFromTheEnd() {
     let trusted: Set = ["10.0.0.1", "10.0.0.2"]
-    #expect(ForwardedFor.client(peer: "10.0.0.1", header: "1.2.3.4, 5.6.7.8", trusted: trusted) == "5.6.7.8")
+    #expect(
+      ForwardedFor.client(peer: "10.0.0.1", header: "1.2.3.4, 5.6.7.8", trusted: trusted)
+        == "5.6.7.8")
     #expect(
       ForwardedFor.client(peer: "10.0.0.1", header: "1.2.3.4, 5.6.7.8, 10.0.0.2", trusted: trusted)
         == "5.6.7.8")
-    #expect(ForwardedFor.client(peer: "10.0.0.1", header: "10.0.0.2", trusted: trusted) == "10.0.0.1")
+    #expect(
+      ForwardedFor.client(peer: "10.0.0.1", header: "10.0.0.2", trusted: trusted) == "10.0.0.1")
     #expect(ForwardedFor.client(peer: "10.0.0.1", header: nil, trusted: trusted) == "10.0.0.1")
-    #expect(ForwardedFor.client(peer: "10.0.0.1", header: "1.2.3.4, junk", trusted: trusted) == "10.0.0.1")
-    #expect(ForwardedFor.client(peer: "10.0.0.1", header: " ::FFFF:1.2.3.4 ", trusted: trusted) == "1.2.3.4")
+    #expect(
+      ForwardedFor.client(peer: "10.0.0.1", header: "1.2.3.4, junk", trusted: trusted) == "10.0.0.1"
+    )
+    #expect(
+      ForwardedFor.client(peer: "10.0.0.1", header: " ::FFFF:1.2.3.4 ", trusted: trusted)
+        == "1.2.3.4")
     #expect(ForwardedFor.client(peer: "9.9.9.9", header: "1.2.3.4", trusted: trusted) == "9.9.9.9")
   }
 
@@ -226,7 +233,9 @@ struct TransportLimitsTests {
   static let upgradeHeaders = HTTPResponse.upgradeHeaders(subprotocol: "tableweb.v1", origin: nil)
 
   /// A WebSocket upgraded by hand from `source`, or a failed test.
-  static func upgraded(port: Int, from source: String, forwardedFor: String? = nil) throws -> RawSocket {
+  static func upgraded(port: Int, from source: String, forwardedFor: String? = nil) throws
+    -> RawSocket
+  {
     let socket = try RawSocket(port: port, from: source)
     var headers = upgradeHeaders
     if let forwardedFor { headers["X-Forwarded-For"] = forwardedFor }

@@ -88,7 +88,8 @@ private struct RefScanner {
     }
     var value = 0
     var digits = 0
-    while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+    while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9")
+    {
       value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
       digits += 1
       index += 1

@@ -41,7 +41,9 @@ public final class ConnectionRefusalLog: Sendable {
   }
 
   /// A connection from `address` was refused, or closed for abuse, for `reason`.
-  public func record(_ reason: ConnectionRefusal, address: String, at now: ContinuousClock.Instant = .now) {
+  public func record(
+    _ reason: ConnectionRefusal, address: String, at now: ContinuousClock.Instant = .now
+  ) {
     counters[reason]?.increment()
     let line = tallies.withLock { tallies -> [ConnectionRefusal: Int]? in
       if var tally = tallies[address], now - tally.loggedAt < Self.interval {

@@ -22,7 +22,8 @@ extension SessionServer {
     }
     state.refusedInARow += 1
     let error = reply(
-      .error(ref: ref(), ProtocolError(.rateLimited, "too many commands; slow down")), to: connection)
+      .error(ref: ref(), ProtocolError(.rateLimited, "too many commands; slow down")),
+      to: connection)
     // Once: messages already on their way are refused too, but the close is asked once.
     if state.refusedInARow == configuration.refusalsBeforeClose {
       return [error, .close(connection, reason: "too many commands", code: Self.abuseCloseCode)]
