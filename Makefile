@@ -70,6 +70,7 @@ bench: release pydeps
 	swift run -c release tablebench fanout
 	swift run -c release tablebench twoservers
 	swift run -c release tablebench biglist
+	swift run -c release tablebench abuse
 	$(VENV)/bin/python Benchmarks/pageframes.py
 
 screenshots: test-deps pydeps release

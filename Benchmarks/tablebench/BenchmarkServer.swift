@@ -7,9 +7,17 @@ import TableStore
 /// that measure it from outside (its memory alone, its CPU time), and what they share.
 enum BenchmarkServer {
 
-  static func start(executable server: String?, port: Int, database: String) throws
-    -> ChildProcess
-  {
+  /// The connection limits a benchmark's server runs with.
+  enum Limits {
+    /// `serve`'s own: for measuring what they do.
+    case defaults
+    /// High enough for thousands of clients from 127.0.0.1 (a fan-out to 10,000 viewers).
+    case raised
+  }
+
+  static func start(
+    executable server: String?, port: Int, database: String, limits: Limits = .raised
+  ) throws -> ChildProcess {
     let executable = try tableweb(server)
     // `swift run tablebench` builds only this product, so the tableweb it runs may predate
     // the code it is measuring: say so when an object file of that code is newer.
@@ -19,9 +27,14 @@ enum BenchmarkServer {
     }
     // A new database is made with the demo app (TABLEWEB_DEMO: older servers ignore it);
     // a line per connection would bury the figures, so warnings only unless asked.
+    // Limits by variable too: older servers ignore them.
+    var environment = ["TABLEWEB_DEMO": "1"]
+    if limits == .raised {
+      environment["TABLEWEB_MAX_CONNECTIONS"] = "65536"
+      environment["TABLEWEB_MAX_CONNECTIONS_PER_ADDRESS"] = "65536"
+    }
     return try launch(
-      executable, ["serve", "--port", String(port), "--db", database],
-      environment: ["TABLEWEB_DEMO": "1"])
+      executable, ["serve", "--port", String(port), "--db", database], environment: environment)
   }
 
   static func wait(for sockets: FanoutClients, process: ChildProcess) throws {

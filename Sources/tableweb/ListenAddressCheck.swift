@@ -33,4 +33,11 @@ enum ListenAddressCheck {
     }
     return "--host \(host) is not an address of this machine (\(String(cString: strerror(lastError))))"
   }
+
+  /// Whether `text` is an IPv4 or IPv6 address (not a name).
+  static func isIPAddress(_ text: String) -> Bool {
+    var v4 = in_addr()
+    var v6 = in6_addr()
+    return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
+  }
 }

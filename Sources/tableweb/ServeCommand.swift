@@ -21,7 +21,9 @@ struct ServeCommand: AsyncParsableCommand {
       TABLEWEB_MAX_FRAME, \
       TABLEWEB_PERMESSAGE_DEFLATE, TABLEWEB_NO_METRICS, TABLEWEB_METRICS_PORT, \
       TABLEWEB_METRICS_HOST, TABLEWEB_LOG_LEVEL, TABLEWEB_LOG_KEEP, TABLEWEB_LOG_HOURS, \
-      TABLEWEB_LOG_FORMAT. A flag on the command line wins over its variable. \
+      TABLEWEB_LOG_FORMAT, TABLEWEB_HEADER_TIMEOUT, TABLEWEB_MAX_CONNECTIONS, \
+      TABLEWEB_MAX_CONNECTIONS_PER_ADDRESS, TABLEWEB_MAX_PENDING_HEADERS_PER_ADDRESS, \
+      TABLEWEB_TRUSTED_PROXY (comma-separated). A flag on the command line wins over its variable. \
       Yes/no variables take 1/0, true/false, yes/no or on/off.
 
       GET /healthz answers 200 "ok" while the database can be read, 503 otherwise; \
@@ -119,6 +121,36 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(help: "How many hours the change log keeps a change. [TABLEWEB_LOG_HOURS, default 24]")
   var logHours: Int?
 
+  @Option(
+    help:
+      "Seconds a request's headers may take to arrive; slower connections are dropped. [TABLEWEB_HEADER_TIMEOUT, default 5]"
+  )
+  var headerTimeout: Int?
+
+  @Option(
+    help: "Connections held at once; past it, HTTP 503. [TABLEWEB_MAX_CONNECTIONS, default 20000]")
+  var maxConnections: Int?
+
+  @Option(
+    help:
+      "Connections one address may hold at once; past it, HTTP 503. [TABLEWEB_MAX_CONNECTIONS_PER_ADDRESS, default 1000]"
+  )
+  var maxConnectionsPerAddress: Int?
+
+  @Option(
+    help:
+      "Connections one address may have still sending their request's headers; past it, HTTP 503. [TABLEWEB_MAX_PENDING_HEADERS_PER_ADDRESS, default 32]"
+  )
+  var maxPendingHeadersPerAddress: Int?
+
+  @Option(
+    help: """
+      The address of a reverse proxy in front of the server, whose X-Forwarded-For names the \
+      client (its last entry that is not a trusted proxy); repeatable. Nobody else's \
+      X-Forwarded-For is read. [TABLEWEB_TRUSTED_PROXY, comma-separated]
+      """)
+  var trustedProxy: [String] = []
+
   static let defaultDatabase = "tableweb.sqlite"
 
   /// The settings, flags first, then the environment, then the defaults.
@@ -140,6 +172,11 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel: Logger.Level
     var jsonLogs: Bool
     var logRetention = Store.LogRetention.default
+    var headerTimeout = 5
+    var maxConnections = 20_000
+    var maxConnectionsPerAddress = 1_000
+    var maxPendingHeadersPerAddress = 32
+    var trustedProxies: [String] = []
   }
 
   func settings(_ environment: EnvironmentDefaults = EnvironmentDefaults()) throws -> Settings {
@@ -152,7 +189,7 @@ struct ServeCommand: AsyncParsableCommand {
     guard format == "text" || format == "json" else {
       throw ValidationError("log format \(format) is not text or json")
     }
-    return Settings(
+    var settings = Settings(
       port: try environment.int(port, "TABLEWEB_PORT", default: 8080),
       host: environment.string(host, "TABLEWEB_HOST", default: "127.0.0.1"),
       db: environment.string(db, "TABLEWEB_DB", default: Self.defaultDatabase),
@@ -171,6 +208,15 @@ struct ServeCommand: AsyncParsableCommand {
       logRetention: Store.LogRetention(
         count: try environment.int(logKeep, "TABLEWEB_LOG_KEEP", default: 10_000),
         age: try environment.int(logHours, "TABLEWEB_LOG_HOURS", default: 24) * 3600))
+    settings.headerTimeout = try environment.int(headerTimeout, "TABLEWEB_HEADER_TIMEOUT", default: 5)
+    settings.maxConnections = try environment.int(
+      maxConnections, "TABLEWEB_MAX_CONNECTIONS", default: 20_000)
+    settings.maxConnectionsPerAddress = try environment.int(
+      maxConnectionsPerAddress, "TABLEWEB_MAX_CONNECTIONS_PER_ADDRESS", default: 1_000)
+    settings.maxPendingHeadersPerAddress = try environment.int(
+      maxPendingHeadersPerAddress, "TABLEWEB_MAX_PENDING_HEADERS_PER_ADDRESS", default: 32)
+    settings.trustedProxies = environment.list(trustedProxy, "TABLEWEB_TRUSTED_PROXY")
+    return settings
   }
 
   func validate() throws {
@@ -187,6 +233,24 @@ struct ServeCommand: AsyncParsableCommand {
     }
     if let problem = ListenAddressCheck.problem(with: settings.host) {
       throw ValidationError(problem)
+    }
+    for (value, flag, variable) in [
+      (settings.headerTimeout, "--header-timeout", "TABLEWEB_HEADER_TIMEOUT"),
+      (settings.maxConnections, "--max-connections", "TABLEWEB_MAX_CONNECTIONS"),
+      (
+        settings.maxConnectionsPerAddress, "--max-connections-per-address",
+        "TABLEWEB_MAX_CONNECTIONS_PER_ADDRESS"
+      ),
+      (
+        settings.maxPendingHeadersPerAddress, "--max-pending-headers-per-address",
+        "TABLEWEB_MAX_PENDING_HEADERS_PER_ADDRESS"
+      ),
+    ] where value < 1 {
+      throw ValidationError("\(flag) (\(variable)) must be at least 1, not \(value)")
+    }
+    for proxy in settings.trustedProxies where !ListenAddressCheck.isIPAddress(proxy) {
+      throw ValidationError(
+        "--trusted-proxy (TABLEWEB_TRUSTED_PROXY) takes IP addresses; \(proxy) is not one")
     }
     if let metricsPort = settings.metricsPort, !(0...65535).contains(metricsPort) {
       throw ValidationError("--metrics-port (TABLEWEB_METRICS_PORT) must be 0…65535")
@@ -306,6 +370,11 @@ struct ServeCommand: AsyncParsableCommand {
     configuration.metricsPort = settings.metricsPort
     configuration.metricsHost = settings.metricsHost
     configuration.logger = logger
+    configuration.headerTimeoutSeconds = settings.headerTimeout
+    configuration.maxConnections = settings.maxConnections
+    configuration.maxConnectionsPerAddress = settings.maxConnectionsPerAddress
+    configuration.maxPendingHeadersPerAddress = settings.maxPendingHeadersPerAddress
+    configuration.trustedProxies = settings.trustedProxies
     configuration.healthCheck = { Store.canRead(path: db) }
     return TablewebServer(
       dataSource: dataSource, sessionStorage: dataSource,

@@ -118,7 +118,7 @@ import Testing
   }
 
   @Test(arguments: StoreKind.allCases)
-  mutating func aFloodIsRateLimitedThenClosed(kind: StoreKind) throws {
+  mutating func aFloodIsRateLimitedThenClosedForAbuse(kind: StoreKind) throws {
     try setUp(kind)
     var configuration = SessionServerConfiguration()
     configuration.burstSize = 10
@@ -131,23 +131,26 @@ import Testing
         c1, sends: #"{"type":"tap","list":"Lhome","row":"Rabout","ref":\#(ref)}"#,
         replies: ["c1 ← ack \(ref) v=null"])
     }
-    for _ in 1...4 {
+    // Each refusal names the command it refused, wherever its ref stands.
+    for ref in 10...13 {
       driver.expect(
-        c1, sends: #"{"type":"tap","list":"Lhome","row":"Rabout","ref":10}"#,
-        replies: ["c1 ← error null rate_limited"])
+        c1, sends: #"{"type":"tap","list":"Lhome","row":"Rabout","ref":\#(ref)}"#,
+        replies: ["c1 ← error \(ref) rate_limited"])
     }
     // A pause lets commands through again and forgives the refusals.
     driver.now += .milliseconds(550)
     driver.expect(
-      c1, sends: #"{"type":"tap","list":"Lhome","row":"Rabout","ref":11}"#,
-      replies: ["c1 ← ack 11 v=null"])
+      c1, sends: #"{"type":"tap","list":"Lhome","row":"Rabout","ref":14}"#,
+      replies: ["c1 ← ack 14 v=null"])
     for _ in 1...4 { _ = driver.send(c1, #"{"type":"reload"}"#) }
-    for _ in 1...4 {
-      driver.expect(c1, sends: #"{"type":"reload"}"#, replies: ["c1 ← error null rate_limited"])
+    for ref in 15...18 {
+      driver.expect(
+        c1, sends: #"{"ref":\#(ref),"type":"update","list":"Ltasks","row":"Rtea","text":"x"}"#,
+        replies: ["c1 ← error \(ref) rate_limited"])
     }
     driver.expect(
       c1, sends: #"{"type":"reload"}"#,
-      replies: ["c1 ← error null rate_limited", "c1 ✕ too many commands"])
+      replies: ["c1 ← error null rate_limited", "c1 ✕ too many commands 1008"])
   }
 
   @Test(arguments: StoreKind.allCases)

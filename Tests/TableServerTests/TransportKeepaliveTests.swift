@@ -55,13 +55,26 @@ struct TransportKeepaliveTests {
   }
 }
 
-/// A plain TCP connection to the loopback address, for speaking WebSocket by hand.
+/// A plain TCP connection to the loopback address, for speaking WebSocket by hand; from
+/// `source` (any address of 127.0.0.0/8 reaches 127.0.0.1 on Linux).
 final class RawSocket {
   let descriptor: Int32
 
-  init(port: Int) throws {
+  init(port: Int, from source: String = "127.0.0.1") throws {
     descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw TransportTestFailure("socket() failed") }
+    var local = sockaddr_in()
+    local.sin_family = sa_family_t(AF_INET)
+    local.sin_addr.s_addr = inet_addr(source)
+    let bound = withUnsafePointer(to: &local) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard bound == 0 else {
+      Glibc.close(descriptor)
+      throw TransportTestFailure("cannot bind to \(source)")
+    }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -92,7 +105,7 @@ final class RawSocket {
   }
 
   func send(bytes: [UInt8]) throws {
-    guard Glibc.send(descriptor, bytes, bytes.count, 0) == bytes.count else {
+    guard Glibc.send(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else {
       throw TransportTestFailure("send failed")
     }
   }

@@ -75,6 +75,8 @@ struct TestServer {
   let server: WebSocketServer
   let delegate: RecordingDelegate
   let folder: URL
+  /// The connections refused by a limit, as the server reported them.
+  let refusals = RefusalRecorder()
 
   init(
     files: [String: String] = ["index.html": "<h1>tableweb</h1>"],
@@ -94,7 +96,9 @@ struct TestServer {
     configure(&configuration)
     server = WebSocketServer(configuration: configuration)
     delegate = RecordingDelegate()
-    try server.start(delegate: delegate, responder: responder)
+    let refusals = refusals
+    try server.start(
+      delegate: delegate, responder: responder, onRefusal: { refusals.record($0, $1) })
   }
 
   var port: Int { server.port }
@@ -119,6 +123,37 @@ struct TestServer {
   }
 }
 
+/// What a server's `onRefusal` was told, for a test to wait for.
+final class RefusalRecorder: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var recorded: [(ConnectionRefusal, String)] = []
+
+  func record(_ reason: ConnectionRefusal, _ address: String) {
+    condition.lock()
+    recorded.append((reason, address))
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Each refusal as `reason address`.
+  var all: [String] {
+    condition.lock()
+    defer { condition.unlock() }
+    return recorded.map { "\($0.0.rawValue) \($0.1)" }
+  }
+
+  /// Waits until `count` refusals were reported; false after `timeout`.
+  func wait(count: Int, timeout: TimeInterval = 5) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    condition.lock()
+    defer { condition.unlock() }
+    while recorded.count < count {
+      if !condition.wait(until: deadline) { return recorded.count >= count }
+    }
+    return true
+  }
+}
+
 struct TransportTestFailure: Error, CustomStringConvertible {
   var description: String
   init(_ description: String) { self.description = description }
@@ -134,9 +169,9 @@ struct HTTPResponse {
   /// `headers` may name `Host` (else `127.0.0.1:PORT`); `body` makes the request a POST.
   static func fetch(
     port: Int, path: String, headers: [String: String] = [:], body: String? = nil,
-    timeout: TimeInterval = 5
+    timeout: TimeInterval = 5, from source: String = "127.0.0.1"
   ) throws -> HTTPResponse {
-    let connection = try RawSocket(port: port)
+    let connection = try RawSocket(port: port, from: source)
     // The socket closes when `connection` goes: keep it to the end of the exchange.
     defer { withExtendedLifetime(connection) {} }
     let socketFD = connection.descriptor
@@ -152,9 +187,9 @@ struct HTTPResponse {
     if let body { request += "Content-Length: \(body.utf8.count)\r\n" }
     request += "\r\n" + (body ?? "")
     let bytes = Array(request.utf8)
-    guard Glibc.send(socketFD, bytes, bytes.count, 0) == bytes.count else {
-      throw TransportTestFailure("send failed")
-    }
+    // A server that refused the connection at once may have closed it already: read its
+    // answer all the same.
+    _ = Glibc.send(socketFD, bytes, bytes.count, Int32(MSG_NOSIGNAL))
 
     var received: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)

@@ -31,6 +31,8 @@ public final class ServerTelemetry {
   private let refusedRequests: [HTTPRefusal.Reason: CoreMetrics.Counter]
   /// When each address last had a refusal logged, and how many were not logged since.
   private let refusalLines = Mutex<[String: (at: ContinuousClock.Instant, unlogged: Int)]>([:])
+  /// Connections refused by a limit or closed for abuse. Any thread.
+  public let refusals: ConnectionRefusalLog
   /// `tableweb_commands_total{type,result}`, made on first use of each pair.
   private var commands: [CommandKey: CoreMetrics.Counter] = [:]
   /// When each open connection opened, and from where, for its closing line.
@@ -77,6 +79,7 @@ public final class ServerTelemetry {
         factory: factory)
     }
     refusedRequests = refused
+    refusals = ConnectionRefusalLog(logger: logger, factory: recordsMetrics ? factory : nil)
     connections.record(0)
     sessions.record(0)
   }

@@ -159,6 +159,10 @@ public final class SessionHost: ConnectionDelegate {
           transport.replaceQueue(of: connection, with: server?.freshScreen(for: connection) ?? [])
         }
       case .close(let connection, let reason, let code):
+        if code == SessionServer.abuseCloseCode {
+          telemetry?.refusals.record(
+            .rateLimited, address: transport.peerAddress(of: connection) ?? "-")
+        }
         transport.close(connection, code: code, reason: reason)
       }
     }

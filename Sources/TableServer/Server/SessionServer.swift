@@ -94,7 +94,7 @@ public struct SessionServer {
   public mutating func receive(
     _ text: String, from connection: ConnectionID, at now: ContinuousClock.Instant
   ) -> [ServerAction] {
-    if let refusal = admit(connection, at: now) {
+    if let refusal = admit(connection, at: now, ref: { ClientMessage.peekRef(text) }) {
       onCommand?("unknown", ErrorCode.rateLimited.rawValue)
       return refusal
     }
@@ -110,7 +110,8 @@ public struct SessionServer {
       return handle(message, ref: ref, from: connection)
     case .failure(let error):
       onCommand?("unknown", error.code.rawValue)
-      return [reply(.error(ref: ref, error), to: connection)]
+      // Text that is not JSON may still show its ref.
+      return [reply(.error(ref: ref ?? ClientMessage.peekRef(text), error), to: connection)]
     }
   }
 

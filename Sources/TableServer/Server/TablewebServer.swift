@@ -67,6 +67,17 @@ public final class TablewebServer: Service, Sendable {
     /// and names given here make a server on any address check too. Behind a proxy that
     /// passes the browser's `Host`, the public name goes here.
     public var allowedHosts: [String] = []
+    /// Seconds a request's headers may take to arrive; slower ones are dropped.
+    public var headerTimeoutSeconds = 5
+    /// Connections held at once; past it, HTTP 503.
+    public var maxConnections = 20_000
+    /// Connections one address may hold at once; past it, HTTP 503.
+    public var maxConnectionsPerAddress = 1_000
+    /// Connections one address may have still sending their first request's headers.
+    public var maxPendingHeadersPerAddress = 32
+    /// Reverse proxies whose `X-Forwarded-For` is believed (see
+    /// ``WebSocketServer/Configuration/trustedProxies``).
+    public var trustedProxies: [String] = []
 
     public init(
       host: String = "127.0.0.1", port: Int = 8080, pageDirectory: String? = nil,
@@ -123,16 +134,21 @@ public final class TablewebServer: Service, Sendable {
     hasAuthenticator = authenticator != nil
     watchedDatabase = (dataSource as? StoreDataSource).map(\.store.path)
     self.configuration = configuration
-    transport = WebSocketServer(
-      configuration: .init(
-        host: configuration.host, port: configuration.port,
-        publicDirectory: configuration.pageDirectory,
-        allowedOrigins: configuration.allowedOrigins,
-        maxMessageSize: configuration.maxMessageSize,
-        permessageDeflate: configuration.permessageDeflate,
-        dynamicPaths: OperatorRoutes.paths(
-          servesMetrics: configuration.servesMetrics && configuration.metricsPort == nil),
-        allowedHosts: configuration.allowedHosts))
+    var transportConfiguration = WebSocketServer.Configuration(
+      host: configuration.host, port: configuration.port,
+      publicDirectory: configuration.pageDirectory,
+      allowedOrigins: configuration.allowedOrigins,
+      maxMessageSize: configuration.maxMessageSize,
+      permessageDeflate: configuration.permessageDeflate,
+      dynamicPaths: OperatorRoutes.paths(
+        servesMetrics: configuration.servesMetrics && configuration.metricsPort == nil),
+      allowedHosts: configuration.allowedHosts)
+    transportConfiguration.headerTimeoutSeconds = configuration.headerTimeoutSeconds
+    transportConfiguration.maxConnections = configuration.maxConnections
+    transportConfiguration.maxConnectionsPerAddress = configuration.maxConnectionsPerAddress
+    transportConfiguration.maxPendingHeadersPerAddress = configuration.maxPendingHeadersPerAddress
+    transportConfiguration.trustedProxies = configuration.trustedProxies
+    transport = WebSocketServer(configuration: transportConfiguration)
     if configuration.servesMetrics, let metricsPort = configuration.metricsPort {
       let metrics = WebSocketServer(
         configuration: .init(
@@ -196,8 +212,11 @@ public final class TablewebServer: Service, Sendable {
     if let metricsTransport, let metricsListener {
       try metricsTransport.start(delegate: metricsListener.value, responder: routes.value)
     }
+    let refusals = routes.value.telemetry.refusals
     do {
-      try transport.start(delegate: delegate.value, responder: allRoutes.value)
+      try transport.start(
+        delegate: delegate.value, responder: allRoutes.value,
+        onRefusal: { reason, address in refusals.record(reason, address: address) })
     } catch {
       if let metricsTransport { Self.stopAndWait(metricsTransport) }
       throw error

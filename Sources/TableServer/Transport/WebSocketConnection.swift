@@ -19,6 +19,9 @@ final class WebSocketConnection {
   var request = UpgradeRequest()
   /// The close frame to send once the queue is written, when a close was asked for.
   var pendingClose: (status: lws_close_status, reason: String)?
+  /// Whether the close was handed to lws, which sends the close frame and waits for the
+  /// peer's.
+  var isClosing = false
   /// When the peer was last heard from (a message, a pong): what the idle sweep reads.
   var lastHeard = ContinuousClock.now
   /// Whether the idle sweep pinged the peer since it was last heard from.

@@ -19,15 +19,29 @@ func httpProtocolCallback(
     // the cancel pipe.
     server.runPendingWork()
     return 0
+  case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+    // `input` is the accepted socket; lws closes it when this returns non-zero.
+    return server.connectionAccepted(descriptor: Int32(truncatingIfNeeded: Int(bitPattern: input)))
+  case LWS_CALLBACK_WSI_CREATE:
+    server.connectionCreated(wsi)
+    return 0
+  case LWS_CALLBACK_WSI_DESTROY:
+    server.connectionDestroyed(wsi)
+    return lws_callback_http_dummy(wsi, reason, user, input, length)
+  case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
+    // A plain request's headers are in: its address's limits first, then its Host.
+    let refused = server.headersArrived(wsi)
+    guard refused == 0 else { return refused }
+    return server.filterHTTPRequest(wsi)
   case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+    let refused = server.headersArrived(wsi)
+    guard refused == 0 else { return refused }
     let upgrade = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
     guard upgrade.lowercased() == "websocket" else { return 0 }
     return server.confirmUpgrade(wsi)
   case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
     // A WebSocket bound to this protocol asked for no known subprotocol.
     return 1
-  case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
-    return server.filterHTTPRequest(wsi)
   case LWS_CALLBACK_HTTP:
     return server.httpRequestStarted(wsi)
   case LWS_CALLBACK_HTTP_BODY:
@@ -138,7 +152,12 @@ extension WebSocketServer {
   /// `lws_return_http_status` answers upgrades as HTTP/1.0, which strict WebSocket
   /// clients do not accept as a refusal.
   static func writeRefusal(_ wsi: OpaquePointer, status: Int, reason: String) -> Bool {
-    let title = status == 404 ? "Not Found" : "Forbidden"
+    let title =
+      switch status {
+      case 404: "Not Found"
+      case 503: "Service Unavailable"
+      default: "Forbidden"
+      }
     let body = reason + "\n"
     let response = Array(
       """
@@ -203,7 +222,7 @@ extension WebSocketServer {
     connections[id]?.request = UpgradeRequest(
       cookie: Self.header(wsi, WSI_TOKEN_HTTP_COOKIE),
       authorization: Self.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
-      peerAddress: Self.peerAddress(wsi))
+      peerAddress: clientAddress(wsi))
     delegate?.connectionDidOpen(id)
   }
 
@@ -224,6 +243,7 @@ extension WebSocketServer {
   func writeable(_ id: ConnectionID) -> Bool {
     guard let connection = connections[id] else { return false }
     connection.releaseWrittenFrame()
+    if connection.isClosing { return true }
     if connection.pingDue {
       // One write per callback: the ping now, what waits at the next.
       connection.pingDue = false
@@ -249,9 +269,13 @@ extension WebSocketServer {
       }
       return true
     }
-    if let close = connection.pendingClose {
+    if let close = connection.pendingClose, !connection.isClosing {
       var reason = Array(close.reason.utf8)
       lws_close_reason(connection.wsi, close.status, &reason, reason.count)
+      // lws now sends the close frame and waits for the peer's: a later writeable
+      // callback must not close again, which would cut the connection at once, before a
+      // peer still sending (a flood) has read why.
+      connection.isClosing = true
       return false
     }
     return true

@@ -34,6 +34,20 @@ extension WebSocketServer {
     /// (403 on every path, the upgrade included); names given here make a server on any
     /// address check too.
     public var allowedHosts: [String]
+    /// Seconds a request's headers may take to arrive, counted from the connection's accept
+    /// (the first request) or from its first byte (the next ones on a kept-alive connection).
+    public var headerTimeoutSeconds: Int = 5
+    /// Connections held at once, every kind; past it new ones get HTTP 503.
+    public var maxConnections: Int = 20_000
+    /// Connections one address may hold at once (see ``trustedProxies``); past it, 503.
+    public var maxConnectionsPerAddress: Int = 1_000
+    /// Connections one address may have still sending their first request's headers; past
+    /// it, 503. Headers arrive in one packet from real clients.
+    public var maxPendingHeadersPerAddress: Int = 32
+    /// Addresses of reverse proxies whose `X-Forwarded-For` names the client: a connection
+    /// from one counts against the last address in it that is not a trusted proxy. Nobody
+    /// else's `X-Forwarded-For` is read.
+    public var trustedProxies: [String] = []
 
     public init(
       host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String? = nil,

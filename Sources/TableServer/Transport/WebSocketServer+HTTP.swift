@@ -44,23 +44,25 @@ extension WebSocketServer {
 
   /// Tells the responder of a refused request, with what the request said.
   func reportRefusal(_ wsi: OpaquePointer, _ refusal: HTTPRefusal) {
-    responder?.refused(Self.request(wsi), refusal)
+    responder?.refused(request(wsi), refusal)
   }
 
-  /// The request's line and headers (not its body).
-  static func request(_ wsi: OpaquePointer) -> HTTPRequest {
-    let isPost = header(wsi, WSI_TOKEN_POST_URI) != nil
-    let path = header(wsi, isPost ? WSI_TOKEN_POST_URI : WSI_TOKEN_GET_URI) ?? ""
+  /// The request's line and headers (not its body); the peer is the client behind a
+  /// trusted proxy (WebSocketServer+Limits).
+  func request(_ wsi: OpaquePointer) -> HTTPRequest {
+    let isPost = Self.header(wsi, WSI_TOKEN_POST_URI) != nil
+    let path = Self.header(wsi, isPost ? WSI_TOKEN_POST_URI : WSI_TOKEN_GET_URI) ?? ""
     return HTTPRequest(
       method: isPost ? "POST" : "GET", path: String(path.prefix { $0 != "?" }),
-      authorization: header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), peerAddress: peerAddress(wsi),
-      origin: header(wsi, WSI_TOKEN_ORIGIN), host: header(wsi, WSI_TOKEN_HOST),
-      contentType: header(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE))
+      authorization: Self.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
+      peerAddress: clientAddress(wsi), origin: Self.header(wsi, WSI_TOKEN_ORIGIN),
+      host: Self.header(wsi, WSI_TOKEN_HOST),
+      contentType: Self.header(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE))
   }
 
   /// `LWS_CALLBACK_HTTP` on the API mount. Returns what the callback returns.
   func httpRequestStarted(_ wsi: OpaquePointer) -> Int32 {
-    let exchange = HTTPExchange(request: Self.request(wsi))
+    let exchange = HTTPExchange(request: request(wsi))
     let isPost = exchange.request.method == "POST"
     // Refused now, answered once the body has been read (nothing of it is applied).
     exchange.refusal = writePolicy.refusal(for: exchange.request)

@@ -4,10 +4,10 @@ extension WebSocketServer: MessageTransport {
   /// - Important: Must be called on the service thread.
   public func peerAddress(of connection: ConnectionID) -> String? {
     precondition(isOnServiceThread, "peerAddress(of:) called off the service thread")
-    guard let open = openConnection(connection) else { return nil }
-    var name = [CChar](repeating: 0, count: 64)
-    guard lws_get_peer_simple(open.wsi, &name, name.count) != nil else { return nil }
-    return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard let open = openConnection(connection), !open.request.peerAddress.isEmpty else {
+      return nil
+    }
+    return open.request.peerAddress
   }
 
   /// - Important: Must be called on the service thread.
@@ -36,7 +36,8 @@ extension WebSocketServer: MessageTransport {
     close(connection, status: LWS_CLOSE_STATUS_NORMAL, reason: reason)
   }
 
-  /// Closes with status `code` (1000, 1001, or an application code 4000–4999).
+  /// Closes with status `code` (1000, 1001, 1008 for abuse, 1013 for try again later, or an
+  /// application code 4000–4999).
   ///
   /// - Important: Must be called on the service thread.
   public func close(_ connection: ConnectionID, code: Int, reason: String) {

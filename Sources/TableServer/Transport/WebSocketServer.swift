@@ -61,9 +61,20 @@ public final class WebSocketServer: @unchecked Sendable {
   let upgradePolicy: UpgradePolicy
   /// Which writes under ``apiPathPrefix`` are taken (WebSocketServer+HTTP).
   let writePolicy: WritePolicy
+  /// Who holds a connection, by address (WebSocketServer+Limits).
+  var limits: ConnectionLimits
+  /// Told of every connection refused by a limit, and why (for metrics and logs).
+  var onRefusal: (@Sendable (_ reason: ConnectionRefusal, _ address: String) -> Void)?
 
   public init(configuration: Configuration) {
     self.configuration = configuration
+    limits = ConnectionLimits(
+      .init(
+        maxConnections: configuration.maxConnections,
+        maxConnectionsPerAddress: configuration.maxConnectionsPerAddress,
+        maxSendingHeadersPerAddress: configuration.maxPendingHeadersPerAddress,
+        headerTimeout: .seconds(configuration.headerTimeoutSeconds),
+        trustedProxies: Set(configuration.trustedProxies.map { IPAddress.normalized($0) ?? $0 })))
     let origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
     upgradePolicy = UpgradePolicy(
       origins: origins, otherProtocolNames: [ContextResources.httpProtocolName],
@@ -88,11 +99,13 @@ public final class WebSocketServer: @unchecked Sendable {
   }
 
   /// Opens the port and starts the service thread. Throws when the folder is missing or
-  /// the port cannot be opened. `delegate` is kept until the server has stopped.
+  /// the port cannot be opened. `delegate` is kept until the server has stopped;
+  /// `onRefusal` is told, on the service thread, of every connection a limit refused.
   ///
   /// Call once, from any thread but the service thread.
   public func start(
-    delegate: any ConnectionDelegate, responder: (any HTTPResponder)? = nil
+    delegate: any ConnectionDelegate, responder: (any HTTPResponder)? = nil,
+    onRefusal: (@Sendable (_ reason: ConnectionRefusal, _ address: String) -> Void)? = nil
   ) throws(TransportError) {
     precondition(shared.withLock { $0.lifecycle == .idle }, "WebSocketServer.start called twice")
     let folder: String
@@ -118,6 +131,7 @@ public final class WebSocketServer: @unchecked Sendable {
     self.resources = resources
     self.delegate = delegate
     self.responder = responder
+    self.onRefusal = onRefusal
     LibwebsocketsLog.routeToLogger()
 
     var info = lws_context_creation_info()
@@ -130,9 +144,15 @@ public final class WebSocketServer: @unchecked Sendable {
     info.options = tableweb_lws_option_validate_utf8
     if !configuration.host.contains(":") { info.options |= tableweb_lws_option_disable_ipv6 }
     info.user = Unmanaged.passUnretained(self).toOpaque()
-    // Every connection's headers are parsed into one of these; the pool bounds how many
-    // upgrades are parsed at once, not how many connections stay open.
-    info.max_http_header_pool = 64
+    // Every request's headers are parsed into one of these. lws allocates them as
+    // connections need them and frees them when the headers are done, so a pool as large
+    // as the connection limit costs nothing until used, and no connection ever waits for
+    // one behind connections still sending theirs (a smaller pool let 80 slow clients
+    // shut everyone out).
+    info.max_http_header_pool2 = UInt32(clamping: configuration.maxConnections + 16)
+    // Headers must be in this long after the accept: lws's deadline for holding one of
+    // those tables is absolute, not renewed by each byte.
+    info.timeout_secs_ah_idle = UInt32(clamping: max(1, configuration.headerTimeoutSeconds))
     info.timeout_secs = 10
 
     guard let context = lws_create_context(&info) else {
@@ -223,6 +243,7 @@ public final class WebSocketServer: @unchecked Sendable {
     delegate?.transportDidStop()
     delegate = nil
     responder = nil
+    onRefusal = nil
     resources = nil
     removeEmbeddedPage()
     serviceThread.unbind()
