@@ -9,8 +9,12 @@ TEST_PACKAGES := $(RUN_PACKAGES) postgresql nginx chromium chromium-driver webki
 VENV := .venv
 PORT ?= 8080
 DB ?= tableweb.sqlite
+# How long `make fuzz` runs each fuzz target, and how many inputs `make test` gives each.
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_RUNS ?= 20000
 
 .PHONY: run test deps test-deps pydeps build release swift-test e2e-test examples bench screenshots format
+.PHONY: fuzz fuzz-build fuzz-smoke tsan
 
 # Installs the Debian packages of $(1) that are missing.
 define apt_install
@@ -62,7 +66,25 @@ examples: test-deps
 e2e-test: test-deps pydeps release examples
 	$(VENV)/bin/python Tests/e2e/run_engines.py
 
-test: swift-test e2e-test
+test: swift-test fuzz-smoke e2e-test
+
+# The libFuzzer targets (Fuzz/): the JSON parser, the client message decoder and the data
+# file decoder, built with -sanitize=fuzzer,address into .build-fuzz/.
+fuzz-build: deps
+	Fuzz/fuzz.sh build
+
+# Each target for FUZZ_SECONDS; prints the executions and fails on a crash.
+fuzz: fuzz-build
+	Fuzz/fuzz.sh run $(FUZZ_SECONDS)
+
+# Each target for FUZZ_SMOKE_RUNS inputs from its seeds and a fixed random seed.
+fuzz-smoke: fuzz-build
+	Fuzz/fuzz.sh smoke $(FUZZ_SMOKE_RUNS)
+
+# The Swift suites under ThreadSanitizer, in a build folder of their own. Not part of
+# `make test` (about 6 minutes on 2 cores): see the README's "Testing".
+tsan: test-deps
+	swift test --sanitize=thread --scratch-path .build-tsan
 
 bench: release pydeps
 	swift run -c release tablebench diff

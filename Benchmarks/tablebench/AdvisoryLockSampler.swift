@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TableModel
 import TableStore
 
 /// How busy the store's global write lock is while a benchmark runs: a thread of its own
@@ -20,7 +21,7 @@ final class AdvisoryLockSampler: Sendable {
     }
   }
 
-  private let figures = Mutex(Figures())
+  private let figures = LockedValue(Figures())
   private let running = Atomic<Bool>(true)
   private let finished = DispatchSemaphore(value: 0)
 

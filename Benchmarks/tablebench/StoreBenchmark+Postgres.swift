@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import TableModel
 import TableStore
 
@@ -50,7 +49,7 @@ extension StoreBenchmark {
     // lock, so this shows what the lock leaves of one connection's rate.
     let writers = postgresWriters
     let perWriter = changes
-    let failures = Mutex<[String]>([])
+    let failures = LockedValue<[String]>([])
     let start = ContinuousClock.now
     DispatchQueue.concurrentPerform(iterations: writers) { writer in
       do {

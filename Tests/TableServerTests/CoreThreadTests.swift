@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TableClient
 import TableModel
 import Testing
@@ -14,8 +13,8 @@ import Testing
   /// A data source whose every commit takes `delay`, as a database across a network may.
   final class SlowShelf: TableDataSource, Sendable {
     let delay: Duration
-    let items = Mutex<[String]>(["apple", "banana", "cherry"])
-    let committed = Mutex<ContinuousClock.Instant?>(nil)  // when the last commit's wait ended
+    let items = LockedValue<[String]>(["apple", "banana", "cherry"])
+    let committed = LockedValue<ContinuousClock.Instant?>(nil)  // when the last commit's wait ended
     init(delay: Duration) { self.delay = delay }
 
     func rootList() throws(ProtocolError) -> String { "home" }
@@ -89,7 +88,7 @@ import Testing
 
   @Test func workRunsInOrderAndStopLetsWhatCameFirstRun() async {
     let core = CoreThread()
-    let seen = Mutex<[Int]>([])
+    let seen = LockedValue<[Int]>([])
     for index in 0..<1000 { core.perform { seen.withLock { $0.append(index) } } }
     core.stop()
     core.perform { seen.withLock { $0.append(-1) } }  // after stop: dropped
@@ -101,14 +100,14 @@ import Testing
   /// together: SessionHost.runTogether), in order, at most `mostRunTogether` at a time.
   @Test func workThatQueuedUpGoesToTheRunnerInOrderInBoundedGroups() async {
     let core = CoreThread()
-    let groups = Mutex<[Int]>([])
+    let groups = LockedValue<[Int]>([])
     core.runTogether { work, _ in
       groups.withLock { $0.append(work.count) }
       for item in work { item() }
     }
-    let seen = Mutex<[Int]>([])
-    let busy = Mutex(true)
-    let started = Mutex(false)
+    let seen = LockedValue<[Int]>([])
+    let busy = LockedValue(true)
+    let started = LockedValue(false)
     core.perform {
       started.withLock { $0 = true }
       while busy.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.001) }
@@ -129,9 +128,9 @@ import Testing
   /// A runner takes, while it runs, what has come since it was handed its work.
   @Test func aRunnerTakesWhatCameWhileItRan() async {
     let core = CoreThread()
-    let taken = Mutex<[Int]>([])
-    let seen = Mutex<[Int]>([])
-    let queued = Mutex(false)
+    let taken = LockedValue<[Int]>([])
+    let seen = LockedValue<[Int]>([])
+    let queued = LockedValue(false)
     core.runTogether { work, more in
       for item in work { item() }
       while !queued.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.001) }
@@ -139,7 +138,7 @@ import Testing
       taken.withLock { $0.append(extra.count) }
       for item in extra { item() }
     }
-    let started = Mutex(false)
+    let started = LockedValue(false)
     core.perform {
       started.withLock { $0 = true }
       while !queued.withLock({ $0 }) && seen.withLock({ $0.isEmpty }) {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TableClient
 import TableModel
 import Testing
@@ -58,7 +57,7 @@ import Testing
 
   /// A data source in UIKit's shape over the app's own model.
   final class Shelf: TableDataSource, Sendable {
-    let items = Mutex<[String]>(["apple", "banana"])
+    let items = LockedValue<[String]>(["apple", "banana"])
 
     func rootList() throws(ProtocolError) -> String { "home" }
 

@@ -1,6 +1,5 @@
 import Foundation
 import StoreTestSupport
-import Synchronization
 import TableModel
 import TableStore
 import Testing
@@ -21,10 +20,10 @@ import Testing
       var isFlagged = false
       var actions: [String]?
     }
-    let messages = Mutex<[Message]>([
+    let messages = LockedValue<[Message]>([
       Message(id: "a"), Message(id: "b", actions: ["archive"]), Message(id: "c", actions: []),
     ])
-    let committed = Mutex<[TableEdit]>([])
+    let committed = LockedValue<[TableEdit]>([])
 
     func rootList() throws(ProtocolError) -> String { "inbox" }
 

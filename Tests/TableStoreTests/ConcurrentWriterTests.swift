@@ -1,6 +1,5 @@
 import Dispatch
 import StoreTestSupport
-import Synchronization
 import TableModel
 import Testing
 
@@ -28,8 +27,8 @@ import Testing
     let list = try temporary.store.rootList()
     let start = try temporary.store.snapshot(of: list)
     let path = temporary.path
-    let failures = Mutex<[String]>([])
-    let committed = Mutex<[Int]>([])
+    let failures = LockedValue<[String]>([])
+    let committed = LockedValue<[Int]>([])
 
     DispatchQueue.concurrentPerform(iterations: Self.writers) { writer in
       do {

@@ -1,7 +1,6 @@
 import StoreTestSupport
 import Testing
 import Foundation
-import Synchronization
 import TableModel
 
 @testable import TableStore
@@ -34,7 +33,7 @@ import TableModel
     #expect(!checker.isOwnerThread)
     checker.check()
     #expect(checker.isOwnerThread)
-    let elsewhere = Mutex<Bool?>(nil)
+    let elsewhere = LockedValue<Bool?>(nil)
     let done = DispatchSemaphore(value: 0)
     Thread {
       elsewhere.withLock { $0 = checker.isOwnerThread }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TableModel
 import TableStore
 
 #if canImport(Glibc)
@@ -40,7 +40,7 @@ final class ChangeListener: Sendable {
     var isFinished = false
     var waiters: [CheckedContinuation<Void, Never>] = []
   }
-  private let state = Mutex(State())
+  private let state = LockedValue(State())
   /// What the catch-up queued on the service thread (and not yet begun) was told.
   private struct Pending {
     var isQueued = false
@@ -50,7 +50,7 @@ final class ChangeListener: Sendable {
     /// announcements may have been missed, or when too many piled up).
     var mustRead = false
   }
-  private let pending = Mutex(Pending())
+  private let pending = LockedValue(Pending())
   /// Beyond this many announcements waiting, the catch-up reads the log without looking
   /// at them.
   static let announcementLimit = 1_000

@@ -1,4 +1,3 @@
-import Synchronization
 import TableModel
 
 /// A data source that holds its lists as whole snapshots, in the spirit of
@@ -21,13 +20,13 @@ public final class SnapshotDataSource: TableDataSource, Sendable {
     var destinations: [String: [String: String]] = [:]
     var changed: (@Sendable (String) -> Void)?
   }
-  private let state: Mutex<State>
+  private let state: LockedValue<State>
   private let root: String
 
   /// - Parameter root: the first list every session sees.
   public init(root: TableSnapshot) {
     self.root = root.list
-    state = Mutex(State(snapshots: [root.list: root]))
+    state = LockedValue(State(snapshots: [root.list: root]))
   }
 
   /// Replaces the snapshot of its list (`snapshot.list`), or adds a new list. Viewers of

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TableModel
 
 /// Runs the health check (`GET /healthz`) off the service thread. On PostgreSQL a check
 /// opens a connection and asks `SELECT 1`: a network round trip, and with PostgreSQL gone
@@ -12,7 +12,7 @@ final class HealthProbe: Sendable {
     var isRunning = false
     var waiters: [@Sendable (Bool) -> Void] = []
   }
-  private let state = Mutex(State())
+  private let state = LockedValue(State())
 
   init(_ check: @escaping @Sendable () -> Bool) {
     self.check = check

@@ -1,5 +1,4 @@
 import TableModel
-import Synchronization
 
 /// Puts a ``SessionHost`` on a ``CoreThread`` of its own, between it and the
 /// ``WebSocketServer``: the transport's delegate on the service thread, and the host's
@@ -29,7 +28,7 @@ public final class CoreRelay: ConnectionDelegate, MessageTransport, @unchecked S
     var queued = 0
   }
   /// What the core thread may ask of a connection: read on the service thread at open.
-  private let peers = Mutex<[ConnectionID: Peer]>([:])
+  private let peers = LockedValue<[ConnectionID: Peer]>([:])
   /// Connections whose queue overflowed and waits for a fresh screen. Service thread only.
   private var resynchronizing: Set<ConnectionID> = []
   private let serviceThread = ThreadChecker("CoreRelay (service side)")

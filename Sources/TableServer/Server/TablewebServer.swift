@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import ServiceLifecycle
-import Synchronization
 import TableModel
 import TableStore
 
@@ -110,10 +109,10 @@ public final class TablewebServer: Service, Sendable {
   /// (PostgreSQL): nil runs it on the service thread (see ``CoreRelay``).
   private let coreThread: CoreThread?
   /// Rechecks access every second while serving, when there is an authenticator.
-  private let accessWatch: Mutex<AccessWatch?> = Mutex(nil)
+  private let accessWatch: LockedValue<AccessWatch?> = LockedValue(nil)
   private let hasAuthenticator: Bool
   /// Watches the SQLite file for other processes' commits, when the data is one.
-  private let changeWatch: Mutex<ChangeWatch?> = Mutex(nil)
+  private let changeWatch: LockedValue<ChangeWatch?> = LockedValue(nil)
   private let watchedDatabase: String?
   /// `/healthz` and `/metrics`.
   private let routes: ServiceThreadBound<OperatorRoutes>

@@ -1,7 +1,6 @@
 import CWebsockets
 import Foundation
 import TableModel
-import Synchronization
 
 /// The one libwebsockets context of `tableweb serve`: one port serving the static page
 /// folder and the WebSocket endpoint `/ws` (subprotocol `tableweb.v1`).
@@ -38,7 +37,7 @@ public final class WebSocketServer: @unchecked Sendable {
     var stopWaiters: [CheckedContinuation<Void, Never>] = []
     var port = 0
   }
-  private let shared = Mutex(Shared())
+  private let shared = LockedValue(Shared())
   private let serviceThread = ThreadChecker("WebSocketServer")
 
   // Service-thread state (internal for the callbacks in WebSocketServer+Callbacks.swift).
