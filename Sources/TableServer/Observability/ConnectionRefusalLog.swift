@@ -1,6 +1,6 @@
 import CoreMetrics
 import Logging
-import Synchronization
+import TableModel
 
 /// Refused connections, as an operator sees them: every one counted in
 /// `tableweb_connections_refused_total{reason}`, and one log line per address per minute
@@ -21,7 +21,7 @@ public final class ConnectionRefusalLog: Sendable {
 
   private let logger: Logger
   private let counters: [ConnectionRefusal: CoreMetrics.Counter]
-  private let tallies = Mutex<[String: Tally]>([:])
+  private let tallies = LockedValue<[String: Tally]>([:])
 
   /// - Parameter factory: where the counters are kept; nil counts nothing (logs only).
   init(logger: Logger, factory: (any MetricsFactory)?) {

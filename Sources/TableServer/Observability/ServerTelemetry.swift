@@ -1,7 +1,6 @@
 import CoreMetrics
 import Logging
 import Prometheus
-import Synchronization
 import TableModel
 
 /// What an operator sees of a running server: its log lines (swift-log) and its figures
@@ -30,7 +29,7 @@ public final class ServerTelemetry {
   /// `tableweb_http_refused_total{reason}`: one counter per reason, made up front.
   private let refusedRequests: [HTTPRefusal.Reason: CoreMetrics.Counter]
   /// When each address last had a refusal logged, and how many were not logged since.
-  private let refusalLines = Mutex<[String: (at: ContinuousClock.Instant, unlogged: Int)]>([:])
+  private let refusalLines = LockedValue<[String: (at: ContinuousClock.Instant, unlogged: Int)]>([:])
   /// Connections refused by a limit or closed for abuse. Any thread.
   public let refusals: ConnectionRefusalLog
   /// `tableweb_commands_total{type,result}`, made on first use of each pair.
