@@ -346,7 +346,10 @@ private final class RateLimitedCrowd: Actor, @unchecked Sendable {
       let thread = Thread { [self] in
         while let incoming = try? member.receive() {
           guard case .text(let text) = incoming else { break }
-          if text.hasPrefix(#"{"type":"ack""#) { lock.withLock { acked += 1 } }
+          // The taps into Detail are ref 0; the updates count from 1.
+          if text.hasPrefix(#"{"type":"ack""#), !text.contains(#""ref":0"#) {
+            lock.withLock { acked += 1 }
+          }
           if text.contains("rate_limited") { lock.withLock { refused += 1 } }
         }
       }
