@@ -34,22 +34,7 @@ final class BlockingWebSocket: @unchecked Sendable {
   deinit { Glibc.close(fd) }
 
   func send(_ text: String) throws {
-    let payload = Array(text.utf8)
-    var frame: [UInt8] = [0x81]
-    if payload.count < 126 {
-      frame.append(0x80 | UInt8(payload.count))
-    } else if payload.count < 65536 {
-      frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
-    } else {
-      frame.append(0x80 | 127)
-      for shift in stride(from: 56, through: 0, by: -8) {
-        frame.append(UInt8((payload.count >> shift) & 0xFF))
-      }
-    }
-    // A zero mask: the payload goes as it is (the server unmasks all the same).
-    frame += [0, 0, 0, 0]
-    frame += payload
-    try writeAll(frame)
+    try writeAll(clientTextFrame(text))
   }
 
   /// The next text message or the close; throws when the socket fails or times out.

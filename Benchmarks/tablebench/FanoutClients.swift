@@ -69,22 +69,7 @@ final class FanoutClients {
 
   /// Sends one text message.
   func send(_ text: String, to index: Int) throws {
-    let payload = Array(text.utf8)
-    var frame: [UInt8] = [0x81]
-    if payload.count < 126 {
-      frame.append(0x80 | UInt8(payload.count))
-    } else if payload.count < 65536 {
-      frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
-    } else {
-      frame.append(0x80 | 127)
-      for shift in stride(from: 56, through: 0, by: -8) {
-        frame.append(UInt8((payload.count >> shift) & 0xFF))
-      }
-    }
-    let mask: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
-    frame += mask
-    for (offset, byte) in payload.enumerated() { frame.append(byte ^ mask[offset & 3]) }
-    try write(frame, to: index)
+    try write(clientTextFrame(text, mask: [0x37, 0xFA, 0x21, 0x3D]), to: index)
   }
 
   private func write(_ bytes: [UInt8], to index: Int) throws {
