@@ -34,11 +34,14 @@ export class Socket {
 	}
 
 	connect() {
-		const ws = new WebSocket(this.url, W.SUBPROTOCOL);
+		// The first time, the socket boot.js opened with the page, its hello sent already.
+		const boot = window.tablewebBoot;
+		window.tablewebBoot = null;
+		const ws = boot?.ws ?? new WebSocket(this.url, W.SUBPROTOCOL);
 		this.ws = ws;
 		this.welcomed = false;
 		this.onStatus(this.failures ? "reconnecting" : "connecting");
-		ws.onopen = () => ws.send(JSON.stringify(W.hello(this.token, credential(), this.token && this.have?.())));
+		if (!boot) ws.onopen = () => ws.send(JSON.stringify(W.hello(this.token, credential(), this.token && this.have?.())));
 		ws.onmessage = (e) => {
 			let msg;
 			try { msg = JSON.parse(e.data); } catch { return; }
@@ -66,6 +69,8 @@ export class Socket {
 			this.onStatus("reconnecting");
 			setTimeout(() => this.connect(), delay * (0.75 + Math.random() / 2));
 		};
+		for (const e of boot?.messages ?? []) ws.onmessage(e);
+		if (boot?.closed) ws.onclose(boot.closed);
 	}
 
 	/// Sends now if welcomed, else when welcomed. Returns the command's `ref`.
