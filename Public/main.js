@@ -33,10 +33,17 @@ const nav = new NavigationBar($(".navbar"), {
 	onEdit: () => setEditing(!model.screen.editing),
 });
 
+const EDITS = new Set([W.TOGGLE, W.DELETE, W.INSERT, W.MOVE, W.UPDATE, W.ACTION, W.TAP]);
+
+/// Sends `cmd` and shows what it does at once (Model.propose), before the server answers.
 const send = (cmd, rows = []) => {
 	const now = Date.now();
 	for (const id of rows) own.set(id, now);
-	return socket.send(cmd);
+	const edit = cmd[K.type] !== W.TAP || model.screen?.selection !== W.SELECTION.none;
+	const ref = socket.send(cmd, edit && EDITS.has(cmd[K.type]));
+	const changes = model.propose(ref, cmd);
+	if (changes) view.applyChanges(changes, isOwn);
+	return ref;
 };
 const field = new SearchField($(".searchbar"), (cmd) => send(cmd));
 const isOwn = (id) => Date.now() - (own.get(id) ?? 0) < 3000;
@@ -58,6 +65,8 @@ function leave(command, row) {
 	navigate(command(sc.list, row.id, (first && sc.sections[first[0]].rows[first[1]]?.id) ?? null), [row.id]);
 }
 const goBack = () => navigate(W.back(), []);
+
+const opensList = (row) => [W.ACCESSORY_TYPE.disclosure, W.ACCESSORY_TYPE.detailDisclosure].includes(row.accessory);
 
 /// What a table's rows do to `list()`: the top screen's, or the sidebar's.
 const commands = (list) => ({
@@ -81,9 +90,12 @@ const actions = {
 		$(".navbar").classList.toggle("expanded", on);
 		$(".navbar").classList.toggle("over-plain", style === W.TABLE_STYLE.plain);
 	},
-	tap: (row) => leave(W.tap, row),
+	// A pick in a selection list shows at once; a row that opens a list pushes it.
+	tap: (row) => (model.screen.selection !== W.SELECTION.none && !opensList(row)
+		? send(W.tap(model.screen.list, row.id, null), [row.id]) : leave(W.tap, row)),
 	accessory: (row) => leave(W.accessory, row),
 	selectionChanged: () => showToolbar(),
+	isPending: (id) => !socket.welcomed && model.isPending(id), // made offline: greyed until sent
 };
 const sidebar = new Sidebar($(".sidebar"), {
 	...commands(() => sidebar.list),
@@ -108,13 +120,19 @@ function receive(msg) {
 		}
 		case W.ACK:
 			if (msg[K.ref] === navigating.ref) navigating.ref = 0;
-			return;
+			return settle(msg[K.ref]);
 		case W.ERROR:
 			if (msg[K.ref] === navigating.ref) navigating.ref = 0;
+			settle(msg[K.ref]); // a refused command's change goes back
 			if (view?.drag?.dropped) (view.drag = null), view.render();
 			return toast(msg[K.message] || msg[K.code]);
 		case W.NOTICE: return toast(msg[K.text]);
 	}
+}
+
+function settle(ref) {
+	const changes = ref != null && model.settle(ref);
+	if (changes && view) view.applyChanges(changes, isOwn);
 }
 
 function showScreen(msg) {
@@ -122,6 +140,7 @@ function showScreen(msg) {
 	let result;
 	try {
 		result = model.setScreen(msg);
+		for (const { ref, cmd } of socket.restored.splice(0)) model.propose(ref, cmd); // kept over a reload
 	} catch {
 		return requestReload();
 	}
@@ -201,6 +220,7 @@ $(".tb-add").onclick = () => {
 
 function showStatus(status) {
 	$(".banner").hidden = status !== "reconnecting";
+	view?.render(); // edits made offline show greyed while the line is down
 	if (status === "open" && wide.matches) socket.send(W.layout(true));
 }
 

@@ -2,10 +2,16 @@
 // until welcomed, and reconnects with exponential back-off when the line drops. A
 // reconnect says which list and version the page holds (`have`): a server that can
 // send the diffs missed meanwhile answers `caughtUp` and no screen, so nothing flashes.
+// Every command carries a `commandId` and is kept until it is answered: after a reconnect
+// the unanswered ones are sent again (the server applies each id once, so a command whose
+// ack was lost is not applied twice), and the edits among them survive a reload of the
+// page (sessionStorage).
 import * as W from "./wire.js";
 import { credential, showAccessNeeded, showIdentity, UNAUTHORIZED_CLOSE } from "./access.js";
 
 const TOKEN_KEY = "tableweb.session";
+const UNSENT_KEY = "tableweb.unsent";
+const newCommandId = () => [...crypto.getRandomValues(new Uint8Array(12))].map((b) => b.toString(16).padStart(2, "0")).join("");
 const BACKOFF_MS = [100, 250, 500, 1000, 2000, 4000];
 
 export class Socket {
@@ -18,11 +24,28 @@ export class Socket {
 		this.onCaughtUp = onCaughtUp;
 		this.onMessage = onMessage;
 		this.onStatus = onStatus;
-		this.queue = [];
+		this.unanswered = new Map(); // ref → {cmd, keep}: sent or waiting, not answered yet
 		this.welcomed = false;
 		this.failures = 0;
 		this.nextRef = 1;
 		this.ws = null;
+		this.restored = []; // {ref, cmd}: edits a reload interrupted, sent again once welcomed
+		let kept = [];
+		try { kept = JSON.parse(sessionStorage.getItem(UNSENT_KEY)) ?? []; } catch { /* none */ }
+		for (const cmd of Array.isArray(kept) ? kept : []) {
+			const ref = (cmd[W.K.ref] = this.nextRef++);
+			this.unanswered.set(ref, { cmd, keep: true });
+			this.restored.push({ ref, cmd });
+		}
+	}
+
+	/// Keeps the unanswered edits where a reload finds them.
+	persist() {
+		const kept = [...this.unanswered.values()].filter((u) => u.keep).map((u) => u.cmd);
+		try {
+			if (kept.length) sessionStorage.setItem(UNSENT_KEY, JSON.stringify(kept));
+			else sessionStorage.removeItem(UNSENT_KEY);
+		} catch { /* private mode */ }
 	}
 
 	get token() {
@@ -51,9 +74,11 @@ export class Socket {
 				this.failures = 0;
 				this.onStatus("open");
 				showIdentity(msg.user, msg.role);
-				for (const cmd of this.queue.splice(0)) ws.send(JSON.stringify(cmd));
 				if (msg.caughtUp) this.onCaughtUp?.();
+				for (const { cmd } of this.unanswered.values()) ws.send(JSON.stringify(cmd));
 			} else if (this.welcomed) {
+				const ref = msg[W.K.ref];
+				if ((msg[W.K.type] === W.ACK || msg[W.K.type] === W.ERROR) && this.unanswered.delete(ref)) this.persist();
 				this.onMessage(msg);
 			} else if (msg[W.K.type] === W.ERROR) {
 				this.refusal = msg[W.K.message];
@@ -73,12 +98,15 @@ export class Socket {
 		if (boot?.closed) ws.onclose(boot.closed);
 	}
 
-	/// Sends now if welcomed, else when welcomed. Returns the command's `ref`.
-	send(cmd) {
+	/// Sends now if welcomed, else when welcomed, and again after a reconnect until it is
+	/// answered; `keep`: an edit, kept over a reload too. Returns the command's `ref`.
+	send(cmd, keep = false) {
 		const ref = this.nextRef++;
 		cmd[W.K.ref] = ref;
+		cmd[W.K.commandId] = newCommandId();
+		this.unanswered.set(ref, { cmd, keep });
+		if (keep) this.persist();
 		if (this.welcomed && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(cmd));
-		else this.queue.push(cmd);
 		return ref;
 	}
 

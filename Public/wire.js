@@ -53,6 +53,7 @@ export const K = Object.freeze({
 	message: "message",
 	scroll: "scroll", selected: "selected", // extensions (docs/protocol.md)
 	searchable: "searchable", search: "search", query: "query", // v1.1
+	commandId: "commandId", // extension: a command sent again is applied once
 });
 
 // The one control kind

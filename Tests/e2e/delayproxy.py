@@ -4,7 +4,9 @@ tests that need a server slower than the page. Bytes pass in order and unchanged
 no `tc`. `loss` (0 to 1) holds that share of chunks back as long as a TCP retransmission
 would (a 200 ms timeout after the round trip), and every chunk after them on that
 connection with them, as a lost segment does. `paused` holds every server-to-page chunk
-(a server that does not answer yet) until it is set False again."""
+(a server that does not answer yet) until it is set False again; `drop()` cuts every
+connection and `offline` refuses new WebSocket connections, as a network that went away
+(the page itself still loads, so that a reload can be tried offline)."""
 import asyncio
 import random
 import threading
@@ -19,6 +21,8 @@ class DelayProxy:
         self.delay = one_way_ms / 1000
         self.loss = loss
         self.paused = False
+        self.offline = False
+        self._lines = set()
         self.random = random.Random(seed)
         self._loop = asyncio.new_event_loop()
         self._tasks = set()
@@ -39,15 +43,28 @@ class DelayProxy:
     async def _accept(self, client_reader, client_writer):
         self._tasks.add(asyncio.current_task())
         try:
+            first = await client_reader.readuntil(b"\r\n")
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
+            client_writer.close()
+            return
+        if self.offline and first.startswith(b"GET /ws"):
+            client_writer.transport.abort()
+            return
+        try:
             server_reader, server_writer = await asyncio.open_connection("127.0.0.1", self.target)
         except OSError:
             client_writer.close()
             return
-        await asyncio.gather(self._pipe(client_reader, server_writer, False),
+        line = (client_writer, server_writer)
+        self._lines.add(line)
+        await asyncio.gather(self._pipe(client_reader, server_writer, False, first),
                              self._pipe(server_reader, client_writer, True), return_exceptions=True)
+        self._lines.discard(line)
 
-    async def _pipe(self, reader, writer, to_page):
+    async def _pipe(self, reader, writer, to_page, first=b""):
         queue = asyncio.Queue()
+        if first:
+            queue.put_nowait((time.monotonic() + self.delay, first))
 
         async def deliver():
             last = 0.0
@@ -74,6 +91,14 @@ class DelayProxy:
         finally:
             queue.put_nowait(None)
             await asyncio.gather(sender, return_exceptions=True)
+
+    def drop(self):
+        """Cuts every connection, both ways, with what was still held."""
+        def cut():
+            for client, server in list(self._lines):
+                client.transport.abort()
+                server.transport.abort()
+        self._loop.call_soon_threadsafe(cut)
 
     def close(self):
         async def stop():
