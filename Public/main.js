@@ -2,7 +2,7 @@
 // user did into commands.
 import * as W from "./wire.js";
 import { Socket } from "./socket.js";
-import { Model, locate } from "./model.js";
+import { Model, locate, screenFromWire } from "./model.js";
 import { TableView } from "./table.js";
 import { NavigationBar, transition } from "./navigation.js";
 import { askForText } from "./alert.js";
@@ -53,16 +53,39 @@ const isOwn = (id) => Date.now() - (own.get(id) ?? 0) < 3000;
 let navigating = { ref: 0, at: 0 };
 function navigate(cmd, rows) {
 	const busy = navigating.ref && performance.now() - navigating.at < 2000;
-	if (busy || $(".pages").children.length > 1) return;
+	if (busy || $(".pages").children.length > 1) return false;
 	navigating = { ref: send(cmd, rows), at: performance.now() };
+	return true;
 }
 
-/// Remembers where this level is left, then sends `tap` or `accessory`.
+/// Remembers where this level is left, then sends `tap` or `accessory`; a row that opens a
+/// list slides its page in at once (startPush).
 function leave(command, row) {
 	const sc = model.screen;
 	trail[sc.depth] = { list: sc.list, row: row.id, scrollTop: view.scroller.scrollTop };
 	const first = view.firstVisible();
-	navigate(command(sc.list, row.id, (first && sc.sections[first[0]].rows[first[1]]?.id) ?? null), [row.id]);
+	if (navigate(command(sc.list, row.id, (first && sc.sections[first[0]].rows[first[1]]?.id) ?? null), [row.id])
+		&& opensList(row) && !wide.matches) startPush(row);
+}
+
+/// As UIKit pushes before the next screen has its data: the new page slides in at once,
+/// titled after the tapped row, and fills in when its `screen` arrives (showScreen). The
+/// answer to the tap without that screen (an error, or no push after all) slides it back.
+let early = null; // the TableView pushed ahead of its screen
+function startPush(row) {
+	const sc = model.screen;
+	early = new TableView(actions);
+	early.setScreen(screenFromWire({ [K.screen]: { [K.list]: null, [K.version]: 0, [K.title]: row.text,
+		[K.back]: sc.title, [K.style]: sc.style, [K.sections]: [] } }));
+	transition($(".pages"), view.page, early.page, W.TRANSITION.push);
+	nav.show(early.screen, true);
+}
+
+function cancelPush() {
+	if (!early) return;
+	transition($(".pages"), early.page, view.page, W.TRANSITION.pop);
+	early = null;
+	nav.show(model.screen, true);
 }
 const goBack = () => navigate(W.back(), []);
 
@@ -119,10 +142,10 @@ function receive(msg) {
 			return view?.rowsArrived(sec?.id, msg[K.from]);
 		}
 		case W.ACK:
-			if (msg[K.ref] === navigating.ref) navigating.ref = 0;
+			if (msg[K.ref] === navigating.ref) (navigating.ref = 0), cancelPush();
 			return settle(msg[K.ref]);
 		case W.ERROR:
-			if (msg[K.ref] === navigating.ref) navigating.ref = 0;
+			if (msg[K.ref] === navigating.ref) (navigating.ref = 0), cancelPush();
 			settle(msg[K.ref]); // a refused command's change goes back
 			if (view?.drag?.dropped) (view.drag = null), view.render();
 			return toast(msg[K.message] || msg[K.code]);
@@ -152,8 +175,12 @@ function showScreen(msg) {
 		if (previous.search !== sc.search) view.scroller.scrollTop = 0; // new results start at the top
 	} else {
 		const old = view;
-		view = new TableView(actions);
-		transition($(".pages"), old?.page, view.page, sc.transition);
+		if (early && sc.transition === W.TRANSITION.push) view = early; // slid in already
+		else {
+			view = new TableView(actions);
+			transition($(".pages"), early?.page ?? old?.page, view.page, sc.transition);
+		}
+		early = null;
 		view.setScreen(sc);
 		const back = trail[sc.depth]?.list === sc.list ? trail[sc.depth] : null;
 		if (sc.transition === W.TRANSITION.pop && (back || sc.selected || sc.scroll)) {

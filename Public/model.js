@@ -198,6 +198,13 @@ function applyCommand(sections, own, screen) {
 				style: like?.style ?? W.CELL_STYLE.default, editing: like?.editing ?? W.EDITING_STYLE.none,
 				movable: like?.movable ?? false }, cmd[K.section], cmd[K.after]);
 		}
+		case W.ACTION: { // a row action whose effect the screen names (a data file's)
+			const effect = screen.actions.find((a) => a.id === cmd.action)?.effect;
+			if (effect === "delete") return void take(cmd[K.row]);
+			if (effect === "flag") return replace(cmd[K.row], (r) => ({ flagged: !r.flagged }));
+			if (effect === "check") return replace(cmd[K.row], (r) => ({ accessory: r.accessory === A.checkmark ? A.none : A.checkmark }));
+			return;
+		}
 		case W.TAP: { // only a pick in a selection list is shown before the answer
 			const multiple = screen.selection === W.SELECTION.multiple;
 			const picked = find(cmd[K.row]);

@@ -57,14 +57,19 @@ export class Socket {
 	}
 
 	connect() {
-		// The first time, the socket boot.js opened with the page, its hello sent already.
+		// The first time, the socket boot.js opened with the page; the hello rides in the
+		// upgrade either way.
 		const boot = window.tablewebBoot;
 		window.tablewebBoot = null;
-		const ws = boot?.ws ?? new WebSocket(this.url, W.SUBPROTOCOL);
+		const hello = W.hello(this.token, credential(), this.token && this.have?.());
+		const protocols = W.subprotocols(hello);
+		const ws = boot?.ws ?? new WebSocket(this.url, protocols);
 		this.ws = ws;
 		this.welcomed = false;
 		this.onStatus(this.failures ? "reconnecting" : "connecting");
-		if (!boot) ws.onopen = () => ws.send(JSON.stringify(W.hello(this.token, credential(), this.token && this.have?.())));
+		const carried = boot ? boot.carried : protocols.length > 1;
+		if (!carried && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(hello));
+		else if (!carried) ws.onopen = () => ws.send(JSON.stringify(hello));
 		ws.onmessage = (e) => {
 			let msg;
 			try { msg = JSON.parse(e.data); } catch { return; }

@@ -209,3 +209,16 @@ def test_a_pick_in_a_single_selection_list_moves_the_checkmark_at_once(run):
 def test_a_tap_in_a_list_without_selection_is_not_shown_ahead(run):
     steps = run(screen([section("S1", ["A"])]), propose(2, {"type": "tap", "row": "A"}))
     assert steps[1]["changes"] is None
+
+
+def test_a_row_action_whose_effect_the_screen_names_shows_at_once(run):
+    start = screen([section("S1", ["A", "B"])])
+    start["screen"]["actions"] = [{"id": "flag", "title": "Flag", "edge": "leading", "color": "orange", "effect": "flag"},
+                                  {"id": "bin", "title": "Bin", "edge": "trailing", "color": "red", "effect": "delete"},
+                                  {"id": "mine", "title": "Mine", "edge": "trailing", "color": "gray"}]
+    steps = run(start, propose(1, {"type": "action", "row": "A", "action": "flag"}),
+                propose(2, {"type": "action", "row": "B", "action": "bin"}),
+                propose(3, {"type": "action", "row": "A", "action": "mine"}))
+    assert steps[1]["changes"]["updated"] == ["A"]
+    assert steps[2]["sections"] == ["S1:A"]
+    assert steps[3]["changes"]["updated"] == []  # the app's own action: only the server knows

@@ -296,3 +296,19 @@ def test_edits_made_offline_arrive_once(browser, server):
     finally:
         page.close_context()
         proxy.close()
+
+
+def test_a_push_slides_in_at_once_titled_after_the_row_and_fills_in(browser, server):
+    page = open_app(browser, Behind(server))
+    try:
+        with held(server):
+            cell(page, "notes").click()
+            page.wait_for_function("() => document.querySelector('.nav-title').textContent === 'Notes'", timeout=500)
+            assert page.locator(".nav-back .label").text_content() == "Home"
+            page.wait_for_selector(".page:only-child:not(:has(.cell))", timeout=2000)  # slid in, empty
+        page.wait_for_selector(".page:only-child .cell")  # filled in when the screen came
+        assert page.locator(".page").count() == 1
+        page.locator(".nav-back").click()
+        page.wait_for_selector(".page:only-child .cell[data-id=sw]")
+    finally:
+        page.close_context()
