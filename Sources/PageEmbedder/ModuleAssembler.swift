@@ -28,8 +28,12 @@ struct ModuleAssembler {
     _ name: String, _ order: inout [String], _ visiting: inout Set<String>, from: String
   ) throws {
     if order.contains(name) { return }
-    guard sources[name] != nil else { throw EmbedError("\(from) imports \(name), which Public/ does not have") }
-    guard visiting.insert(name).inserted else { throw EmbedError("an import cycle goes through \(name)") }
+    guard sources[name] != nil else {
+      throw EmbedError("\(from) imports \(name), which Public/ does not have")
+    }
+    guard visiting.insert(name).inserted else {
+      throw EmbedError("an import cycle goes through \(name)")
+    }
     for line in lines(of: name) {
       if let spec = try parseImport(line, in: name)?.module {
         try visit(spec, &order, &visiting, from: name)
@@ -64,13 +68,17 @@ struct ModuleAssembler {
         body += line + "\n"
       }
     }
-    return "const \(Self.variable(for: name)) = (() => {\n\(body)return { \(exports.joined(separator: ", ")) };\n})();\n"
+    return
+      "const \(Self.variable(for: name)) = (() => {\n\(body)return { \(exports.joined(separator: ", ")) };\n})();\n"
   }
 
   /// The binding (`{ a, b: c }` or `X`) and module of an import line; nil for other lines.
-  private func parseImport(_ line: Substring, in name: String) throws -> (binding: String, module: String)? {
+  private func parseImport(_ line: Substring, in name: String) throws -> (
+    binding: String, module: String
+  )? {
     guard line.hasPrefix("import ") else { return nil }
-    guard let match = line.wholeMatch(of: /import (.+) from "\.\/([\w.-]+\.js)";\s*(\/\/.*)?/) else {
+    guard let match = line.wholeMatch(of: /import (.+) from "\.\/([\w.-]+\.js)";\s*(\/\/.*)?/)
+    else {
       throw EmbedError("\(name): cannot join this import: \(line)")
     }
     let clause = match.1.trimmingCharacters(in: .whitespaces)
@@ -88,7 +96,9 @@ struct ModuleAssembler {
   }
 
   private func exportedName(_ declaration: Substring) -> String? {
-    guard let match = declaration.prefixMatch(of: /(?:async function\*?|function\*?|class|const|let) +([\w$]+)/)
+    guard
+      let match = declaration.prefixMatch(
+        of: /(?:async function\*?|function\*?|class|const|let) +([\w$]+)/)
     else { return nil }
     return String(match.1)
   }

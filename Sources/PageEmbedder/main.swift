@@ -44,10 +44,15 @@ func build(_ paths: [String]) throws -> (assets: [Asset], scriptHashes: [String]
   let codeName = named("page", "js", code)
   let styleName = named("style", "css", css)
   var page = text(html)
-  page = try replacing(#"<link rel="stylesheet" href="style.css">"#, with: #"<link rel="stylesheet" href="\#(styleName)">"#, in: page)
-  page = try replacing(#"<script type="module" src="main.js"></script>"#, with: #"<script type="module" src="\#(codeName)"></script>"#, in: page)
+  page = try replacing(
+    #"<link rel="stylesheet" href="style.css">"#,
+    with: #"<link rel="stylesheet" href="\#(styleName)">"#, in: page)
+  page = try replacing(
+    #"<script type="module" src="main.js"></script>"#,
+    with: #"<script type="module" src="\#(codeName)"></script>"#, in: page)
   let inline = text(boot)
-  page = try replacing(#"<script src="boot.js"></script>"#, with: "<script>\(inline)</script>", in: page)
+  page = try replacing(
+    #"<script src="boot.js"></script>"#, with: "<script>\(inline)</script>", in: page)
   let scriptHash = "'sha256-\(Data(Compression.sha256(Array(inline.utf8))).base64EncodedString())'"
 
   var assets = [

@@ -45,10 +45,11 @@ extension RowAction {
   /// The wire form, an element of a screen's `actions`.
   public var jsonValue: JSONValue {
     .object(
-      JSONObject(uniqueMembers: [
-        (WireKey.id, .string(id)), (WireKey.title, .string(title)),
-        ("edge", .string(edge.rawValue)), ("color", .string(color.rawValue)),
-      ] + (effect.map { [("effect", JSONValue.string($0.rawValue))] } ?? [])))
+      JSONObject(
+        uniqueMembers: [
+          (WireKey.id, .string(id)), (WireKey.title, .string(title)),
+          ("edge", .string(edge.rawValue)), ("color", .string(color.rawValue)),
+        ] + (effect.map { [("effect", JSONValue.string($0.rawValue))] } ?? [])))
   }
 
   init(reading fields: FieldReader) throws(ProtocolError) {

@@ -55,15 +55,18 @@ public enum EmbeddedPage {
   static let immutableCacheControl = "public, max-age=31536000, immutable"
 
   /// The answer to a GET of `path`, or nil when the page has no such file.
-  static func response(path: String, acceptEncoding: String?, ifNoneMatch: String?) -> HTTPResponse? {
+  static func response(path: String, acceptEncoding: String?, ifNoneMatch: String?) -> HTTPResponse?
+  {
     guard let entry = entries[path == "/" ? "/index.html" : path] else { return nil }
     var headers = WebSocketServer.pageHeaders
     headers["cache-control:"] = entry.immutable ? immutableCacheControl : "no-cache"
     headers["etag:"] = entry.etag
     headers["vary:"] = "Accept-Encoding"
-    if let ifNoneMatch, ifNoneMatch.split(separator: ",").contains(where: {
-      $0.trimmingCharacters(in: .whitespaces) == entry.etag
-    }) {
+    if let ifNoneMatch,
+      ifNoneMatch.split(separator: ",").contains(where: {
+        $0.trimmingCharacters(in: .whitespaces) == entry.etag
+      })
+    {
       return HTTPResponse(status: 304, contentType: entry.contentType, body: [], headers: headers)
     }
     let accepted = acceptedEncodings(acceptEncoding)
@@ -82,9 +85,13 @@ public enum EmbeddedPage {
   static func acceptedEncodings(_ header: String?) -> Set<String> {
     var accepted: Set<String> = []
     for item in (header ?? "").split(separator: ",") {
-      let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+      let parts = item.split(separator: ";").map {
+        $0.trimmingCharacters(in: .whitespaces).lowercased()
+      }
       guard let coding = parts.first, !coding.isEmpty else { continue }
-      let refused = parts.dropFirst().contains { $0.hasPrefix("q=") && (Double($0.dropFirst(2)) ?? 1) == 0 }
+      let refused = parts.dropFirst().contains {
+        $0.hasPrefix("q=") && (Double($0.dropFirst(2)) ?? 1) == 0
+      }
       if !refused { accepted.insert(coding) }
     }
     return accepted

@@ -54,7 +54,8 @@ struct UpgradePolicy: Sendable, Equatable {
         .first(where: { $0.hasPrefix(helloPrefix) })
     else { return nil }
     let encoded = item.dropFirst(helloPrefix.count)
-    var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(
+      of: "_", with: "/")
     base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
     guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8)
     else { return String(encoded) }

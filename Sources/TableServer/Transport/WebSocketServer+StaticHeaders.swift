@@ -21,5 +21,6 @@ extension WebSocketServer {
   /// Headers for every file served from a folder (`--public`): the page's, and revalidate
   /// each time so that edits to the page show up on reload (lws answers the `ETag` with 304).
   static let staticFileHeaders =
-    [("cache-control:", "no-cache")] + pageHeaders.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    [("cache-control:", "no-cache")]
+    + pageHeaders.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
 }
