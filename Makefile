@@ -71,6 +71,7 @@ bench: release pydeps
 	swift run -c release tablebench twoservers
 	swift run -c release tablebench biglist
 	$(VENV)/bin/python Benchmarks/pageframes.py
+	$(VENV)/bin/python Benchmarks/latency.py
 
 screenshots: test-deps pydeps release
 	$(VENV)/bin/python Tests/e2e/screenshots.py

@@ -197,6 +197,10 @@ def random_edit(page, r, n):
     cell(page, r.choice(ids)).focus()
     if kind == "rename":
         page.keyboard.press("F2")
+        try:  # a diff may have taken the row (and the focus) away between the two
+            page.locator(".alert input").wait_for(timeout=1000)
+        except Exception:
+            return
         page.locator(".alert input").fill(f"Renamed {n}")
         page.keyboard.press("Enter")
     elif kind == "delete":
