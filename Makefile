@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # What building and serving need; the tests need more (browsers, a display, PostgreSQL,
 # nginx), installed by `make test` only.
-RUN_PACKAGES := libwebsockets-dev libsqlite3-dev libssl-dev libpq-dev pkg-config
+RUN_PACKAGES := libwebsockets-dev libsqlite3-dev libssl-dev libpq-dev zlib1g-dev libbrotli-dev pkg-config
 TEST_PACKAGES := $(RUN_PACKAGES) postgresql nginx chromium chromium-driver webkit2gtk-driver xvfb firefox-esr
 VENV := .venv
 PORT ?= 8080
@@ -94,6 +94,7 @@ bench: release pydeps
 	swift run -c release tablebench biglist
 	swift run -c release tablebench abuse
 	$(VENV)/bin/python Benchmarks/pageframes.py
+	$(VENV)/bin/python Benchmarks/latency.py
 
 screenshots: test-deps pydeps release
 	$(VENV)/bin/python Tests/e2e/screenshots.py

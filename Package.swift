@@ -38,6 +38,12 @@ let package = Package(
       name: "CPostgres", pkgConfig: "libpq",
       providers: [.apt(["libpq-dev"])]),
 
+    // zlib and the brotli encoder: the page is compressed when it is built (PageEmbedder
+    // only; the server links neither).
+    .systemLibrary(
+      name: "CCompression",
+      providers: [.apt(["zlib1g-dev", "libbrotli-dev"])]),
+
     // Pure Swift: values, index paths, diffing, navigation, protocol messages. No C, no I/O.
     // `trunc` (Double.rounded) lives in libm: linked here, not left to Foundation.
     .target(name: "TableModel", linkerSettings: [.linkedLibrary("m")]),
@@ -70,7 +76,8 @@ let package = Package(
 
     // The page (Public/) built into TableServer, so it is found wherever the server runs.
     .plugin(name: "EmbedPage", capability: .buildTool(), dependencies: ["PageEmbedder"]),
-    .executableTarget(name: "PageEmbedder", path: "Sources/PageEmbedder"),
+    .executableTarget(
+      name: "PageEmbedder", dependencies: ["CCompression", "CCrypto"], path: "Sources/PageEmbedder"),
 
     // A WebSocket client of the protocol and the headless client (`tableweb client`).
     .target(name: "TableClient", dependencies: ["TableModel", "CWebsockets"]),

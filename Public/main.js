@@ -2,7 +2,7 @@
 // user did into commands.
 import * as W from "./wire.js";
 import { Socket } from "./socket.js";
-import { Model, locate } from "./model.js";
+import { Model, locate, screenFromWire } from "./model.js";
 import { TableView } from "./table.js";
 import { NavigationBar, transition } from "./navigation.js";
 import { askForText } from "./alert.js";
@@ -33,10 +33,17 @@ const nav = new NavigationBar($(".navbar"), {
 	onEdit: () => setEditing(!model.screen.editing),
 });
 
+const EDITS = new Set([W.TOGGLE, W.DELETE, W.INSERT, W.MOVE, W.UPDATE, W.ACTION, W.TAP]);
+
+/// Sends `cmd` and shows what it does at once (Model.propose), before the server answers.
 const send = (cmd, rows = []) => {
 	const now = Date.now();
 	for (const id of rows) own.set(id, now);
-	return socket.send(cmd);
+	const edit = cmd[K.type] !== W.TAP || model.screen?.selection !== W.SELECTION.none;
+	const ref = socket.send(cmd, edit && EDITS.has(cmd[K.type]));
+	const changes = model.propose(ref, cmd);
+	if (changes) view.applyChanges(changes, isOwn);
+	return ref;
 };
 const field = new SearchField($(".searchbar"), (cmd) => send(cmd));
 const isOwn = (id) => Date.now() - (own.get(id) ?? 0) < 3000;
@@ -46,18 +53,43 @@ const isOwn = (id) => Date.now() - (own.get(id) ?? 0) < 3000;
 let navigating = { ref: 0, at: 0 };
 function navigate(cmd, rows) {
 	const busy = navigating.ref && performance.now() - navigating.at < 2000;
-	if (busy || $(".pages").children.length > 1) return;
+	if (busy || $(".pages").children.length > 1) return false;
 	navigating = { ref: send(cmd, rows), at: performance.now() };
+	return true;
 }
 
-/// Remembers where this level is left, then sends `tap` or `accessory`.
+/// Remembers where this level is left, then sends `tap` or `accessory`; a row that opens a
+/// list slides its page in at once (startPush).
 function leave(command, row) {
 	const sc = model.screen;
 	trail[sc.depth] = { list: sc.list, row: row.id, scrollTop: view.scroller.scrollTop };
 	const first = view.firstVisible();
-	navigate(command(sc.list, row.id, (first && sc.sections[first[0]].rows[first[1]]?.id) ?? null), [row.id]);
+	if (navigate(command(sc.list, row.id, (first && sc.sections[first[0]].rows[first[1]]?.id) ?? null), [row.id])
+		&& opensList(row) && !wide.matches) startPush(row);
+}
+
+/// As UIKit pushes before the next screen has its data: the new page slides in at once,
+/// titled after the tapped row, and fills in when its `screen` arrives (showScreen). The
+/// answer to the tap without that screen (an error, or no push after all) slides it back.
+let early = null; // the TableView pushed ahead of its screen
+function startPush(row) {
+	const sc = model.screen;
+	early = new TableView(actions);
+	early.setScreen(screenFromWire({ [K.screen]: { [K.list]: null, [K.version]: 0, [K.title]: row.text,
+		[K.back]: sc.title, [K.style]: sc.style, [K.sections]: [] } }));
+	transition($(".pages"), view.page, early.page, W.TRANSITION.push);
+	nav.show(early.screen, true);
+}
+
+function cancelPush() {
+	if (!early) return;
+	transition($(".pages"), early.page, view.page, W.TRANSITION.pop);
+	early = null;
+	nav.show(model.screen, true);
 }
 const goBack = () => navigate(W.back(), []);
+
+const opensList = (row) => [W.ACCESSORY_TYPE.disclosure, W.ACCESSORY_TYPE.detailDisclosure].includes(row.accessory);
 
 /// What a table's rows do to `list()`: the top screen's, or the sidebar's.
 const commands = (list) => ({
@@ -81,9 +113,12 @@ const actions = {
 		$(".navbar").classList.toggle("expanded", on);
 		$(".navbar").classList.toggle("over-plain", style === W.TABLE_STYLE.plain);
 	},
-	tap: (row) => leave(W.tap, row),
+	// A pick in a selection list shows at once; a row that opens a list pushes it.
+	tap: (row) => (model.screen.selection !== W.SELECTION.none && !opensList(row)
+		? send(W.tap(model.screen.list, row.id, null), [row.id]) : leave(W.tap, row)),
 	accessory: (row) => leave(W.accessory, row),
 	selectionChanged: () => showToolbar(),
+	isPending: (id) => !socket.welcomed && model.isPending(id), // made offline: greyed until sent
 };
 const sidebar = new Sidebar($(".sidebar"), {
 	...commands(() => sidebar.list),
@@ -107,14 +142,20 @@ function receive(msg) {
 			return view?.rowsArrived(sec?.id, msg[K.from]);
 		}
 		case W.ACK:
-			if (msg[K.ref] === navigating.ref) navigating.ref = 0;
-			return;
+			if (msg[K.ref] === navigating.ref) (navigating.ref = 0), cancelPush();
+			return settle(msg[K.ref]);
 		case W.ERROR:
-			if (msg[K.ref] === navigating.ref) navigating.ref = 0;
+			if (msg[K.ref] === navigating.ref) (navigating.ref = 0), cancelPush();
+			settle(msg[K.ref]); // a refused command's change goes back
 			if (view?.drag?.dropped) (view.drag = null), view.render();
 			return toast(msg[K.message] || msg[K.code]);
 		case W.NOTICE: return toast(msg[K.text]);
 	}
+}
+
+function settle(ref) {
+	const changes = ref != null && model.settle(ref);
+	if (changes && view) view.applyChanges(changes, isOwn);
 }
 
 function showScreen(msg) {
@@ -122,6 +163,7 @@ function showScreen(msg) {
 	let result;
 	try {
 		result = model.setScreen(msg);
+		for (const { ref, cmd } of socket.restored.splice(0)) model.propose(ref, cmd); // kept over a reload
 	} catch {
 		return requestReload();
 	}
@@ -133,8 +175,12 @@ function showScreen(msg) {
 		if (previous.search !== sc.search) view.scroller.scrollTop = 0; // new results start at the top
 	} else {
 		const old = view;
-		view = new TableView(actions);
-		transition($(".pages"), old?.page, view.page, sc.transition);
+		if (early && sc.transition === W.TRANSITION.push) view = early; // slid in already
+		else {
+			view = new TableView(actions);
+			transition($(".pages"), early?.page ?? old?.page, view.page, sc.transition);
+		}
+		early = null;
 		view.setScreen(sc);
 		const back = trail[sc.depth]?.list === sc.list ? trail[sc.depth] : null;
 		if (sc.transition === W.TRANSITION.pop && (back || sc.selected || sc.scroll)) {
@@ -201,6 +247,7 @@ $(".tb-add").onclick = () => {
 
 function showStatus(status) {
 	$(".banner").hidden = status !== "reconnecting";
+	view?.render(); // edits made offline show greyed while the line is down
 	if (status === "open" && wide.matches) socket.send(W.layout(true));
 }
 

@@ -2,10 +2,16 @@
 // until welcomed, and reconnects with exponential back-off when the line drops. A
 // reconnect says which list and version the page holds (`have`): a server that can
 // send the diffs missed meanwhile answers `caughtUp` and no screen, so nothing flashes.
+// Every command carries a `commandId` and is kept until it is answered: after a reconnect
+// the unanswered ones are sent again (the server applies each id once, so a command whose
+// ack was lost is not applied twice), and the edits among them survive a reload of the
+// page (sessionStorage).
 import * as W from "./wire.js";
 import { credential, showAccessNeeded, showIdentity, UNAUTHORIZED_CLOSE } from "./access.js";
 
 const TOKEN_KEY = "tableweb.session";
+const UNSENT_KEY = "tableweb.unsent";
+const newCommandId = () => [...crypto.getRandomValues(new Uint8Array(12))].map((b) => b.toString(16).padStart(2, "0")).join("");
 const BACKOFF_MS = [100, 250, 500, 1000, 2000, 4000];
 
 export class Socket {
@@ -18,11 +24,28 @@ export class Socket {
 		this.onCaughtUp = onCaughtUp;
 		this.onMessage = onMessage;
 		this.onStatus = onStatus;
-		this.queue = [];
+		this.unanswered = new Map(); // ref → {cmd, keep}: sent or waiting, not answered yet
 		this.welcomed = false;
 		this.failures = 0;
 		this.nextRef = 1;
 		this.ws = null;
+		this.restored = []; // {ref, cmd}: edits a reload interrupted, sent again once welcomed
+		let kept = [];
+		try { kept = JSON.parse(sessionStorage.getItem(UNSENT_KEY)) ?? []; } catch { /* none */ }
+		for (const cmd of Array.isArray(kept) ? kept : []) {
+			const ref = (cmd[W.K.ref] = this.nextRef++);
+			this.unanswered.set(ref, { cmd, keep: true });
+			this.restored.push({ ref, cmd });
+		}
+	}
+
+	/// Keeps the unanswered edits where a reload finds them.
+	persist() {
+		const kept = [...this.unanswered.values()].filter((u) => u.keep).map((u) => u.cmd);
+		try {
+			if (kept.length) sessionStorage.setItem(UNSENT_KEY, JSON.stringify(kept));
+			else sessionStorage.removeItem(UNSENT_KEY);
+		} catch { /* private mode */ }
 	}
 
 	get token() {
@@ -34,11 +57,19 @@ export class Socket {
 	}
 
 	connect() {
-		const ws = new WebSocket(this.url, W.SUBPROTOCOL);
+		// The first time, the socket boot.js opened with the page; the hello rides in the
+		// upgrade either way.
+		const boot = window.tablewebBoot;
+		window.tablewebBoot = null;
+		const hello = W.hello(this.token, credential(), this.token && this.have?.());
+		const protocols = W.subprotocols(hello);
+		const ws = boot?.ws ?? new WebSocket(this.url, protocols);
 		this.ws = ws;
 		this.welcomed = false;
 		this.onStatus(this.failures ? "reconnecting" : "connecting");
-		ws.onopen = () => ws.send(JSON.stringify(W.hello(this.token, credential(), this.token && this.have?.())));
+		const carried = boot ? boot.carried : protocols.length > 1;
+		if (!carried && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(hello));
+		else if (!carried) ws.onopen = () => ws.send(JSON.stringify(hello));
 		ws.onmessage = (e) => {
 			let msg;
 			try { msg = JSON.parse(e.data); } catch { return; }
@@ -48,9 +79,11 @@ export class Socket {
 				this.failures = 0;
 				this.onStatus("open");
 				showIdentity(msg.user, msg.role);
-				for (const cmd of this.queue.splice(0)) ws.send(JSON.stringify(cmd));
 				if (msg.caughtUp) this.onCaughtUp?.();
+				for (const { cmd } of this.unanswered.values()) ws.send(JSON.stringify(cmd));
 			} else if (this.welcomed) {
+				const ref = msg[W.K.ref];
+				if ((msg[W.K.type] === W.ACK || msg[W.K.type] === W.ERROR) && this.unanswered.delete(ref)) this.persist();
 				this.onMessage(msg);
 			} else if (msg[W.K.type] === W.ERROR) {
 				this.refusal = msg[W.K.message];
@@ -66,14 +99,19 @@ export class Socket {
 			this.onStatus("reconnecting");
 			setTimeout(() => this.connect(), delay * (0.75 + Math.random() / 2));
 		};
+		for (const e of boot?.messages ?? []) ws.onmessage(e);
+		if (boot?.closed) ws.onclose(boot.closed);
 	}
 
-	/// Sends now if welcomed, else when welcomed. Returns the command's `ref`.
-	send(cmd) {
+	/// Sends now if welcomed, else when welcomed, and again after a reconnect until it is
+	/// answered; `keep`: an edit, kept over a reload too. Returns the command's `ref`.
+	send(cmd, keep = false) {
 		const ref = this.nextRef++;
 		cmd[W.K.ref] = ref;
+		cmd[W.K.commandId] = newCommandId();
+		this.unanswered.set(ref, { cmd, keep });
+		if (keep) this.persist();
 		if (this.welcomed && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(cmd));
-		else this.queue.push(cmd);
 		return ref;
 	}
 

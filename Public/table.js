@@ -270,7 +270,7 @@ export class TableView {
 			const state = {
 				editing: sc.editing, selected: row && this.selected.has(row.id),
 				confirming: row && this.confirming === row.id, last: i === n - 1, posinset: i + 1, setsize: n,
-				current: row && this.current === row.id,
+				current: row && this.current === row.id, pending: !!row && !!this.actions.isPending?.(row.id),
 			};
 			const sig = JSON.stringify(state);
 			let node = this.cells.get(key);
@@ -283,6 +283,7 @@ export class TableView {
 			const cs = cellState.get(node);
 			if (cs.row !== row || cs.sig !== sig) {
 				fillCell(node, row, state, sc.cell);
+				node.classList.toggle("pending", state.pending); // made offline, not sent yet
 				if (this.openSwipe?.node === node) row && !sc.editing ? keepSwipeOpen(this, node) : (this.openSwipe = null);
 				for (const c of cs.fx) node.classList.add(c);
 				cs.row = row;
@@ -342,6 +343,10 @@ export class TableView {
 	/// ones travel (their nodes keep their identity), and rows someone else changed flash.
 	applyChanges(changes, isOwn) {
 		if (this.drag?.dropped) this.drag = null;
+		for (const [from, to] of changes.renamed ?? []) { // an own insert the server has named
+			const node = this.cells.get(from);
+			if (node) this.cells.delete(from), this.cells.set(to, node), (cellState.get(node).key = to);
+		}
 		let refocus = null;
 		for (const id of changes.removed) {
 			this.selected.delete(id);

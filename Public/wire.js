@@ -53,6 +53,7 @@ export const K = Object.freeze({
 	message: "message",
 	scroll: "scroll", selected: "selected", // extensions (docs/protocol.md)
 	searchable: "searchable", search: "search", query: "query", // v1.1
+	commandId: "commandId", // extension: a command sent again is applied once
 });
 
 // The one control kind
@@ -66,6 +67,17 @@ export const ACCESSORY_TYPE = names("none", "disclosure", "detailDisclosure", "d
 export const EDITING_STYLE = names("none", "delete", "insert");
 export const TABLE_STYLE = names("plain", "grouped", "insetGrouped");
 export const SELECTION = names("none", "single", "multiple");
+
+/// The subprotocols to ask for: with a second one carrying `hello` (base64url of its JSON),
+/// which the server takes as the connection's first message (no round trip between the
+/// upgrade and `welcome`), when it fits in what libwebsockets reads of the header (128
+/// bytes; boot.js says the same); else none, and the hello goes as a message.
+export function subprotocols(msg) {
+	const carried = "tableweb.hello." +
+		btoa(String.fromCharCode(...new TextEncoder().encode(JSON.stringify(msg)))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+	return SUBPROTOCOL.length + 2 + carried.length <= HELLO_HEADER_MAX ? [SUBPROTOCOL, carried] : [SUBPROTOCOL];
+}
+const HELLO_HEADER_MAX = 120;
 
 // Commands, built here so that no other module spells a wire key.
 export const hello = (session, access, have) =>

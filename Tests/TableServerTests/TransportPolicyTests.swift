@@ -133,6 +133,30 @@ struct TransportPolicyTests {
     }
   }
 
+  @Test(
+    arguments: [
+      ("tableweb.v1, tableweb.hello.eyJ0eXBlIjoiaGVsbG8ifQ", #"{"type":"hello"}"#),
+      // base64url: "-" and "_" for "+" and "/", no padding.
+      ("tableweb.v1,tableweb.hello.Pz8_Pj4-", "???>>>"),
+      ("tableweb.v1, tableweb.hello.@@", "@@"),  // not base64: the session answers bad_json
+      ("tableweb.v1", nil), (nil, nil),
+    ] as [(String?, String?)])
+  func aHelloMayRideInTheUpgrade(subprotocols: String?, hello: String?) {
+    #expect(UpgradePolicy.hello(in: subprotocols) == hello)
+  }
+
+  @Test func thePageIsSentInTheEncodingTheBrowserAccepts() {
+    #expect(EmbeddedPage.acceptedEncodings("gzip, deflate, br") == ["gzip", "deflate", "br"])
+    #expect(EmbeddedPage.acceptedEncodings("br;q=0, GZIP;q=0.5") == ["gzip"])
+    #expect(EmbeddedPage.acceptedEncodings(nil).isEmpty)
+    let page = EmbeddedPage.response(path: "/", acceptEncoding: "gzip", ifNoneMatch: nil)
+    #expect(page?.headers["content-encoding:"] == "gzip")
+    #expect(page?.headers["cache-control:"] == "no-cache")
+    let etag = page?.headers["etag:"]
+    #expect(EmbeddedPage.response(path: "/", acceptEncoding: nil, ifNoneMatch: etag)?.status == 304)
+    #expect(EmbeddedPage.response(path: "/nothing.js", acceptEncoding: nil, ifNoneMatch: nil) == nil)
+  }
+
   @Test func theAssemblerJoinsPiecesAndDropsWhatIsTooLarge() {
     var assembler = MessageAssembler(limit: 8)
     func append(_ text: String, final: Bool) -> MessageAssembler.Outcome {

@@ -41,13 +41,16 @@ import Testing
     let snapshot = try temporary.store.snapshot(of: "L")
     #expect(
       snapshot.actions == [
-        RowAction(id: "done", title: "Done", edge: .leading, color: .green),
-        RowAction(id: "flag", title: "Flag", edge: .leading, color: .orange),
-        RowAction(id: "delete", title: "Delete", edge: .trailing, color: .red),
+        RowAction(id: "done", title: "Done", edge: .leading, color: .green, effect: .check),
+        RowAction(id: "flag", title: "Flag", edge: .leading, color: .orange, effect: .flag),
+        RowAction(id: "delete", title: "Delete", edge: .trailing, color: .red, effect: .delete),
       ])
     let screen = LoadedScreen(snapshot: snapshot, backTitle: nil, isEditing: false)
     let text = screen.jsonValue.serialized
-    #expect(text.contains(#""actions":[{"id":"done","title":"Done","edge":"leading","color":"green"}"#))
+    // The built-in effect goes to clients too: the page shows it before the server answers.
+    #expect(
+      text.contains(
+        #""actions":[{"id":"done","title":"Done","edge":"leading","color":"green","effect":"check"}"#))
     let exported = try temporary.store.exportJSON()
     #expect(try AppScreen(jsonText: exported).actions == AppScreen(jsonText: Self.file).actions)
     #expect(try LoadedScreen(reading: FieldReader(screen.jsonValue, at: "screen")) == screen)

@@ -27,8 +27,9 @@ class TablewebServer:
 
     def __init__(self, args, public, db):
         self.db = db
+        # public=None serves the page built into the binary.
         command = [TABLEWEB, "serve", "--host", "127.0.0.1", "--port", "0", "--db", db,
-                   "--demo", "--public", public, *args]
+                   "--demo", *(["--public", public] if public else []), *args]
         # stderr joins stdout, which a thread drains: a server that logs a lot never blocks.
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True)

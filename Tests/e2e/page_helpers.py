@@ -114,7 +114,7 @@ class Server:
     first (without one, the demo app), which can be stopped and started again on the same
     port and database."""
 
-    def __init__(self, app=None):
+    def __init__(self, app=None, public=PUBLIC):
         if not os.path.exists(TABLEWEB):
             pytest.skip(f"{TABLEWEB} is not built (make release)")
         self.dir = tempfile.TemporaryDirectory(prefix="tableweb-page-")
@@ -125,12 +125,13 @@ class Server:
                 json.dump(app, f)
             subprocess.run([TABLEWEB, "import", fixture, "--db", self.db], check=True, timeout=120,
                            capture_output=True)
+        self.public = public  # None: the page built into the binary
         self.port = 0  # the first start picks a free one; a restart takes the same
         self.server = None
         self.start()
 
     def start(self):
-        self.server = TablewebServer(["--port", str(self.port)], PUBLIC, self.db)  # the last --port wins
+        self.server = TablewebServer(["--port", str(self.port)], self.public, self.db)  # the last --port wins
         self.port, self.url = self.server.port, self.server.url
 
     def stop(self):

@@ -1,5 +1,6 @@
 """model.js, unit-tested inside each engine: the diff application algorithm of
-protocol-core, the queue for early diffs, and fetched rows."""
+protocol-core, the queue for early diffs, fetched rows, and the page's own commands shown
+before the server answers them (rebased over every diff, gone with their answer)."""
 import json
 
 import pytest
@@ -34,14 +35,21 @@ RUN = """async ([steps]) => {
   const m = new Model();
   const out = [];
   for (const msg of steps) {
-    let gap = null, accepted = null, error = null;
+    let gap = null, accepted = null, error = null, changes = null;
     try {
       if (msg.type === "screen") gap = m.setScreen(msg).gap;
-      else if (msg.type === "diff") gap = m.receiveDiff(msg).gap;
+      else if (msg.type === "diff") ({ gap, changes: [changes = null] = [] } = m.receiveDiff(msg));
       else if (msg.type === "rows") accepted = m.receiveRows(msg);
+      else if (msg.type === "propose") changes = m.propose(msg.ref, msg.cmd);
+      else if (msg.type === "settle") changes = m.settle(msg.ref);
     } catch (e) { error = e.name; }
     const sc = m.screen;
+    const ids = (set) => set && [...set].sort();
     out.push({ version: sc?.version ?? null, gap, accepted, error,
+      changes: changes && { removed: ids(changes.removed), inserted: ids(changes.inserted),
+        updated: ids(changes.updated), renamed: changes.renamed },
+      checked: sc ? sc.sections.flatMap((s) => s.rows.filter((r) => r?.accessory === "checkmark").map((r) => r.id)) : null,
+      on: sc ? sc.sections.flatMap((s) => s.rows.filter((r) => r?.control?.on).map((r) => r.id)) : null,
       sections: sc ? sc.sections.map((s) => s.id + ":" + s.rows.map((r) => r ? r.id : "-").join(",")) : null,
       texts: sc ? sc.sections.flatMap((s) => s.rows.filter(Boolean).map((r) => r.text)) : null });
   }
@@ -132,3 +140,85 @@ def test_fetched_rows_fill_holes_and_follow_diffs(run):
 def test_a_diff_that_does_not_fit_is_an_error_the_page_answers_with_reload(run):
     _, after = run(screen([section("S1", ["A"])]), diff([{"op": "delete", "at": [0, 7]}], 1))
     assert after["error"] == "RangeError"
+
+
+# --- Own commands, shown before the server answers -------------------------------------
+
+def propose(ref, cmd):
+    return {"type": "propose", "ref": ref, "cmd": {"list": "L1", **cmd}}
+
+
+def settle(ref):
+    return {"type": "settle", "ref": ref}
+
+
+def switch_row(id, on):
+    return row(id, control={"kind": "switch", "on": on})
+
+
+def test_an_own_toggle_shows_at_once_and_stays_over_someone_elses_diff(run):
+    start = screen([{"id": "S1", "header": None, "footer": None, "count": 2,
+                     "rows": [switch_row("A", False), switch_row("B", False)]}])
+    other = diff([{"op": "insert", "at": [0, 0], "row": row("X")}], 1)
+    mine = diff([{"op": "update", "at": [0, 1], "row": switch_row("A", True)}], 2)
+    steps = run(start, propose(7, {"type": "toggle", "row": "A", "on": True}), other, mine, settle(7))
+    assert steps[1]["on"] == ["A"] and steps[1]["changes"]["updated"] == ["A"]
+    assert steps[2]["on"] == ["A"] and steps[2]["sections"] == ["S1:X,A,B"]  # rebased, not undone
+    assert steps[3]["on"] == ["A"] and steps[4]["on"] == ["A"]
+    assert steps[4]["changes"]["updated"] == []  # the server agreed: nothing moves on the answer
+
+
+def test_a_refused_command_rolls_back_on_its_error(run):
+    start = screen([section("S1", ["A", "B", "C"])])
+    steps = run(start, propose(3, {"type": "delete", "rows": ["B"]}),
+                diff([{"op": "delete", "at": [0, 0]}], 1), settle(3))
+    assert steps[1]["sections"] == ["S1:A,C"] and steps[1]["changes"]["removed"] == ["B"]
+    assert steps[2]["sections"] == ["S1:C"]  # someone else's delete, under one's own
+    assert steps[3]["sections"] == ["S1:B,C"] and steps[3]["changes"]["inserted"] == ["B"]
+
+
+def test_an_own_insert_shows_at_once_and_becomes_the_servers_row(run):
+    start = screen([section("S1", ["A", "B"])])
+    placed = diff([{"op": "insert", "at": [0, 1], "row": row("R9", "New")}], 1)
+    steps = run(start, propose(4, {"type": "insert", "section": "S1", "after": "A", "row": {"text": "New"}}),
+                placed, settle(4))
+    assert steps[1]["sections"] == ["S1:A,pending-4,B"] and steps[1]["texts"] == ["A", "New", "B"]
+    assert steps[2]["sections"] == ["S1:A,R9,B"]  # never two rows
+    assert steps[2]["changes"]["renamed"] == [["pending-4", "R9"]]
+    assert steps[2]["changes"]["inserted"] == [] and steps[2]["changes"]["removed"] == []
+    assert steps[3]["sections"] == ["S1:A,R9,B"]
+
+
+def test_an_own_move_is_rebased_over_another_insert(run):
+    start = screen([section("S1", ["A", "B", "C"])])
+    steps = run(start, propose(5, {"type": "move", "row": "A", "section": "S1", "after": "C"}),
+                diff([{"op": "insert", "at": [0, 3], "row": row("D")}], 1))
+    assert steps[1]["sections"] == ["S1:B,C,A"]
+    assert steps[2]["sections"] == ["S1:B,C,A,D"]  # still after C, where it was put
+
+
+def test_a_pick_in_a_single_selection_list_moves_the_checkmark_at_once(run):
+    start = screen([{"id": "S1", "header": None, "footer": None, "count": 3,
+                     "rows": [row("A", accessory="checkmark"), row("B"), row("C")]}])
+    start["screen"]["selection"] = "single"
+    steps = run(start, propose(2, {"type": "tap", "row": "C"}), settle(2))
+    assert steps[1]["checked"] == ["C"]
+    assert steps[2]["checked"] == ["A"]  # no diff came: the server's word stands
+
+
+def test_a_tap_in_a_list_without_selection_is_not_shown_ahead(run):
+    steps = run(screen([section("S1", ["A"])]), propose(2, {"type": "tap", "row": "A"}))
+    assert steps[1]["changes"] is None
+
+
+def test_a_row_action_whose_effect_the_screen_names_shows_at_once(run):
+    start = screen([section("S1", ["A", "B"])])
+    start["screen"]["actions"] = [{"id": "flag", "title": "Flag", "edge": "leading", "color": "orange", "effect": "flag"},
+                                  {"id": "bin", "title": "Bin", "edge": "trailing", "color": "red", "effect": "delete"},
+                                  {"id": "mine", "title": "Mine", "edge": "trailing", "color": "gray"}]
+    steps = run(start, propose(1, {"type": "action", "row": "A", "action": "flag"}),
+                propose(2, {"type": "action", "row": "B", "action": "bin"}),
+                propose(3, {"type": "action", "row": "A", "action": "mine"}))
+    assert steps[1]["changes"]["updated"] == ["A"]
+    assert steps[2]["sections"] == ["S1:A"]
+    assert steps[3]["changes"]["updated"] == []  # the app's own action: only the server knows

@@ -44,6 +44,8 @@ public struct SessionServer {
   private(set) var listVersions = ListVersions()
   /// Each session's search and the results shown (see SessionServer+Search).
   private(set) var searches = SearchBook()
+  /// The answers to commands that carried a `commandId` (SessionServer+CommandIDs).
+  var answeredCommands = AnsweredCommands()
   /// Told of every command answered: its wire type (`unknown` when it could not be read)
   /// and `ack` or the error code. For metrics and logs; never given row text or ids.
   public var onCommand: ((_ type: String, _ result: String) -> Void)?
@@ -98,7 +100,7 @@ public struct SessionServer {
       onCommand?("unknown", ErrorCode.rateLimited.rawValue)
       return refusal
     }
-    let (ref, result) = ClientMessage.decode(text)
+    let (ref, result, commandID) = Self.decodeCommand(text)
     switch result {
     case .success(let message):
       if case .hello(_, _, let access, _) = message,
@@ -107,7 +109,11 @@ public struct SessionServer {
         onCommand?("hello", "unauthorized")
         return refusal
       }
-      return handle(message, ref: ref, from: connection)
+      if let key = answeredCommandKey(commandID, on: connection), let answer = answeredCommands[key] {
+        onCommand?(message.kind.rawValue, "duplicate")
+        return answer.message(ref: ref).map { [reply($0, to: connection)] } ?? []
+      }
+      return handle(message, ref: ref, from: connection, commandID: commandID)
     case .failure(let error):
       onCommand?("unknown", error.code.rawValue)
       // Text that is not JSON may still show its ref.
@@ -133,20 +139,27 @@ public struct SessionServer {
     ]
   }
 
-  /// Applies what `connection` asked for and answers `ref` with `ack` or `error`.
-  public mutating func handle(_ message: ClientMessage, ref: Int?, from connection: ConnectionID)
-    -> [ServerAction]
-  {
+  /// Applies what `connection` asked for and answers `ref` with `ack` or `error`; the answer
+  /// is remembered under `commandID` (SessionServer+CommandIDs).
+  public mutating func handle(
+    _ message: ClientMessage, ref: Int?, from connection: ConnectionID, commandID: String? = nil
+  ) -> [ServerAction] {
     precondition(
       connections[connection] != nil, "\(message.kind) from \(connection), which is not open")
     var effects: [ServerAction] = []
+    let answer: AnsweredCommands.Answer
     do {
       let version = try perform(message, from: connection, effects: &effects)
       if let ref { effects.append(reply(.ack(ref: ref, version: version), to: connection)) }
       onCommand?(message.kind.rawValue, "ack")
+      answer = .success(version)
     } catch {
       effects.append(reply(.error(ref: ref, error), to: connection))
       onCommand?(message.kind.rawValue, error.code.rawValue)
+      answer = .failure(error)
+    }
+    if let key = answeredCommandKey(commandID, on: connection) {
+      answeredCommands.remember(answer, for: key)
     }
     return effects
   }

@@ -41,7 +41,9 @@ final class ContextResources {
   let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
   let interface: UnsafePointer<CChar>
 
-  init(configuration: WebSocketServer.Configuration, publicDirectory: String) {
+  /// `publicDirectory`: the folder served at `/`, or nil for the page built in, which the
+  /// http protocol's callback answers.
+  init(configuration: WebSocketServer.Configuration, publicDirectory: String?) {
     interface = UnsafePointer(
       Self.copy(
         configuration.host == "localhost" ? "127.0.0.1" : configuration.host, into: &strings))
@@ -84,12 +86,17 @@ final class ContextResources {
     var mountValue = lws_http_mount()
     mountValue.mountpoint = UnsafePointer(Self.copy("/", into: &strings))
     mountValue.mountpoint_len = 1  // lws does not measure it
-    mountValue.origin = UnsafePointer(Self.copy(publicDirectory, into: &strings))
-    mountValue.def = UnsafePointer(Self.copy("index.html", into: &strings))
     // Binding the mount to the http protocol lets it add headers (Cache-Control) to files.
     mountValue.protocol = UnsafePointer(Self.copy(Self.httpProtocolName, into: &strings))
-    mountValue.extra_mimetypes = UnsafePointer(mimeTypes)
-    mountValue.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
+    if let publicDirectory {
+      mountValue.origin = UnsafePointer(Self.copy(publicDirectory, into: &strings))
+      mountValue.def = UnsafePointer(Self.copy("index.html", into: &strings))
+      mountValue.extra_mimetypes = UnsafePointer(mimeTypes)
+      mountValue.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
+    } else {
+      mountValue.origin = mountValue.protocol
+      mountValue.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+    }
     if configuration.servesPage { (mount + dynamicPaths.count).initialize(to: mountValue) }
 
     extensions = .allocate(capacity: 2)

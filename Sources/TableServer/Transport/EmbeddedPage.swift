@@ -2,24 +2,98 @@ import Foundation
 
 /// The page (`Public/` of this package), built into the library by the EmbedPage plugin,
 /// so that a server finds it wherever its binary runs. ``WebSocketServer`` serves it from
-/// a private temporary folder it writes at start, unless its configuration names another
-/// folder.
+/// memory unless its configuration names a folder:
+/// - `/` (`index.html`) is revalidated on every visit (`no-cache`, answered 304 while its
+///   `ETag` holds); it names the page's code and style by their content hash;
+/// - `page-HASH.js` (every module joined) and `style-HASH.css` are kept by browsers for a
+///   year without asking again (`immutable`): a new page has new names;
+/// - every file of `Public/` is also served under its own name, revalidated.
+/// Each is sent brotli- or gzip-compressed (compressed once, when the page was built) to
+/// a browser that accepts it.
 public enum EmbeddedPage {
-  /// The page's files: name and contents.
-  public static var files: [(name: String, contents: Data)] {
-    base64Files.map { ($0.name, Data(base64Encoded: $0.base64) ?? Data()) }
+  /// One file as the plugin wrote it (base64).
+  struct BuiltFile {
+    var name: String
+    var immutable: Bool
+    var etag: String
+    var identity: String
+    var gzip: String?
+    var brotli: String?
   }
 
-  /// Writes the page into a new folder only this user can read, and returns its path.
-  /// The caller removes it when done.
-  static func writeToTemporaryFolder() throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "tableweb-page-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(
-      at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-    for file in files {
-      try file.contents.write(to: folder.appendingPathComponent(file.name))
+  /// One file, decoded, ready to send.
+  struct Entry: Sendable {
+    var contentType: String
+    var immutable: Bool
+    var etag: String
+    var identity: [UInt8]
+    var gzip: [UInt8]?
+    var brotli: [UInt8]?
+  }
+
+  /// Files by path (`/index.html`, `/page-…js`), decoded once.
+  static let entries: [String: Entry] = Dictionary(
+    uniqueKeysWithValues: builtFiles.map { file in
+      let decode = { (base64: String) in [UInt8](Data(base64Encoded: base64) ?? Data()) }
+      let type =
+        ContextResources.extraMimeTypes.first { file.name.hasSuffix($0.suffix) }?.type
+        ?? "application/octet-stream"
+      return (
+        "/" + file.name,
+        Entry(
+          contentType: type, immutable: file.immutable, etag: file.etag,
+          identity: decode(file.identity), gzip: file.gzip.map(decode),
+          brotli: file.brotli.map(decode))
+      )
+    })
+
+  /// The page's files as served uncompressed: name and contents.
+  public static var files: [(name: String, contents: Data)] {
+    entries.sorted { $0.key < $1.key }.map { (String($0.key.dropFirst()), Data($0.value.identity)) }
+  }
+
+  static let immutableCacheControl = "public, max-age=31536000, immutable"
+
+  /// The answer to a GET of `path`, or nil when the page has no such file.
+  static func response(path: String, acceptEncoding: String?, ifNoneMatch: String?) -> HTTPResponse?
+  {
+    guard let entry = entries[path == "/" ? "/index.html" : path] else { return nil }
+    var headers = WebSocketServer.pageHeaders
+    headers["cache-control:"] = entry.immutable ? immutableCacheControl : "no-cache"
+    headers["etag:"] = entry.etag
+    headers["vary:"] = "Accept-Encoding"
+    if let ifNoneMatch,
+      ifNoneMatch.split(separator: ",").contains(where: {
+        $0.trimmingCharacters(in: .whitespaces) == entry.etag
+      })
+    {
+      return HTTPResponse(status: 304, contentType: entry.contentType, body: [], headers: headers)
     }
-    return folder
+    let accepted = acceptedEncodings(acceptEncoding)
+    var body = entry.identity
+    if let brotli = entry.brotli, accepted.contains("br") {
+      body = brotli
+      headers["content-encoding:"] = "br"
+    } else if let gzip = entry.gzip, accepted.contains("gzip") {
+      body = gzip
+      headers["content-encoding:"] = "gzip"
+    }
+    return HTTPResponse(status: 200, contentType: entry.contentType, body: body, headers: headers)
+  }
+
+  /// The codings an `Accept-Encoding` header accepts (those not given `q=0`), lower case.
+  static func acceptedEncodings(_ header: String?) -> Set<String> {
+    var accepted: Set<String> = []
+    for item in (header ?? "").split(separator: ",") {
+      let parts = item.split(separator: ";").map {
+        $0.trimmingCharacters(in: .whitespaces).lowercased()
+      }
+      guard let coding = parts.first, !coding.isEmpty else { continue }
+      let refused = parts.dropFirst().contains {
+        $0.hasPrefix("q=") && (Double($0.dropFirst(2)) ?? 1) == 0
+      }
+      if !refused { accepted.insert(coding) }
+    }
+    return accepted
   }
 }

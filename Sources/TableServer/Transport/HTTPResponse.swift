@@ -3,11 +3,18 @@ public struct HTTPResponse: Sendable, Hashable {
   public var status: Int
   public var contentType: String
   public var body: [UInt8]
+  /// Headers besides `content-type` and `content-length`: name (with its colon, lower
+  /// case, as `cache-control:`) → value.
+  public var headers: [String: String]
 
-  public init(status: Int, contentType: String = "application/json", body: [UInt8]) {
+  public init(
+    status: Int, contentType: String = "application/json", body: [UInt8],
+    headers: [String: String] = [:]
+  ) {
     self.status = status
     self.contentType = contentType
     self.body = body
+    self.headers = headers
   }
 }
 

@@ -1,9 +1,15 @@
+import Foundation
+
 /// Whether a WebSocket upgrade request may become a tableweb connection: the right path,
 /// the right subprotocol, a trusted origin. Refusals answer HTTP 403 (404 for another
 /// path) before any WebSocket traffic.
 struct UpgradePolicy: Sendable, Equatable {
   static let path = "/ws"
   static let subprotocol = "tableweb.v1"
+  /// A second subprotocol may carry the client's `hello`: this prefix, then the hello's
+  /// JSON in base64url (no padding). The server takes it as the connection's first
+  /// message, so `welcome` and the screen follow the upgrade with no round trip between.
+  static let helloPrefix = "tableweb.hello."
 
   enum Decision: Sendable, Equatable {
     case accept
@@ -44,6 +50,24 @@ struct UpgradePolicy: Sendable, Equatable {
       return .refuse(status: 403, reason: UpgradePolicy.originRefused)
     }
     return .accept
+  }
+
+  /// The hello carried in a `Sec-WebSocket-Protocol` header, or nil when none is. A hello
+  /// that is not base64url of UTF-8 comes back as it was written (the session answers it
+  /// `bad_json`).
+  static func hello(in subprotocols: String?) -> String? {
+    guard
+      let item = (subprotocols ?? "").split(separator: ",").lazy
+        .map({ $0.trimmingCharacters(in: .whitespaces) })
+        .first(where: { $0.hasPrefix(helloPrefix) })
+    else { return nil }
+    let encoded = item.dropFirst(helloPrefix.count)
+    var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(
+      of: "_", with: "/")
+    base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+    guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8)
+    else { return String(encoded) }
+    return text
   }
 }
 

@@ -224,6 +224,14 @@ extension WebSocketServer {
       authorization: Self.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION),
       peerAddress: clientAddress(wsi))
     delegate?.connectionDidOpen(id)
+    if let hello = UpgradePolicy.hello(in: Self.header(wsi, WSI_TOKEN_PROTOCOL)) {
+      // As if it were the connection's first message.
+      if hello.utf8.count > configuration.maxMessageSize {
+        delegate?.connectionDidSendTooLarge(id)
+      } else {
+        delegate?.connection(id, didReceive: hello)
+      }
+    }
   }
 
   func received(_ chunk: UnsafeRawBufferPointer, isFinal: Bool, on id: ConnectionID) {

@@ -100,6 +100,13 @@ extension WebSocketServer {
       response = HTTPResponse(status: 413, text: "the request is larger than \(maxRequestBody) bytes\n")
     } else if isOwn {
       response = responder?.respond(to: exchange.request)
+    } else if configuration.servesPage, configuration.publicDirectory == nil,
+      exchange.request.method == "GET"
+    {
+      response = EmbeddedPage.response(
+        path: exchange.request.path,
+        acceptEncoding: Self.header(wsi, WSI_TOKEN_HTTP_ACCEPT_ENCODING),
+        ifNoneMatch: Self.header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH))
     }
     let waiting = WaitingExchange(wsi: wsi, exchange: exchange)
     if response == nil, isOwn, let responder,
@@ -130,7 +137,7 @@ extension WebSocketServer {
   /// The status line and headers of `response`. Returns what a callback returns.
   private func writeHeaders(_ wsi: OpaquePointer, _ response: HTTPResponse) -> Int32 {
     let pre = Int(tableweb_lws_pre)
-    var buffer = [UInt8](repeating: 0, count: pre + 1024)
+    var buffer = [UInt8](repeating: 0, count: pre + 4096)
     let failed = buffer.withUnsafeMutableBufferPointer { buffer -> Bool in
       let start = buffer.baseAddress! + pre
       var cursor: UnsafeMutablePointer<UInt8>? = start
@@ -139,7 +146,11 @@ extension WebSocketServer {
         lws_add_http_common_headers(
           wsi, UInt32(response.status), type, lws_filepos_t(response.body.count), &cursor, end)
       }
-      return failed != 0 || lws_finalize_write_http_header(wsi, start, &cursor, end) != 0
+      return failed != 0
+        || response.headers.sorted(by: { $0.key < $1.key }).contains {
+          !Self.addHeader(wsi, $0.key, $0.value, at: &cursor, end: end)
+        }
+        || lws_finalize_write_http_header(wsi, start, &cursor, end) != 0
     }
     return failed ? -1 : 0
   }

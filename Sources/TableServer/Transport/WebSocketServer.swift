@@ -55,8 +55,6 @@ public final class WebSocketServer: @unchecked Sendable {
   private var idleSweepTimer: IdleSweepTimer?
   /// Connections whose queues are written after this turn of the loop (+Flush).
   var connectionsToFlush: [ConnectionID] = []
-  /// The folder the embedded page was written to, removed when the server stops.
-  private var embeddedPageFolder: URL?
   let upgradePolicy: UpgradePolicy
   /// Which writes under ``apiPathPrefix`` are taken (WebSocketServer+HTTP).
   let writePolicy: WritePolicy
@@ -107,23 +105,15 @@ public final class WebSocketServer: @unchecked Sendable {
     onRefusal: (@Sendable (_ reason: ConnectionRefusal, _ address: String) -> Void)? = nil
   ) throws(TransportError) {
     precondition(shared.withLock { $0.lifecycle == .idle }, "WebSocketServer.start called twice")
-    let folder: String
-    if !configuration.servesPage {
-      folder = "/nonexistent"
-    } else if let publicDirectory = configuration.publicDirectory {
+    // nil serves the page built into the library, from memory (WebSocketServer+HTTP).
+    var folder: String?
+    if configuration.servesPage, let publicDirectory = configuration.publicDirectory {
       var isDirectory: ObjCBool = false
-      folder = URL(fileURLWithPath: publicDirectory).standardizedFileURL.path
-      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
+      let path = URL(fileURLWithPath: publicDirectory).standardizedFileURL.path
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
         isDirectory.boolValue
-      else { throw .publicDirectoryMissing(folder) }
-    } else {
-      do {
-        let written = try EmbeddedPage.writeToTemporaryFolder()
-        embeddedPageFolder = written
-        folder = written.path
-      } catch {
-        throw .cannotWritePage("\(error.localizedDescription)")
-      }
+      else { throw .publicDirectoryMissing(path) }
+      folder = path
     }
 
     let resources = ContextResources(configuration: configuration, publicDirectory: folder)
@@ -158,7 +148,6 @@ public final class WebSocketServer: @unchecked Sendable {
       self.resources = nil
       self.delegate = nil
       self.responder = nil
-      removeEmbeddedPage()
       throw .cannotListen(host: configuration.host, port: configuration.port)
     }
     let vhost = lws_get_vhost_by_name(context, "default")
@@ -244,7 +233,6 @@ public final class WebSocketServer: @unchecked Sendable {
     responder = nil
     onRefusal = nil
     resources = nil
-    removeEmbeddedPage()
     serviceThread.unbind()
     let stopWaiters = shared.withLock { state in
       state.lifecycle = .stopped
@@ -252,16 +240,6 @@ public final class WebSocketServer: @unchecked Sendable {
       return state.stopWaiters
     }
     for waiter in stopWaiters { waiter.resume() }
-  }
-
-  private func removeEmbeddedPage() {
-    guard let folder = embeddedPageFolder else { return }
-    embeddedPageFolder = nil
-    do {
-      try FileManager.default.removeItem(at: folder)
-    } catch {
-      ServerDiagnostics.report("the page's temporary folder was left behind: \(error)")
-    }
   }
 
   /// - Important: Must be called on the service thread (from an lws callback).

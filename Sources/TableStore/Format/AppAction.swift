@@ -16,8 +16,11 @@ public struct AppAction: Sendable, Hashable {
   public var action: RowAction
   public var effect: Effect
 
+  /// The action's `effect` is set from `effect`: screens tell clients what it does, so
+  /// that the page can show it before the server answers.
   public init(_ action: RowAction, effect: Effect) {
     self.action = action
+    self.action.effect = RowAction.Effect(rawValue: effect.rawValue)
     self.effect = effect
   }
 

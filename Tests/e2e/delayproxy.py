@@ -1,0 +1,112 @@
+"""A TCP proxy that delays every chunk it passes on, each way, as a slow network does
+(75 ms each way is a phone's 150 ms round trip), for the latency benchmark and the page
+tests that need a server slower than the page. Bytes pass in order and unchanged; no root,
+no `tc`. `loss` (0 to 1) holds that share of chunks back as long as a TCP retransmission
+would (a 200 ms timeout after the round trip), and every chunk after them on that
+connection with them, as a lost segment does. `paused` holds every server-to-page chunk
+(a server that does not answer yet) until it is set False again; `drop()` cuts every
+connection and `offline` refuses new WebSocket connections, as a network that went away
+(the page itself still loads, so that a reload can be tried offline)."""
+import asyncio
+import random
+import threading
+import time
+
+
+class DelayProxy:
+    RETRANSMISSION_S = 0.2
+
+    def __init__(self, port, one_way_ms=75, loss=0.0, seed=1):
+        self.target = port
+        self.delay = one_way_ms / 1000
+        self.loss = loss
+        self.paused = False
+        self.offline = False
+        self._lines = set()
+        self.random = random.Random(seed)
+        self._loop = asyncio.new_event_loop()
+        self._tasks = set()
+        ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(ready,), daemon=True)
+        self._thread.start()
+        ready.wait(10)
+        self.url = f"http://127.0.0.1:{self.port}/"
+
+    def _run(self, ready):
+        asyncio.set_event_loop(self._loop)
+        self._server = self._loop.run_until_complete(asyncio.start_server(self._accept, "127.0.0.1", 0))
+        self.port = self._server.sockets[0].getsockname()[1]
+        ready.set()
+        self._loop.run_forever()
+        self._loop.close()
+
+    async def _accept(self, client_reader, client_writer):
+        self._tasks.add(asyncio.current_task())
+        try:
+            first = await client_reader.readuntil(b"\r\n")
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
+            client_writer.close()
+            return
+        if self.offline and first.startswith(b"GET /ws"):
+            client_writer.transport.abort()
+            return
+        try:
+            server_reader, server_writer = await asyncio.open_connection("127.0.0.1", self.target)
+        except OSError:
+            client_writer.close()
+            return
+        line = (client_writer, server_writer)
+        self._lines.add(line)
+        await asyncio.gather(self._pipe(client_reader, server_writer, False, first),
+                             self._pipe(server_reader, client_writer, True), return_exceptions=True)
+        self._lines.discard(line)
+
+    async def _pipe(self, reader, writer, to_page, first=b""):
+        queue = asyncio.Queue()
+        if first:
+            queue.put_nowait((time.monotonic() + self.delay, first))
+
+        async def deliver():
+            last = 0.0
+            while (item := await queue.get()) is not None:
+                due, data = item
+                due = max(due, last)  # in order: a late chunk holds back those after it
+                await asyncio.sleep(max(0.0, due - time.monotonic()))
+                while to_page and self.paused:
+                    await asyncio.sleep(0.005)
+                last = due
+                writer.write(data)
+                await writer.drain()
+            writer.close()
+
+        sender = asyncio.ensure_future(deliver())
+        try:
+            while data := await reader.read(65536):
+                due = time.monotonic() + self.delay
+                if self.loss and self.random.random() < self.loss:
+                    due += self.RETRANSMISSION_S + 2 * self.delay
+                queue.put_nowait((due, data))
+        except ConnectionError:
+            pass
+        finally:
+            queue.put_nowait(None)
+            await asyncio.gather(sender, return_exceptions=True)
+
+    def drop(self):
+        """Cuts every connection, both ways, with what was still held."""
+        def cut():
+            for client, server in list(self._lines):
+                client.transport.abort()
+                server.transport.abort()
+        self._loop.call_soon_threadsafe(cut)
+
+    def close(self):
+        async def stop():
+            self._server.close()
+            tasks = [t for t in self._tasks if not t.done()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            self._loop.stop()
+        asyncio.run_coroutine_threadsafe(stop(), self._loop)
+        self._thread.join(10)
