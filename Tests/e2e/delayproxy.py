@@ -9,39 +9,23 @@ connection and `offline` refuses new WebSocket connections, as a network that we
 (the page itself still loads, so that a reload can be tried offline)."""
 import asyncio
 import random
-import threading
 import time
 
+from loopproxy import LoopbackProxy
 
-class DelayProxy:
+
+class DelayProxy(LoopbackProxy):
     RETRANSMISSION_S = 0.2
 
     def __init__(self, port, one_way_ms=75, loss=0.0, seed=1):
-        self.target = port
         self.delay = one_way_ms / 1000
         self.loss = loss
         self.paused = False
         self.offline = False
-        self._lines = set()
         self.random = random.Random(seed)
-        self._loop = asyncio.new_event_loop()
-        self._tasks = set()
-        ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(ready,), daemon=True)
-        self._thread.start()
-        ready.wait(10)
-        self.url = f"http://127.0.0.1:{self.port}/"
-
-    def _run(self, ready):
-        asyncio.set_event_loop(self._loop)
-        self._server = self._loop.run_until_complete(asyncio.start_server(self._accept, "127.0.0.1", 0))
-        self.port = self._server.sockets[0].getsockname()[1]
-        ready.set()
-        self._loop.run_forever()
-        self._loop.close()
+        super().__init__(port)
 
     async def _accept(self, client_reader, client_writer):
-        self._tasks.add(asyncio.current_task())
         try:
             first = await client_reader.readuntil(b"\r\n")
         except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
@@ -91,22 +75,3 @@ class DelayProxy:
         finally:
             queue.put_nowait(None)
             await asyncio.gather(sender, return_exceptions=True)
-
-    def drop(self):
-        """Cuts every connection, both ways, with what was still held."""
-        def cut():
-            for client, server in list(self._lines):
-                client.transport.abort()
-                server.transport.abort()
-        self._loop.call_soon_threadsafe(cut)
-
-    def close(self):
-        async def stop():
-            self._server.close()
-            tasks = [t for t in self._tasks if not t.done()]
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            self._loop.stop()
-        asyncio.run_coroutine_threadsafe(stop(), self._loop)
-        self._thread.join(10)

@@ -6,35 +6,18 @@ can cut them (`drop()`, as a network that goes away does) or leave upgrades unan
 import asyncio
 import json
 import struct
-import threading
+
+from loopproxy import LoopbackProxy
 
 
-class Proxy:
+class Proxy(LoopbackProxy):
     def __init__(self, port):
-        self.target = port
         self.frames = []
         self.connections = 0
         self.hold = False
-        self._lines = set()
-        self._held = []
-        self._tasks = set()
-        self._loop = asyncio.new_event_loop()
-        ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(ready,), daemon=True)
-        self._thread.start()
-        ready.wait(10)
-        self.url = f"http://127.0.0.1:{self.port}/"
-
-    def _run(self, ready):
-        asyncio.set_event_loop(self._loop)
-        self._server = self._loop.run_until_complete(asyncio.start_server(self._accept, "127.0.0.1", 0))
-        self.port = self._server.sockets[0].getsockname()[1]
-        ready.set()
-        self._loop.run_forever()
-        self._loop.close()
+        super().__init__(port)
 
     async def _accept(self, client_reader, client_writer):
-        self._tasks.add(asyncio.current_task())
         try:
             first = await client_reader.readuntil(b"\r\n")
         except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
@@ -94,26 +77,3 @@ class Proxy:
                 if fin:
                     self.frames.append(json.loads(message))
                     message = b""
-
-    def drop(self):
-        """Cuts every WebSocket connection, both ways."""
-        def cut():
-            for client, server in list(self._lines):
-                client.transport.abort()
-                server.transport.abort()
-        self._loop.call_soon_threadsafe(cut)
-
-    def close(self):
-        """Cuts everything and stops: no connection or task is left behind."""
-        async def stop():
-            self._server.close()
-            for writer in self._held:
-                writer.transport.abort()
-            tasks = [t for t in self._tasks if t is not asyncio.current_task() and not t.done()]
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            self._loop.stop()
-        self.drop()
-        asyncio.run_coroutine_threadsafe(stop(), self._loop)
-        self._thread.join(10)
