@@ -11,17 +11,10 @@ import TableModel
 public final class ConnectionRefusalLog: Sendable {
   /// How long after a line about an address the next one waits.
   static let interval = Duration.seconds(60)
-  /// Addresses remembered at most; past it the table starts again (a few extra lines).
-  static let addressesKept = 10_000
-
-  private struct Tally {
-    var loggedAt: ContinuousClock.Instant
-    var unlogged: [ConnectionRefusal: Int] = [:]
-  }
 
   private let logger: Logger
   private let counters: [ConnectionRefusal: CoreMetrics.Counter]
-  private let tallies = LockedValue<[String: Tally]>([:])
+  private let lines = AddressLogThrottle<[ConnectionRefusal: Int]>(interval: interval, empty: [:])
 
   /// - Parameter factory: where the counters are kept; nil counts nothing (logs only).
   init(logger: Logger, factory: (any MetricsFactory)?) {
@@ -45,19 +38,9 @@ public final class ConnectionRefusalLog: Sendable {
     _ reason: ConnectionRefusal, address: String, at now: ContinuousClock.Instant = .now
   ) {
     counters[reason]?.increment()
-    let line = tallies.withLock { tallies -> [ConnectionRefusal: Int]? in
-      if var tally = tallies[address], now - tally.loggedAt < Self.interval {
-        tally.unlogged[reason, default: 0] += 1
-        tallies[address] = tally
-        return nil
-      }
-      if tallies.count >= Self.addressesKept { tallies.removeAll() }
-      var refused = tallies[address]?.unlogged ?? [:]
-      refused[reason, default: 0] += 1
-      tallies[address] = Tally(loggedAt: now)
-      return refused
+    guard let line = lines.record(address, at: now, { $0[reason, default: 0] += 1 }) else {
+      return
     }
-    guard let line else { return }
     let counts = line.sorted { $0.key.rawValue < $1.key.rawValue }
       .map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: " ")
     logger.warning(

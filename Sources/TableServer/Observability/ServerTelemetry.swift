@@ -28,8 +28,8 @@ public final class ServerTelemetry {
   private let groupedItems: CoreMetrics.Counter
   /// `tableweb_http_refused_total{reason}`: one counter per reason, made up front.
   private let refusedRequests: [HTTPRefusal.Reason: CoreMetrics.Counter]
-  /// When each address last had a refusal logged, and how many were not logged since.
-  private let refusalLines = LockedValue<[String: (at: ContinuousClock.Instant, unlogged: Int)]>([:])
+  /// HTTP refusals logged at most once per address every 10 s, counted in between.
+  private let refusalLines = AddressLogThrottle<Int>(interval: .seconds(10), empty: 0)
   /// Connections refused by a limit or closed for abuse. Any thread.
   public let refusals: ConnectionRefusalLog
   /// `tableweb_commands_total{type,result}`, made on first use of each pair.
@@ -131,26 +131,15 @@ public final class ServerTelemetry {
     counter.increment()
   }
 
-  /// Addresses whose refusals are logged at most once per ``refusalLogInterval``.
-  static let refusalLogInterval = Duration.seconds(10)
-  static let refusalLogAddresses = 10_000
-
   /// The transport refused `request` (a foreign `Host`, a cross-site write): counted,
   /// and logged at most once per address every 10 s (the line says how many were not).
   /// Any thread.
   func httpRefused(_ request: HTTPRequest, _ refusal: HTTPRefusal) {
     if recordsMetrics { refusedRequests[refusal.reason]?.increment() }
-    let now = clock.now
-    let unlogged = refusalLines.withLock { lines -> Int? in
-      if let last = lines[request.peerAddress], now - last.at < Self.refusalLogInterval {
-        lines[request.peerAddress]?.unlogged += 1
-        return nil
-      }
-      if lines.count >= Self.refusalLogAddresses { lines.removeAll() }
-      defer { lines[request.peerAddress] = (now, 0) }
-      return lines[request.peerAddress]?.unlogged ?? 0
+    guard let refused = refusalLines.record(request.peerAddress, at: clock.now, { $0 += 1 }) else {
+      return
     }
-    guard let unlogged else { return }
+    let unlogged = refused - 1  // this one is logged
     logger.notice(
       "request refused",
       metadata: [
