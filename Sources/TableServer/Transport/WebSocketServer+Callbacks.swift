@@ -152,6 +152,18 @@ extension WebSocketServer {
   /// `lws_return_http_status` answers upgrades as HTTP/1.0, which strict WebSocket
   /// clients do not accept as a refusal.
   static func writeRefusal(_ wsi: OpaquePointer, status: Int, reason: String) -> Bool {
+    let response = refusalResponse(status: status, reason: reason)
+    let pre = Int(tableweb_lws_pre)
+    var buffer = [UInt8](repeating: 0, count: pre) + response
+    let written = buffer.withUnsafeMutableBufferPointer {
+      lws_write(wsi, $0.baseAddress! + pre, response.count, LWS_WRITE_HTTP_HEADERS)
+    }
+    return written == response.count
+  }
+
+  /// A refusal's whole HTTP/1.1 response: status line, plain-text `reason`, and the
+  /// connection closed after it; `retryAfter` seconds for a limit that frees up.
+  static func refusalResponse(status: Int, reason: String, retryAfter: Int? = nil) -> [UInt8] {
     let title =
       switch status {
       case 404: "Not Found"
@@ -159,21 +171,16 @@ extension WebSocketServer {
       default: "Forbidden"
       }
     let body = reason + "\n"
-    let response = Array(
+    let retry = retryAfter.map { "retry-after: \($0)\r\n" } ?? ""
+    return Array(
       """
       HTTP/1.1 \(status) \(title)\r
       content-type: text/plain; charset=utf-8\r
       content-length: \(body.utf8.count)\r
-      connection: close\r
+      \(retry)connection: close\r
       \r
       \(body)
       """.utf8)
-    let pre = Int(tableweb_lws_pre)
-    var buffer = [UInt8](repeating: 0, count: pre) + response
-    let written = buffer.withUnsafeMutableBufferPointer {
-      lws_write(wsi, $0.baseAddress! + pre, response.count, LWS_WRITE_HTTP_HEADERS)
-    }
-    return written == response.count
   }
 
   /// Adds ``staticFileHeaders`` to a static file's response.

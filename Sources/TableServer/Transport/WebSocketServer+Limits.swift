@@ -88,17 +88,7 @@ extension WebSocketServer {
   /// client already sent is read first, so that the close does not answer it with a reset
   /// that could overtake the 503.
   private static func writeRefusal(to descriptor: Int32, _ reason: String) {
-    let body = reason + "\n"
-    let response = Array(
-      """
-      HTTP/1.1 503 Service Unavailable\r
-      content-type: text/plain; charset=utf-8\r
-      content-length: \(body.utf8.count)\r
-      retry-after: 10\r
-      connection: close\r
-      \r
-      \(body)
-      """.utf8)
+    let response = refusalResponse(status: 503, reason: reason, retryAfter: 10)
     _ = Glibc.send(descriptor, response, response.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
     shutdown(descriptor, Int32(SHUT_WR))
     var scratch = [UInt8](repeating: 0, count: 4096)
