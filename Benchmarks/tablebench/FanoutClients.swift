@@ -157,17 +157,6 @@ final class FanoutClients {
     frame += payload
     try write(frame, to: index)
   }
-
-  private func headerEnd(_ bytes: [UInt8]) -> Int? {
-    guard bytes.count >= 4 else { return nil }
-    for index in 3..<bytes.count
-    where bytes[index] == 10 && bytes[index - 1] == 13 && bytes[index - 2] == 10
-      && bytes[index - 3] == 13
-    {
-      return index + 1
-    }
-    return nil
-  }
 }
 
 struct BenchError: Error, CustomStringConvertible {
