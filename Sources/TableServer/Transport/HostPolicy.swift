@@ -27,15 +27,16 @@ struct HostPolicy: Sendable, Equatable {
   /// The policy of a server listening on `listenHost`.
   init(listeningOn listenHost: String, allowedHosts: [String]) {
     let names = Set(
-      allowedHosts.map { $0.trimmingCharacters(" \t").lowercased() }.filter { !$0.isEmpty })
+      allowedHosts.map { $0.trimmingWhitespace().lowercased() }.filter { !$0.isEmpty })
     self.init(checks: Self.isLoopback(listenHost) || !names.isEmpty, allowedHosts: names)
   }
 
   func allows(host: String?) -> Bool {
     guard checks, let host else { return true }
-    guard let name = Self.name(ofHost: host.trimmingCharacters(" \t").lowercased()) else {
-      return false
-    }
+    guard
+      let name = OriginPolicy.hostAndPort(host.trimmingWhitespace().lowercased(), defaultPort: 80)?
+        .host
+    else { return false }
     return Self.isLoopback(name) || allowedHosts.contains(name)
   }
 
@@ -47,35 +48,5 @@ struct HostPolicy: Sendable, Equatable {
     var address = in_addr()
     guard inet_pton(AF_INET, name, &address) == 1 else { return false }
     return UInt32(bigEndian: address.s_addr) >> 24 == 127
-  }
-
-  /// The name of `host[:port]` or `[v6][:port]`, without the port; nil when malformed.
-  private static func name(ofHost host: String) -> String? {
-    guard !host.isEmpty, !host.contains("/"), !host.contains("@") else { return nil }
-    if host.hasPrefix("[") {
-      guard let close = host.firstIndex(of: "]") else { return nil }
-      let rest = host[host.index(after: close)...]
-      guard rest.isEmpty || (rest.hasPrefix(":") && isPort(rest.dropFirst())) else { return nil }
-      return String(host[...close])
-    }
-    guard let colon = host.firstIndex(of: ":") else { return host }
-    guard isPort(host[host.index(after: colon)...]) else { return nil }
-    let name = host[..<colon]
-    return name.isEmpty ? nil : String(name)
-  }
-
-  private static func isPort(_ text: Substring) -> Bool {
-    !text.isEmpty && text.count <= 5 && text.allSatisfy(\.isASCIIDigit)
-  }
-}
-
-extension Character {
-  fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
-}
-
-extension String {
-  fileprivate func trimmingCharacters(_ characters: String) -> String {
-    let isTrimmed: (Character) -> Bool = { characters.contains($0) }
-    return String(drop(while: isTrimmed).reversed().drop(while: isTrimmed).reversed())
   }
 }

@@ -48,8 +48,9 @@ struct OriginPolicy: Sendable, Equatable {
     return (scheme, host, port)
   }
 
-  /// Splits `host[:port]` or `[v6]:port`; nil when malformed.
-  private static func hostAndPort(_ authority: String, defaultPort: Int) -> (
+  /// Splits `host[:port]` or `[v6]:port`; nil when malformed (HostPolicy reads `Host`
+  /// with it too).
+  static func hostAndPort(_ authority: String, defaultPort: Int) -> (
     host: String, port: Int
   )? {
     guard !authority.isEmpty, !authority.contains("/"), !authority.contains("@") else { return nil }
@@ -75,7 +76,8 @@ struct OriginPolicy: Sendable, Equatable {
 }
 
 extension String {
-  fileprivate func trimmingWhitespace() -> String {
+  /// Without leading and trailing spaces and tabs (a header value's optional white space).
+  func trimmingWhitespace() -> String {
     let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
     return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
   }
