@@ -19,7 +19,7 @@ struct ClusterBenchmark: ParsableCommand {
         python3 Benchmarks/postgres.py -- .build/release/tablebench cluster --postgres {url}
 
       Benchmarks/postgres.py keeps fsync and synchronous_commit on unless given --no-fsync; \
-      see README.md, Benchmarks.
+      see docs/benchmarks.md.
       """)
 
   @Option(help: "Servers on the PostgreSQL database.")
