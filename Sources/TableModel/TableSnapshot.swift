@@ -46,7 +46,7 @@ public struct TableSnapshot: Sendable, Hashable {
 
   public var numberOfRows: Int { sections.reduce(0) { $0 + $1.rows.count } }
 
-  public subscript(indexPath: IndexPath) -> Row {
+  public subscript(indexPath: TableIndexPath) -> Row {
     get { sections[indexPath.section].rows[indexPath.row] }
     set { sections[indexPath.section].rows[indexPath.row] = newValue }
   }
