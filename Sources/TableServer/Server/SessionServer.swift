@@ -11,7 +11,7 @@ import TableModel
 ///
 /// - Important: Not thread-safe, and its data source is not either: use it only on the
 ///   libwebsockets service thread. ``SessionHost`` owns it there and checks.
-public struct SessionServer {
+package struct SessionServer {
   public let dataSource: any TableDataSource
   public let sessionStorage: any SessionStorage
   public let configuration: SessionServerConfiguration
