@@ -176,7 +176,7 @@ extension TableEdit {
     case .insert(_, let after, _): return after.map { [$0] } ?? []
     case .delete(let rows): return rows
     case .move(let row, _, let after): return [row] + (after.map { [$0] } ?? [])
-    case .update(let row, _, _, _, _), .setSwitch(let row, _), .select(let row), .action(let row, _):
+    case .update(let row, _, _, _, _), .toggle(let row, _), .tap(let row), .action(let row, _):
       return [row]
     }
   }
