@@ -50,16 +50,18 @@ run: release
 swift-test: test-deps
 	swift test
 
-# The example apps and a package that uses TableModel alone: each depends on this package
-# by path, as an app would.
+# The example apps, a package that uses TableModel alone, and one that imports Foundation
+# and Tableweb and adopts every protocol an app adopts (the public surface, as
+# docs/swift-api.md describes it): each depends on this package by path, as an app would.
 # An incremental build of a package that depends on this one by path can go stale when
 # files are added or signatures change here (seen: missed sources, a stale object file):
 # when one fails, it is built again from clean. A clean clone builds each once.
 examples: test-deps
-	for p in Examples/Files Examples/Monitor Examples/Hello Tests/Packages/ModelOnly; do \
+	for p in Examples/Files Examples/Monitor Examples/Hello Tests/Packages/ModelOnly Tests/Packages/AppSurface; do \
 	  swift build --package-path $$p || { rm -rf $$p/.build && swift build --package-path $$p; } \
 	    || exit 1; done
 	Tests/Packages/ModelOnly/.build/debug/ModelOnly | grep -q '"type":"diff"'
+	Tests/Packages/AppSurface/.build/debug/AppSurface | grep -q 'AppSurface: served on port'
 
 # Everything in Chromium, and beside it (the other core) the page suites again in WebKit
 # and Firefox.
