@@ -5,7 +5,9 @@
 public struct TableSnapshot: Sendable, Hashable {
   /// The list's id (`"L7"`).
   public var list: String
-  /// Grows by exactly one with each change to the list.
+  /// Grows by exactly one with each change to the list. Only a data source that keeps its
+  /// own versions (`keepsVersions`) sets it; for any other the server counts versions and
+  /// this stays 0, as the initializer leaves it.
   public var version: Int
   public var title: String
   public var style: TableStyle
@@ -27,7 +29,7 @@ public struct TableSnapshot: Sendable, Hashable {
   public var cell: CellTemplate?
 
   public init(
-    list: String, version: Int, title: String, style: TableStyle = .plain,
+    list: String, version: Int = 0, title: String, style: TableStyle = .plain,
     selection: SelectionMode = .none, isEditable: Bool = false, indexTitles: [String]? = nil,
     header: String? = nil, footer: String? = nil, sections: [Section] = [], isSearchable: Bool = false
   ) {
@@ -46,7 +48,7 @@ public struct TableSnapshot: Sendable, Hashable {
 
   public var numberOfRows: Int { sections.reduce(0) { $0 + $1.rows.count } }
 
-  public subscript(indexPath: IndexPath) -> Row {
+  public subscript(indexPath: TableIndexPath) -> Row {
     get { sections[indexPath.section].rows[indexPath.row] }
     set { sections[indexPath.section].rows[indexPath.row] = newValue }
   }

@@ -18,7 +18,7 @@ struct ServeCommand: AsyncParsableCommand {
       Every option can also come from the environment: TABLEWEB_PORT, TABLEWEB_HOST, \
       TABLEWEB_DB, TABLEWEB_DEMO, TABLEWEB_PUBLIC, TABLEWEB_READ_ONLY, \
       TABLEWEB_ALLOWED_ORIGIN (comma-separated), TABLEWEB_ALLOWED_HOST (comma-separated), \
-      TABLEWEB_MAX_FRAME, \
+      TABLEWEB_MAX_MESSAGE_SIZE, \
       TABLEWEB_PERMESSAGE_DEFLATE, TABLEWEB_NO_METRICS, TABLEWEB_METRICS_PORT, \
       TABLEWEB_METRICS_HOST, TABLEWEB_LOG_LEVEL, TABLEWEB_LOG_KEEP, TABLEWEB_LOG_HOURS, \
       TABLEWEB_LOG_FORMAT, TABLEWEB_HEADER_TIMEOUT, TABLEWEB_MAX_CONNECTIONS, \
@@ -74,7 +74,13 @@ struct ServeCommand: AsyncParsableCommand {
       """)
   var allowedHost: [String] = []
 
-  @Option(help: "The largest message a client may send, in bytes. [TABLEWEB_MAX_FRAME, default 65536]")
+  @Option(
+    help: "The largest message a client may send, in bytes. [TABLEWEB_MAX_MESSAGE_SIZE, default 65536]")
+  var maxMessageSize: Int?
+
+  /// The old name of --max-message-size (and TABLEWEB_MAX_FRAME of its variable), kept
+  /// for scripts; not shown.
+  @Option(help: .hidden)
   var maxFrame: Int?
 
   @Flag(
@@ -163,7 +169,7 @@ struct ServeCommand: AsyncParsableCommand {
     var readOnly: Bool
     var allowedOrigins: [String]
     var allowedHosts: [String]
-    var maxFrame: Int
+    var maxMessageSize: Int
     var permessageDeflate: Bool
     var open: Bool
     var servesMetrics: Bool
@@ -198,7 +204,9 @@ struct ServeCommand: AsyncParsableCommand {
       readOnly: try environment.bool(readOnly, "TABLEWEB_READ_ONLY"),
       allowedOrigins: environment.list(allowedOrigin, "TABLEWEB_ALLOWED_ORIGIN"),
       allowedHosts: environment.list(allowedHost, "TABLEWEB_ALLOWED_HOST"),
-      maxFrame: try environment.int(maxFrame, "TABLEWEB_MAX_FRAME", default: 65536),
+      maxMessageSize: try environment.int(
+        maxMessageSize ?? maxFrame, "TABLEWEB_MAX_MESSAGE_SIZE",
+        default: try environment.int(nil, "TABLEWEB_MAX_FRAME", default: 65536)),
       permessageDeflate: try environment.bool(permessageDeflate, "TABLEWEB_PERMESSAGE_DEFLATE"),
       open: try environment.bool(open, "TABLEWEB_OPEN"),
       servesMetrics: !(try environment.bool(noMetrics, "TABLEWEB_NO_METRICS")),
@@ -228,8 +236,9 @@ struct ServeCommand: AsyncParsableCommand {
       throw ValidationError(
         "--log-keep (TABLEWEB_LOG_KEEP) and --log-hours (TABLEWEB_LOG_HOURS) must be at least 1")
     }
-    guard settings.maxFrame >= 256 else {
-      throw ValidationError("--max-frame (TABLEWEB_MAX_FRAME) must be at least 256")
+    guard settings.maxMessageSize >= 256 else {
+      throw ValidationError(
+        "--max-message-size (TABLEWEB_MAX_MESSAGE_SIZE) must be at least 256")
     }
     if let problem = ListenAddressCheck.problem(with: settings.host) {
       throw ValidationError(problem)
@@ -362,8 +371,8 @@ struct ServeCommand: AsyncParsableCommand {
     store.logRetention = settings.logRetention
     let dataSource = StoreDataSource(store: store)
     var configuration = TablewebServer.Configuration(
-      host: settings.host, port: settings.port, pageDirectory: settings.publicDirectory,
-      allowedOrigins: settings.allowedOrigins, maxMessageSize: settings.maxFrame,
+      host: settings.host, port: settings.port, publicDirectory: settings.publicDirectory,
+      allowedOrigins: settings.allowedOrigins, maxMessageSize: settings.maxMessageSize,
       permessageDeflate: settings.permessageDeflate, isReadOnly: settings.readOnly)
     configuration.servesMetrics = settings.servesMetrics
     configuration.allowedHosts = settings.allowedHosts

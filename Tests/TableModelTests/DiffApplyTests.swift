@@ -19,17 +19,17 @@ struct DiffApplyTests {
   @Test func removalsIndexTheOldListAndPlacementsTheNewOne() throws {
     // Removals first (b at [0,1], c moving away from [0,2]), then placements, lowest first.
     let ops: [DiffOp] = [
-      .insert(at: IndexPath(row: 0, section: 0), row: Row(id: "n", text: "n")),
-      .delete(at: IndexPath(row: 1, section: 0)),
-      .move(from: IndexPath(row: 2, section: 0), to: IndexPath(row: 1, section: 1)),
-      .update(at: IndexPath(row: 1, section: 1), row: Row(id: "c", text: "c'")),
+      .insert(at: TableIndexPath(row: 0, section: 0), row: Row(id: "n", text: "n")),
+      .delete(at: TableIndexPath(row: 1, section: 0)),
+      .move(from: TableIndexPath(row: 2, section: 0), to: TableIndexPath(row: 1, section: 1)),
+      .update(at: TableIndexPath(row: 1, section: 1), row: Row(id: "c", text: "c'")),
     ]
     #expect(try TableDiff.apply(ops, to: list) == sections("A: n a", "B: d c'"))
   }
 
   @Test func sectionOpsComeBeforeRowRemovalsAndAfterRowPlacements() throws {
     let ops: [DiffOp] = [
-      .insert(at: IndexPath(row: 1, section: 1), row: Row(id: "e", text: "e")),
+      .insert(at: TableIndexPath(row: 1, section: 1), row: Row(id: "e", text: "e")),
       .deleteSection(at: 0),
       .insertSection(at: 0, section: Section(id: "C", rows: [Row(id: "f", text: "f")])),
       .updateSection(at: 1, header: "h", footer: nil),
@@ -39,16 +39,16 @@ struct DiffApplyTests {
 
   @Test func indexesOutOfRangeAreNamed() {
     #expect(
-      reason([.delete(at: IndexPath(row: 3, section: 0))]) == "delete [0,3]: section 0 had 3 rows")
+      reason([.delete(at: TableIndexPath(row: 3, section: 0))]) == "delete [0,3]: section 0 had 3 rows")
     #expect(
-      reason([.delete(at: IndexPath(row: -1, section: 0))]) == "delete [0,-1]: section 0 had 3 rows"
+      reason([.delete(at: TableIndexPath(row: -1, section: 0))]) == "delete [0,-1]: section 0 had 3 rows"
     )
     #expect(reason([.deleteSection(at: 2)]) == "deleteSection 2: the list had 2 sections")
     #expect(
-      reason([.insert(at: IndexPath(row: 3, section: 1), row: Row(id: "n", text: "n"))])
+      reason([.insert(at: TableIndexPath(row: 3, section: 1), row: Row(id: "n", text: "n"))])
         == #"insert [1,3] "n": section 1 has 2 rows"#)
     #expect(
-      reason([.update(at: IndexPath(row: 0, section: 2), row: Row(id: "a", text: "a"))])
+      reason([.update(at: TableIndexPath(row: 0, section: 2), row: Row(id: "a", text: "a"))])
         == #"update [2,0] "a": the list has 2 sections"#)
     #expect(
       reason([.updateSection(at: -1, header: nil, footer: nil)])
@@ -57,34 +57,34 @@ struct DiffApplyTests {
 
   @Test func aRowRemovedTwiceIsRefused() {
     let ops: [DiffOp] = [
-      .delete(at: IndexPath(row: 1, section: 0)),
-      .move(from: IndexPath(row: 1, section: 0), to: IndexPath(row: 0, section: 1)),
+      .delete(at: TableIndexPath(row: 1, section: 0)),
+      .move(from: TableIndexPath(row: 1, section: 0), to: TableIndexPath(row: 0, section: 1)),
     ]
     #expect(reason(ops) == "move [0,1] → [1,0]: delete [0,1] removes [0,1] too")
   }
 
   @Test func twoRowsPlacedAtOnePositionAreRefused() {
     let ops: [DiffOp] = [
-      .insert(at: IndexPath(row: 0, section: 1), row: Row(id: "n", text: "n")),
-      .move(from: IndexPath(row: 0, section: 0), to: IndexPath(row: 0, section: 1)),
+      .insert(at: TableIndexPath(row: 0, section: 1), row: Row(id: "n", text: "n")),
+      .move(from: TableIndexPath(row: 0, section: 0), to: TableIndexPath(row: 0, section: 1)),
     ]
     #expect(reason(ops) == #"move [0,0] → [1,0]: insert [1,0] "n" places [1,0] too"#)
   }
 
   @Test func rowOpsInsideDeletedOrInsertedSectionsAreRefused() {
     #expect(
-      reason([.deleteSection(at: 0), .delete(at: IndexPath(row: 0, section: 0))])
+      reason([.deleteSection(at: 0), .delete(at: TableIndexPath(row: 0, section: 0))])
         == "delete [0,0]: section 0 is deleted with its rows")
     let ops: [DiffOp] = [
       .insertSection(at: 0, section: Section(id: "C")),
-      .insert(at: IndexPath(row: 0, section: 0), row: Row(id: "n", text: "n")),
+      .insert(at: TableIndexPath(row: 0, section: 0), row: Row(id: "n", text: "n")),
     ]
     #expect(reason(ops) == #"insert [0,0] "n": section 0 is inserted with all its rows"#)
   }
 
   @Test func anUpdateMustKeepTheRowsID() {
     #expect(
-      reason([.update(at: IndexPath(row: 0, section: 0), row: Row(id: "z", text: "z"))])
+      reason([.update(at: TableIndexPath(row: 0, section: 0), row: Row(id: "z", text: "z"))])
         == #"update [0,0] "z": the row at [0,0] has another id"#)
   }
 

@@ -50,10 +50,10 @@ enum BatchUpdateRules {
     let survivingNewIDs = Set(survivingNew.flatMap { new[$0].rows.map(\.id) })
     let oldRows = Dictionary(uniqueKeysWithValues: old.flatMap(\.rows).map { ($0.id, $0) })
 
-    var removed: Set<IndexPath> = []
-    var placed: Set<IndexPath> = []
-    var updated: Set<IndexPath> = []
-    func isRemovable(_ at: IndexPath, _ op: DiffOp) -> Bool {
+    var removed: Set<TableIndexPath> = []
+    var placed: Set<TableIndexPath> = []
+    var updated: Set<TableIndexPath> = []
+    func isRemovable(_ at: TableIndexPath, _ op: DiffOp) -> Bool {
       guard old.indices.contains(at.section), old[at.section].rows.indices.contains(at.row) else {
         fail(op, "\(at) is not a row of the old list")
         return false
@@ -62,7 +62,7 @@ enum BatchUpdateRules {
       if !removed.insert(at).inserted { fail(op, "\(at) is removed twice (deleted and moved?)") }
       return true
     }
-    func isPlaceable(_ at: IndexPath, _ op: DiffOp) -> Bool {
+    func isPlaceable(_ at: TableIndexPath, _ op: DiffOp) -> Bool {
       guard new.indices.contains(at.section), new[at.section].rows.indices.contains(at.row) else {
         fail(op, "\(at) is not a row of the new list")
         return false
@@ -130,10 +130,10 @@ enum BatchUpdateRules {
       })
     let survivingOld = old.indices.filter { !deletedSections.contains($0) }
     let survivingNew = new.indices.filter { !insertedSections.contains($0) }
-    var oldPlace: [String: IndexPath] = [:]
+    var oldPlace: [String: TableIndexPath] = [:]
     for section in survivingOld {
       for (row, value) in old[section].rows.enumerated() {
-        oldPlace[value.id] = IndexPath(row: row, section: section)
+        oldPlace[value.id] = TableIndexPath(row: row, section: section)
       }
     }
     var rowMoves = 0

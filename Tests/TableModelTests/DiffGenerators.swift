@@ -104,9 +104,9 @@ extension Gen where Value == [DiffOp] {
   static var ops: Generator<[DiffOp], Shrink.None<[DiffOp]>> {
     Generator { rng in
       (0..<Int.random(in: 0...8, using: &rng)).map { _ in
-        let at = IndexPath(
+        let at = TableIndexPath(
           row: Int.random(in: -1...4, using: &rng), section: Int.random(in: -1...4, using: &rng))
-        let to = IndexPath(
+        let to = TableIndexPath(
           row: Int.random(in: -1...4, using: &rng), section: Int.random(in: -1...4, using: &rng))
         let row = Row(id: rowIDs.randomElement(using: &rng)!, text: "z")
         let section = Int.random(in: -1...4, using: &rng)

@@ -83,10 +83,10 @@ private let serverMessages: [ServerMessage] = [
     TableDiff(
       list: "L1", from: 41,
       ops: [
-        .delete(at: IndexPath(row: 0, section: 0)),
-        .insert(at: IndexPath(row: 2, section: 1), row: full),
-        .move(from: IndexPath(row: 3, section: 0), to: IndexPath(row: 0, section: 2)),
-        .update(at: IndexPath(row: 1, section: 1), row: plain),
+        .delete(at: TableIndexPath(row: 0, section: 0)),
+        .insert(at: TableIndexPath(row: 2, section: 1), row: full),
+        .move(from: TableIndexPath(row: 3, section: 0), to: TableIndexPath(row: 0, section: 2)),
+        .update(at: TableIndexPath(row: 1, section: 1), row: plain),
         .deleteSection(at: 4),
         .insertSection(
           at: 0, section: Section(id: "S7", header: "New", footer: "Section", rows: [plain, full])),

@@ -151,10 +151,10 @@ private let airplaneJSON = """
     let diff = TableDiff(
       list: "L7", from: 12,
       ops: [
-        .delete(at: IndexPath(row: 3, section: 0)),
-        .insert(at: IndexPath(row: 1, section: 0), row: wifi),
-        .move(from: IndexPath(row: 5, section: 0), to: IndexPath(row: 0, section: 1)),
-        .update(at: IndexPath(row: 2, section: 1), row: airplane),
+        .delete(at: TableIndexPath(row: 3, section: 0)),
+        .insert(at: TableIndexPath(row: 1, section: 0), row: wifi),
+        .move(from: TableIndexPath(row: 5, section: 0), to: TableIndexPath(row: 0, section: 1)),
+        .update(at: TableIndexPath(row: 2, section: 1), row: airplane),
         .deleteSection(at: 2),
         .insertSection(at: 3, section: Section(id: "S9", header: "New", rows: [wifi])),
         .updateSection(at: 0, header: "Renamed", footer: nil),

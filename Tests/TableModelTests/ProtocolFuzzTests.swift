@@ -24,8 +24,8 @@ private let frames: [String] = [
     TableDiff(
       list: "L", from: 1,
       ops: [
-        .insert(at: IndexPath(row: 0, section: 0), row: row),
-        .move(from: IndexPath(row: 1, section: 0), to: IndexPath(row: 2, section: 1)),
+        .insert(at: TableIndexPath(row: 0, section: 0), row: row),
+        .move(from: TableIndexPath(row: 1, section: 0), to: TableIndexPath(row: 2, section: 1)),
         .insertSection(at: 1, section: Section(id: "S2", rows: [row])),
         .updateSection(at: 0, header: "h", footer: nil),
       ])
@@ -63,8 +63,8 @@ private let frames: [String] = [
 
   @Test func randomDiffsAreAppliedOrRefused() {
     var random = SplitMix64(seed: 7)
-    func path() -> IndexPath {
-      IndexPath(
+    func path() -> TableIndexPath {
+      TableIndexPath(
         row: Int.random(in: 0...4, using: &random), section: Int.random(in: 0...2, using: &random))
     }
     for _ in 0..<20_000 {

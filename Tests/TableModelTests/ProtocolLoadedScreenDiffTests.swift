@@ -25,7 +25,7 @@ private func shape(_ screen: LoadedScreen) -> [String] {
   }
 }
 
-private func at(_ section: Int, _ row: Int) -> IndexPath { IndexPath(row: row, section: section) }
+private func at(_ section: Int, _ row: Int) -> TableIndexPath { TableIndexPath(row: row, section: section) }
 
 @Suite struct LoadedScreenDiffTests {
   @Test func theDocumentsExampleDiff() throws {
@@ -183,7 +183,7 @@ private func at(_ section: Int, _ row: Int) -> IndexPath { IndexPath(row: row, s
   /// A valid diff from `old` to `new` (same sections), moving every surviving row: crude,
   /// but it exercises removals and placements everywhere.
   private func crudeDiff(from old: [[String]], to new: [[String]]) -> [DiffOp] {
-    var oldPaths: [String: IndexPath] = [:]
+    var oldPaths: [String: TableIndexPath] = [:]
     for (s, rows) in old.enumerated() {
       for (r, id) in rows.enumerated() { oldPaths[id] = at(s, r) }
     }

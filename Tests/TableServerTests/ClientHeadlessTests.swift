@@ -102,8 +102,8 @@ struct ClientHeadlessTests {
     let diff = TableDiff(
       list: "L1", from: 1,
       ops: [
-        .delete(at: IndexPath(row: 1, section: 0)),
-        .move(from: IndexPath(row: 2, section: 0), to: IndexPath(row: 0, section: 0)),
+        .delete(at: TableIndexPath(row: 1, section: 0)),
+        .move(from: TableIndexPath(row: 2, section: 0), to: TableIndexPath(row: 0, section: 0)),
       ])
     #expect(client.receive(ServerMessage.diff(diff).serialized) == .screenChanged)
     #expect(client.screen?.version == 2)
@@ -112,7 +112,7 @@ struct ClientHeadlessTests {
 
   @Test func aGapAsksForTheScreenAgain() {
     var client = Self.started()
-    let diff = TableDiff(list: "L1", from: 5, ops: [.delete(at: IndexPath(row: 0, section: 0))])
+    let diff = TableDiff(list: "L1", from: 5, ops: [.delete(at: TableIndexPath(row: 0, section: 0))])
     guard case .resync(let text, _) = client.receive(ServerMessage.diff(diff).serialized) else {
       Issue.record("expected a resync")
       return
@@ -141,7 +141,7 @@ struct ClientHeadlessTests {
       ClientMessage.decode(fetch).result
         == .success(.fetch(list: "L1", section: "S1", from: 2, count: 3)))
     // A change past what is loaded only changes the count.
-    let diff = TableDiff(list: "L1", from: 1, ops: [.delete(at: IndexPath(row: 4, section: 0))])
+    let diff = TableDiff(list: "L1", from: 1, ops: [.delete(at: TableIndexPath(row: 4, section: 0))])
     #expect(client.receive(ServerMessage.diff(diff).serialized) == .screenChanged)
     #expect(client.screen?.sections[0].count == 4)
     let stale = RowsMessage(

@@ -61,7 +61,7 @@ final class FakeSessions: ConnectionDelegate, @unchecked Sendable {
         .diff(
           TableDiff(
             list: "L1", from: version,
-            ops: indexes.map { .delete(at: IndexPath(row: $0, section: 0)) })))
+            ops: indexes.map { .delete(at: TableIndexPath(row: $0, section: 0)) })))
       rows.removeAll { ids.contains($0.id) }
       version += 1
     default:

@@ -45,8 +45,8 @@ import Testing
       items.firstIndex(of: id).map(row(at:))
     }
 
-    func indexPath(ofRow id: String, in list: String) throws(ProtocolError) -> IndexPath? {
-      items.firstIndex(of: id).map { IndexPath(row: $0, section: 0) }
+    func indexPath(ofRow id: String, in list: String) throws(ProtocolError) -> TableIndexPath? {
+      items.firstIndex(of: id).map { TableIndexPath(row: $0, section: 0) }
     }
 
     func rows(of list: String, section: Int, range: Range<Int>) throws(ProtocolError) -> [Row] {

@@ -30,7 +30,7 @@ import TableModel
     ])
     #expect(ids(table) == [["n0", "a3", "b1"], [], ["n1", "a1", "n2"]])
     #expect(table.sections[0].rows[1].text == "three")
-    #expect(table.indexPath(ofRow: "a1") == IndexPath(row: 1, section: 2))
+    #expect(table.indexPath(ofRow: "a1") == TableIndexPath(row: 1, section: 2))
   }
 
   @Test func aFailingEditLeavesTheSnapshotUnchanged() {

@@ -151,6 +151,21 @@ def test_help_names_the_environment_variables():
         assert name in result.stdout
 
 
+def test_the_message_size_limit_has_one_name_and_the_old_one_still_works():
+    """--max-message-size (TABLEWEB_MAX_MESSAGE_SIZE) names the limit; --max-frame and
+    TABLEWEB_MAX_FRAME, its names before, still set it but are not shown; the new ones win."""
+    shown = run_tableweb("serve", "--help").stdout
+    assert "--max-message-size" in shown and "TABLEWEB_MAX_MESSAGE_SIZE" in shown
+    assert "--max-frame" not in shown and "TABLEWEB_MAX_FRAME" not in shown
+    refusal = "--max-message-size (TABLEWEB_MAX_MESSAGE_SIZE) must be at least 256"
+    for args, env in ((["--max-message-size", "100"], {"TABLEWEB_MAX_MESSAGE_SIZE": "65536"}),
+                      (["--max-frame", "100"], {}),
+                      ([], {"TABLEWEB_MAX_MESSAGE_SIZE": "100", "TABLEWEB_MAX_FRAME": "65536"}),
+                      ([], {"TABLEWEB_MAX_FRAME": "100"})):
+        result = run_tableweb("serve", *args, env=env)
+        assert result.returncode != 0 and refusal in result.stderr, (args, env, result.stderr)
+
+
 def test_version():
     result = run_tableweb("--version")
     assert result.returncode == 0

@@ -124,7 +124,7 @@ def test_sigterm_sends_going_away(tableweb_server):
 
 
 def test_too_large_message_leaves_the_connection_usable(launch_server):
-    server = launch_server("--max-frame", "1024")
+    server = launch_server("--max-message-size", "1024")
 
     async def check():
         async with connect(server.ws_url, subprotocols=["tableweb.v1"], open_timeout=TIMEOUT,

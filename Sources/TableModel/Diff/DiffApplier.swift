@@ -65,7 +65,7 @@ struct DiffApplier {
   private mutating func removeRows() throws(DiffError) {
     var removals: [Int: [(row: Int, op: Int)]] = [:]
     for (op, diffOp) in ops.enumerated() {
-      let at: IndexPath
+      let at: TableIndexPath
       switch diffOp {
       case .delete(let path), .move(let path, _): at = path
       default: continue
@@ -145,7 +145,7 @@ struct DiffApplier {
   private mutating func placeRows() throws(DiffError) {
     var placements: [Int: [(row: Int, op: Int)]] = [:]
     for (op, diffOp) in ops.enumerated() {
-      let at: IndexPath
+      let at: TableIndexPath
       switch diffOp {
       case .insert(let path, _), .move(_, let path): at = path
       default: continue
@@ -202,7 +202,7 @@ struct DiffApplier {
   }
 
   private mutating func applyUpdates() throws(DiffError) {
-    var updatedRows: Set<IndexPath> = []
+    var updatedRows: Set<TableIndexPath> = []
     var updatedSections: Set<Int> = []
     for (op, diffOp) in ops.enumerated() {
       switch diffOp {

@@ -2,11 +2,11 @@
 /// of `move`, `deleteSection`) index the list before the change; placements (`insert`,
 /// the `to` of `move`, `insertSection`) and updates index it after.
 public enum DiffOp: Sendable, Hashable {
-  case delete(at: IndexPath)
-  case insert(at: IndexPath, row: Row)
-  case move(from: IndexPath, to: IndexPath)
+  case delete(at: TableIndexPath)
+  case insert(at: TableIndexPath, row: Row)
+  case move(from: TableIndexPath, to: TableIndexPath)
   /// Same id, new content.
-  case update(at: IndexPath, row: Row)
+  case update(at: TableIndexPath, row: Row)
   /// Removes the section and every row still in it.
   case deleteSection(at: Int)
   /// Places the section with all its rows.

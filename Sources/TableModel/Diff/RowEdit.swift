@@ -28,10 +28,10 @@ public enum RowEditError: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension TableSnapshot {
   /// The index path of the row with `id`, if it is in the snapshot.
-  public func indexPath(ofRow id: String) -> IndexPath? {
+  public func indexPath(ofRow id: String) -> TableIndexPath? {
     for (sectionIndex, section) in sections.enumerated() {
       if let rowIndex = section.rows.firstIndex(where: { $0.id == id }) {
-        return IndexPath(row: rowIndex, section: sectionIndex)
+        return TableIndexPath(row: rowIndex, section: sectionIndex)
       }
     }
     return nil

@@ -1,5 +1,5 @@
 /// An index path packed into 8 bytes, for the diff's long intermediate lists: half the
-/// memory of `IndexPath`, and a diff of 100,000 rows allocates less fresh memory (every new
+/// memory of `TableIndexPath`, and a diff of 100,000 rows allocates less fresh memory (every new
 /// page is a page fault).
 struct RowPosition: Comparable {
   private var section: Int32
@@ -10,7 +10,7 @@ struct RowPosition: Comparable {
     self.row = Int32(truncatingIfNeeded: row)
   }
 
-  var indexPath: IndexPath { IndexPath(row: Int(row), section: Int(section)) }
+  var indexPath: TableIndexPath { TableIndexPath(row: Int(row), section: Int(section)) }
 
   static func < (a: RowPosition, b: RowPosition) -> Bool {
     (a.section, a.row) < (b.section, b.row)

@@ -32,6 +32,17 @@ public struct TableChange: Sendable, Hashable {
     self.removedLists = removedLists
   }
 
+  /// "Read these lists again": each is read whole and diffed against what viewers hold,
+  /// as `reloadList` does. For a data source that does not keep its own versions (the
+  /// server counts them), so no version is given.
+  ///
+  /// ```swift
+  /// return .reload(list)  // from commit(_:in:), after changing the list's rows
+  /// ```
+  public static func reload(_ lists: String...) -> TableChange {
+    TableChange(lists: lists.map { ListChange(list: $0, version: 0, edits: nil) })
+  }
+
   /// True when the command changed nothing (a switch set to the state it had).
   public var isEmpty: Bool { lists.isEmpty && removedLists.isEmpty }
 

@@ -350,7 +350,7 @@ struct TableDiffer {
     index < oldHashes.count ? oldHashes[index] : newOnlyHashes[index - oldHashes.count]
   }
 
-  private func oldLocation(ofKey key: Int) -> IndexPath {
+  private func oldLocation(ofKey key: Int) -> TableIndexPath {
     // The last section whose first key is not after `key` (sections may be empty).
     var low = 0
     var high = firstKeyOfOldSection.count - 1
@@ -358,7 +358,7 @@ struct TableDiffer {
       let middle = (low + high + 1) / 2
       if firstKeyOfOldSection[middle] <= key { low = middle } else { high = middle - 1 }
     }
-    return IndexPath(row: key - firstKeyOfOldSection[low], section: low)
+    return TableIndexPath(row: key - firstKeyOfOldSection[low], section: low)
   }
 
   /// Rows of surviving old sections that no surviving new section holds: only rows left

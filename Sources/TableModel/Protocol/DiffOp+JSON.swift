@@ -69,7 +69,7 @@ extension DiffOp {
   }
 }
 
-extension IndexPath {
+extension TableIndexPath {
   /// `[section, row]`.
   public var jsonValue: JSONValue { .array([.int(section), .int(row)]) }
 }

@@ -152,11 +152,11 @@ struct FieldReader {
   }
 
   /// `[section, row]`, both non-negative.
-  func indexPath(_ key: String) throws(ProtocolError) -> IndexPath {
+  func indexPath(_ key: String) throws(ProtocolError) -> TableIndexPath {
     let expected = "an index path [section, row]"
     guard let pair = try required(key, expected).arrayValue, pair.count == 2,
       let section = pair[0].intValue, let row = pair[1].intValue, section >= 0, row >= 0
     else { throw FieldReader.mistyped(name(of: key), expected) }
-    return IndexPath(row: row, section: section)
+    return TableIndexPath(row: row, section: section)
   }
 }

@@ -2,7 +2,7 @@
 /// that a credential revoked by any process (`tableweb access revoke` on the same
 /// database) closes its connections within two seconds. One read of the small grant
 /// table per tick; nothing on the path of a message.
-public final class AccessWatch: Sendable {
+package final class AccessWatch: Sendable {
   private let task: Task<Void, Never>
 
   /// Starts watching. Cancel it once the server has stopped (work handed to a stopped

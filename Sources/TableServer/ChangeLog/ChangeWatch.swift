@@ -11,7 +11,7 @@ import TableStore
 ///
 /// On PostgreSQL there is no polling: a ``ChangeListener`` hears each commit's
 /// announcement (`LISTEN`/`NOTIFY`) instead.
-public final class ChangeWatch: Sendable {
+package final class ChangeWatch: Sendable {
   private let task: Task<Void, Never>?
   private let listener: ChangeListener?
 

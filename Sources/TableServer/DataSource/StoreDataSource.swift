@@ -50,10 +50,10 @@ public final class StoreDataSource: TableDataSource, SessionStorage, GroupCommit
       case .move(let row, let section, let after):
         return try store.moveRow(row, in: list, toSection: section, after: after)
       case .update(let row, let text, let detail, let flagged, let values):
-        return try store.updateRow(row, in: list, text: text, detail: detail, flagged: flagged, values: values)
-      case .setSwitch(let row, let isOn):
+        return try store.updateRow(row, in: list, text: text, detail: detail.map { change -> String? in change.text }, flagged: flagged, values: values)
+      case .toggle(let row, let isOn):
         return try store.setSwitch(row, in: list, isOn: isOn)
-      case .select(let row):
+      case .tap(let row):
         return try store.select(row, in: list)
       case .action(let row, let action):
         return try store.performAction(action, onRow: row, in: list)

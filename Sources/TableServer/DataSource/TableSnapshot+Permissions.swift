@@ -53,11 +53,11 @@ extension TableSnapshot {
       if let (slot, message) = cell.problem(with: values) {
         throw ProtocolError(.badMessage, "field \"values.\(slot)\": \(message)")
       }
-    case .setSwitch(let id, _):
+    case .toggle(let id, _):
       guard try row(id).control?.isOn != nil else {
         throw ProtocolError(.notAllowed, "row \(id) has no switch")
       }
-    case .select(let id):
+    case .tap(let id):
       guard selection != .none else {
         throw ProtocolError(.notAllowed, "list \(list) is not a selection list")
       }

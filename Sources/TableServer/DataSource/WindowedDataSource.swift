@@ -17,7 +17,7 @@ public protocol WindowedDataSource: TableDataSource {
   func row(_ id: String, in list: String) throws(ProtocolError) -> Row?
 
   /// Where the row `id` stands in `list` now, or nil when the list shows no such row.
-  func indexPath(ofRow id: String, in list: String) throws(ProtocolError) -> IndexPath?
+  func indexPath(ofRow id: String, in list: String) throws(ProtocolError) -> TableIndexPath?
 
   /// The list's version now, when the data source keeps versions (``keepsVersions``):
   /// positions read at that version are the ones a diff to it may name. Nil by default:
@@ -64,7 +64,7 @@ extension StoreDataSource: WindowedDataSource {
     }
   }
 
-  public func indexPath(ofRow id: String, in list: String) throws(ProtocolError) -> IndexPath? {
+  public func indexPath(ofRow id: String, in list: String) throws(ProtocolError) -> TableIndexPath? {
     do {
       return try store.indexPath(ofRow: id, in: list)
     } catch {

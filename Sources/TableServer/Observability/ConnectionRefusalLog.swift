@@ -8,7 +8,7 @@ import TableModel
 /// a crowd of 1,000 connections makes a line, not a thousand.
 ///
 /// Any thread: the transport reports on its service thread, the session core on its own.
-public final class ConnectionRefusalLog: Sendable {
+package final class ConnectionRefusalLog: Sendable {
   /// How long after a line about an address the next one waits.
   static let interval = Duration.seconds(60)
 

@@ -16,7 +16,7 @@ import TableModel
 /// connection after it, is dropped until the host's fresh screen
 /// (``SessionHost/resynchronize(_:)``) replaces the queue — the same rule as on one
 /// thread: the fresh screen contains everything dropped.
-public final class CoreRelay: ConnectionDelegate, MessageTransport, @unchecked Sendable {
+package final class CoreRelay: ConnectionDelegate, MessageTransport, @unchecked Sendable {
   private let transport: WebSocketServer
   /// Where the host runs.
   public let core: CoreThread

@@ -3,7 +3,7 @@ import Foundation
 /// Where a ``SessionHost`` runs: work handed to it runs there, one item at a time, in the
 /// order it was handed over. The libwebsockets service thread is one
 /// (``WebSocketServer/perform(_:)``); a ``CoreThread`` is another.
-public protocol WorkQueue: AnyObject, Sendable {
+package protocol WorkQueue: AnyObject, Sendable {
   func perform(_ work: @escaping @Sendable () -> Void)
 }
 
@@ -16,7 +16,7 @@ extension WebSocketServer: WorkQueue {}
 /// Work runs in the order ``perform(_:)`` was called, from any thread. ``stop()`` lets
 /// what was handed over before it run, then ends the thread; work handed over later is
 /// dropped.
-public final class CoreThread: WorkQueue, @unchecked Sendable {
+package final class CoreThread: WorkQueue, @unchecked Sendable {
   private let condition = NSCondition()
   private var work: [@Sendable () -> Void] = []
   private var isStopping = false
@@ -28,7 +28,7 @@ public final class CoreThread: WorkQueue, @unchecked Sendable {
 
   /// What a runner is handed: the work that queued up, and a way to take, while it runs,
   /// up to so many more items that have come since (in order; none when none waits).
-  public typealias Runner = (
+  package typealias Runner = (
     _ work: [@Sendable () -> Void], _ more: (Int) -> [@Sendable () -> Void]
   ) -> Void
 

@@ -1,6 +1,6 @@
 /// What the server core asks the I/O code to do. The core decides; ``SessionHost``
 /// carries the actions out through a ``MessageTransport``, in order.
-public enum ServerAction: Sendable {
+package enum ServerAction: Sendable {
   /// Queue `frame` (encoded once) for each connection.
   case send(OutgoingFrame, to: [ConnectionID], kind: FrameKind)
   /// Close after what is queued, with WebSocket status `code` (4401: unauthorized).

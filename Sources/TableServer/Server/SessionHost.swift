@@ -12,7 +12,7 @@ import TableStore
 ///
 /// - Important: Every method must be called on the libwebsockets service thread; each
 ///   checks it on its first line.
-public final class SessionHost: ConnectionDelegate {
+package final class SessionHost: ConnectionDelegate {
   /// The core; nil once the transport has stopped, which releases the data source (and
   /// so closes the database).
   public internal(set) var server: SessionServer?

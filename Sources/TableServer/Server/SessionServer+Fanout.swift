@@ -204,5 +204,5 @@ extension SessionServer {
 struct RowPositions {
   var list: String
   var version: Int?
-  var before: [String: IndexPath]
+  var before: [String: TableIndexPath]
 }

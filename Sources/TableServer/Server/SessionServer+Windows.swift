@@ -37,7 +37,7 @@ extension SessionServer {
     let version = try windowed.currentVersion(of: list)
     var probe = held
     for index in probe.sections.indices { probe.sections[index].rows = [] }
-    var positions: [String: IndexPath] = [:]
+    var positions: [String: TableIndexPath] = [:]
     for id in edit.namedRows where positions[id] == nil {
       guard let at = try windowed.indexPath(ofRow: id, in: list),
         probe.sections.indices.contains(at.section), let row = try windowed.row(id, in: list)
@@ -58,7 +58,7 @@ extension SessionServer {
     _ change: TableChange.ListChange, old: TableSnapshot, positions: RowPositions?,
     effects: inout [ServerAction]
   ) {
-    var before: [String: IndexPath] = [:]
+    var before: [String: TableIndexPath] = [:]
     if let positions, positions.list == change.list, positions.version == change.version - 1 {
       before = positions.before
     }
@@ -115,11 +115,11 @@ extension SessionServer {
 
   /// The ops for `edits`: deletions and move sources where the rows stood before, the
   /// rest where they stand now. Nil when a row cannot be placed.
-  private func windowOps(_ edits: [RowEdit], in list: String, before: [String: IndexPath])
+  private func windowOps(_ edits: [RowEdit], in list: String, before: [String: TableIndexPath])
     -> [DiffOp]?
   {
     guard let windowed = windowedSource else { return nil }
-    func now(_ id: String) -> IndexPath? {
+    func now(_ id: String) -> TableIndexPath? {
       do {
         return try windowed.indexPath(ofRow: id, in: list)
       } catch {
@@ -176,7 +176,7 @@ extension TableEdit {
     case .insert(_, let after, _): return after.map { [$0] } ?? []
     case .delete(let rows): return rows
     case .move(let row, _, let after): return [row] + (after.map { [$0] } ?? [])
-    case .update(let row, _, _, _, _), .setSwitch(let row, _), .select(let row), .action(let row, _):
+    case .update(let row, _, _, _, _), .toggle(let row, _), .tap(let row), .action(let row, _):
       return [row]
     }
   }

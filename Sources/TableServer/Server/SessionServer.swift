@@ -11,7 +11,7 @@ import TableModel
 ///
 /// - Important: Not thread-safe, and its data source is not either: use it only on the
 ///   libwebsockets service thread. ``SessionHost`` owns it there and checks.
-public struct SessionServer {
+package struct SessionServer {
   public let dataSource: any TableDataSource
   public let sessionStorage: any SessionStorage
   public let configuration: SessionServerConfiguration
@@ -223,13 +223,13 @@ public struct SessionServer {
         .insert(section: section, after: after, row: row), in: list, as: identity, effects: &effects)
     case .move(let list, let row, let section, let after):
       return try commit(
-        .move(row: row, toSection: section, after: after), in: list, as: identity, effects: &effects)
+        .move(row: row, section: section, after: after), in: list, as: identity, effects: &effects)
     case .update(let list, let row, let edit):
       return try commit(
-        .update(row: row, text: edit.text, detail: edit.detail, flagged: edit.flagged, values: edit.values),
+        .update(row: row, text: edit.text, detail: TableEdit.DetailChange(edit.detail), flagged: edit.flagged, values: edit.values),
         in: list, as: identity, effects: &effects)
     case .toggle(let list, let row, let isOn):
-      return try commit(.setSwitch(row: row, isOn: isOn), in: list, as: identity, effects: &effects)
+      return try commit(.toggle(row: row, isOn: isOn), in: list, as: identity, effects: &effects)
     case .action(let list, let row, let action):
       return try commit(.action(row: row, action: action), in: list, as: identity, effects: &effects)
     default:

@@ -28,8 +28,9 @@ public final class TablewebServer: Service, Sendable {
     public var host: String
     /// 0 lets the system pick a free port: read it back from ``TablewebServer/port``.
     public var port: Int
-    /// A folder to serve as the page instead of the built-in one (for working on it).
-    public var pageDirectory: String?
+    /// A folder to serve as the page instead of the built-in one (for working on it); the
+    /// command line's `--public`.
+    public var publicDirectory: String?
     /// Origins (`scheme://host[:port]`) allowed to connect besides the server's own.
     public var allowedOrigins: [String]
     /// The largest message a client may send, in bytes.
@@ -79,13 +80,13 @@ public final class TablewebServer: Service, Sendable {
     public var trustedProxies: [String] = []
 
     public init(
-      host: String = "127.0.0.1", port: Int = 8080, pageDirectory: String? = nil,
+      host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String? = nil,
       allowedOrigins: [String] = [], maxMessageSize: Int = 64 * 1024,
       permessageDeflate: Bool = false, isReadOnly: Bool = false, screenRowLimit: Int = 300
     ) {
       self.host = host
       self.port = port
-      self.pageDirectory = pageDirectory
+      self.publicDirectory = publicDirectory
       self.allowedOrigins = allowedOrigins
       self.maxMessageSize = maxMessageSize
       self.permessageDeflate = permessageDeflate
@@ -135,7 +136,7 @@ public final class TablewebServer: Service, Sendable {
     self.configuration = configuration
     var transportConfiguration = WebSocketServer.Configuration(
       host: configuration.host, port: configuration.port,
-      publicDirectory: configuration.pageDirectory,
+      publicDirectory: configuration.publicDirectory,
       allowedOrigins: configuration.allowedOrigins,
       maxMessageSize: configuration.maxMessageSize,
       permessageDeflate: configuration.permessageDeflate,
@@ -295,4 +296,12 @@ public final class TablewebServer: Service, Sendable {
 struct ServiceThreadBound<Value>: @unchecked Sendable {
   let value: Value
   init(_ value: Value) { self.value = value }
+}
+
+extension TablewebServer.Configuration {
+  @available(*, deprecated, renamed: "publicDirectory")
+  public var pageDirectory: String? {
+    get { publicDirectory }
+    set { publicDirectory = newValue }
+  }
 }

@@ -5,7 +5,7 @@ import TableModel
 /// Every connection of a session sees the same screen: a push from one pushes on all.
 /// The stack is written to the data source's session storage after every change, so a
 /// session outlives its connections and the server process.
-public struct Session: Sendable, Hashable {
+package struct Session: Sendable, Hashable {
   public let token: SessionToken
   public var stack: NavigationStack
   /// In the order they said `hello`.

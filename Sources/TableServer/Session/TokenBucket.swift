@@ -2,7 +2,7 @@
 ///
 /// A person tapping as fast as they can sends a few commands a second; a script bursts.
 /// The defaults let both through and stop a flood.
-public struct TokenBucket: Sendable, Hashable {
+package struct TokenBucket: Sendable, Hashable {
   public var capacity: Double
   public var refillPerSecond: Double
   private(set) var tokens: Double

@@ -2,7 +2,7 @@
 ///
 /// - Important: Every method is called on the libwebsockets service thread, one at a time,
 ///   in the order things happened on the wire.
-public protocol ConnectionDelegate: AnyObject {
+package protocol ConnectionDelegate: AnyObject {
   /// A WebSocket upgrade was accepted (origin and subprotocol checked).
   func connectionDidOpen(_ connection: ConnectionID)
   /// One complete text message (fragments already reassembled, size already checked).

@@ -1,5 +1,5 @@
 /// One WebSocket connection, for its lifetime. Never reused within a process.
-public struct ConnectionID: Sendable, Hashable, CustomStringConvertible {
+package struct ConnectionID: Sendable, Hashable, CustomStringConvertible {
   public let rawValue: UInt64
 
   public init(_ rawValue: UInt64) {

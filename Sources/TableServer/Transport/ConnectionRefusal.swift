@@ -1,6 +1,6 @@
 /// Why a connection was refused, or closed for abuse: the `reason` label of
 /// `tableweb_connections_refused_total`.
-public enum ConnectionRefusal: String, Sendable, CaseIterable {
+package enum ConnectionRefusal: String, Sendable, CaseIterable {
   /// Its request's headers did not arrive within ``WebSocketServer/Configuration/headerTimeoutSeconds``.
   case headerTimeout = "header_timeout"
   /// Its address already held as many connections as it may (open ones, or ones still

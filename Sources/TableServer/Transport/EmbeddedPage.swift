@@ -10,7 +10,7 @@ import Foundation
 /// - every file of `Public/` is also served under its own name, revalidated.
 /// Each is sent brotli- or gzip-compressed (compressed once, when the page was built) to
 /// a browser that accepts it.
-public enum EmbeddedPage {
+package enum EmbeddedPage {
   /// One file as the plugin wrote it (base64).
   struct BuiltFile {
     var name: String

@@ -1,6 +1,6 @@
 /// A request the transport refused before any responder saw it, told to the responder
 /// (``HTTPResponder/refused(_:_:)``) to be logged and counted.
-public struct HTTPRefusal: Sendable, Hashable {
+package struct HTTPRefusal: Sendable, Hashable {
   /// What was wrong; the label of `tableweb_http_refused_total`.
   public enum Reason: String, Sendable, CaseIterable {
     /// A `Host` the server does not answer (DNS rebinding): any path, the upgrade included.

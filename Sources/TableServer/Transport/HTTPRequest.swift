@@ -1,6 +1,6 @@
 /// An HTTP request to one of the server's own paths (not a static file, not `/ws`), with
 /// its whole body.
-public struct HTTPRequest: Sendable, Hashable {
+package struct HTTPRequest: Sendable, Hashable {
   public var method: String
   /// The path, without the query.
   public var path: String

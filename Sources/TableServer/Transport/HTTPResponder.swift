@@ -3,7 +3,7 @@
 /// (`/healthz`, `/metrics`). The one way such a request is answered.
 ///
 /// - Important: Called on the service thread, so an answer should take milliseconds.
-public protocol HTTPResponder: AnyObject {
+package protocol HTTPResponder: AnyObject {
   /// The answer to `request` (its body complete), or nil when the path is not this
   /// responder's.
   func respond(to request: HTTPRequest) -> HTTPResponse?
@@ -28,7 +28,7 @@ extension HTTPResponder {
 }
 
 /// Several responders: the first that answers a request answers it.
-public final class HTTPRoutes: HTTPResponder {
+package final class HTTPRoutes: HTTPResponder {
   private let responders: [any HTTPResponder]
 
   public init(_ responders: [any HTTPResponder]) {

@@ -1,5 +1,5 @@
 /// The answer to an ``HTTPRequest``.
-public struct HTTPResponse: Sendable, Hashable {
+package struct HTTPResponse: Sendable, Hashable {
   public var status: Int
   public var contentType: String
   public var body: [UInt8]

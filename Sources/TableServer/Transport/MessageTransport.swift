@@ -2,7 +2,7 @@
 ///
 /// - Important: Call only on the libwebsockets service thread (from a delegate callback,
 ///   or from work the server runs there).
-public protocol MessageTransport: AnyObject {
+package protocol MessageTransport: AnyObject {
   /// Queues `frame` for `connection`. Returns false, and queues nothing, when the
   /// connection's bounded queue is full: the caller decides how it catches up
   /// (typically `replaceQueue` with a fresh screen).

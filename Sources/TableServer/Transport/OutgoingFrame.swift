@@ -1,6 +1,6 @@
 /// One encoded text frame, shared by every connection it is sent to: a change is
 /// encoded once however many viewers receive it.
-public final class OutgoingFrame: Sendable {
+package final class OutgoingFrame: Sendable {
   public let utf8: [UInt8]
 
   public init(_ text: String) {

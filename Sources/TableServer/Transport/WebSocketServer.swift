@@ -18,7 +18,7 @@ import TableModel
 ///
 /// Thread-safe where stated (`start`, `perform`, `requestStop`, `stop`, `port`); the rest
 /// is confined to the service thread and checks it.
-public final class WebSocketServer: @unchecked Sendable {
+package final class WebSocketServer: @unchecked Sendable {
   public let configuration: Configuration
 
   /// The lws context, handed between threads only to be woken (`lws_cancel_service` is

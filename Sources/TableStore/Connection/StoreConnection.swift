@@ -101,7 +101,7 @@ extension StoreConnection {
 }
 
 /// The SQL dialect a ``StoreConnection`` speaks.
-public enum SQLDialect: String, Sendable {
+package enum SQLDialect: String, Sendable {
   case sqlite
   case postgres
 }

@@ -1,7 +1,7 @@
 import TableModel
 /// An error type that can carry a SQLite failure, so that a transaction's body can throw
 /// its own errors while BEGIN and COMMIT failures still reach the caller.
-public protocol SQLiteErrorConvertible: Error {
+package protocol SQLiteErrorConvertible: Error {
   init(_ error: SQLiteError)
 }
 
@@ -10,7 +10,7 @@ extension SQLiteError: SQLiteErrorConvertible {
 }
 
 /// How a transaction takes its locks.
-public enum TransactionKind: String, Sendable {
+package enum TransactionKind: String, Sendable {
   /// Locks on first read or write: for reads that must see one consistent state.
   case deferred = "BEGIN DEFERRED"
   /// Takes the write lock at once, so a busy database fails before any work is done.

@@ -11,7 +11,7 @@ typealias SQLiteStatement = OpaquePointer
 /// - Important: A `Database` is not `Sendable`: use it from one thread at a time. It is
 ///   opened with `SQLITE_OPEN_NOMUTEX`, so SQLite does not serialize calls for you;
 ///   ``inTransaction(_:_:)`` checks it (a second thread entering stops the program).
-public final class Database {
+package final class Database {
   let handle: SQLiteConnection
   public let path: String
   public let isReadOnly: Bool

@@ -4,7 +4,7 @@ import CSQLite
 ///
 /// The message is SQLite's own; bound values are never part of it, so user data does not
 /// leak into logs or into what a peer is told.
-public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE` rather than `SQLITE_CONSTRAINT`).
   public var extendedCode: Int32
   public var message: String

@@ -5,7 +5,7 @@ import CSQLite
 /// Bind with ``bind(_:)``, then ``step()`` until it returns false, reading columns while it
 /// returns true. ``Database`` caches statements by their SQL and resets them after each
 /// use, so that none is left holding a read transaction open.
-public final class Statement {
+package final class Statement {
   let handle: SQLiteStatement
   private let connection: SQLiteConnection
   public let sql: String

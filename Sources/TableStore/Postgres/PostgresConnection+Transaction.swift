@@ -1,6 +1,6 @@
 /// An error type that can carry a PostgreSQL failure, so that a transaction's body can
 /// throw its own errors while BEGIN and COMMIT failures still reach the caller.
-public protocol PostgresErrorConvertible: Error {
+package protocol PostgresErrorConvertible: Error {
   init(_ error: PostgresError)
 }
 

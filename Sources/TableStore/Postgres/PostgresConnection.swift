@@ -9,7 +9,7 @@ import TableModel
 ///
 /// - Important: A `PostgresConnection` is not `Sendable`: use it from one thread at a time
 ///   (libpq's own rule for a `PGconn`). ``inTransaction(_:)`` checks it.
-public final class PostgresConnection {
+package final class PostgresConnection {
   let handle: OpaquePointer
   /// The connection string it was opened with (`postgres://user@host:port/db` or
   /// `key=value` pairs), without a password.

@@ -3,7 +3,7 @@
 ///
 /// As with ``SQLiteError``, the message is the server's own: bound values are sent apart
 /// from the statement and are never part of it.
-public struct PostgresError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct PostgresError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The five-character SQLSTATE (`23505` for a unique violation), or nil when the failure
   /// was libpq's own (the connection broke before the server could answer).
   public var sqlState: String?

@@ -2,7 +2,7 @@ import CPostgres
 
 /// One row of a result, read in libpq's text format. Use it only inside the closure it is
 /// handed to: the result it points into is cleared when that closure returns.
-public struct PostgresRow {
+package struct PostgresRow {
   let result: OpaquePointer
   let index: Int32
 

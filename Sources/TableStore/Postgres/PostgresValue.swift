@@ -1,5 +1,5 @@
 /// A Swift value a statement can take as an argument, sent in libpq's text format.
-public protocol PostgresValue {
+package protocol PostgresValue {
   var postgresText: String { get }
 }
 

@@ -11,7 +11,7 @@ import TableModel
 /// network.
 ///
 /// A value: ``PostgresConnection`` keeps one and uses it from its own thread.
-public struct ReconnectBackoff: Sendable {
+package struct ReconnectBackoff: Sendable {
   /// The wait after the first failed attempt, before jitter.
   public var first: Duration
   /// The longest wait between two attempts.

@@ -57,8 +57,8 @@ extension Store {
 
   /// Where the visible row `key` stands in `list` (section index, row index), or nil when
   /// the list shows no such row. Not for indexed lists, whose sections are computed.
-  public func indexPath(ofRow key: String, in list: String) throws(StoreError) -> IndexPath? {
-    try read { () throws(StoreError) -> IndexPath? in
+  public func indexPath(ofRow key: String, in list: String) throws(StoreError) -> TableIndexPath? {
+    try read { () throws(StoreError) -> TableIndexPath? in
       let record = try requireList(list)
       guard !record.isIndexed, let row = try rowRecord(key: key), row.listID == record.id,
         row.isVisible
@@ -78,7 +78,7 @@ extension Store {
           "SELECT count(*) FROM row WHERE block_id = ? AND pos < ? AND visible", row.blockID,
           row.pos)
       else { return nil }
-      return IndexPath(row: before + inBlock, section: section)
+      return TableIndexPath(row: before + inBlock, section: section)
     }
   }
 }

@@ -124,7 +124,7 @@ public final class Store {
   public var redactedPath: String { Store.redacted(path) }
 
   /// Which backend the store is on.
-  public var dialect: SQLDialect { database.dialect }
+  package var dialect: SQLDialect { database.dialect }
 
   func execute(_ text: String, _ arguments: any DatabaseValueConvertible...) throws(StoreError) {
     try database.run(text, arguments)

@@ -68,7 +68,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension StoreError: SQLiteErrorConvertible {
-  public init(_ error: SQLiteError) {
+  package init(_ error: SQLiteError) {
     if error.isReadOnly {
       self = .readOnly(error.message)
     } else {
@@ -78,7 +78,7 @@ extension StoreError: SQLiteErrorConvertible {
 }
 
 extension StoreError: PostgresErrorConvertible {
-  public init(_ error: PostgresError) {
+  package init(_ error: PostgresError) {
     if error.sqlState == "25006" {  // read_only_sql_transaction
       self = .readOnly(error.message)
     } else {

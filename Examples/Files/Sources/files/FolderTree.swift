@@ -34,7 +34,7 @@ final class FolderTree: TableDataSource, Sendable {
       : [Section(id: "all", rows: rows)]
     let title = list == "/" ? root.lastPathComponent : (list as NSString).lastPathComponent
     return TableSnapshot(
-      list: list, version: 0, title: title, style: .insetGrouped, sections: sections)
+      list: list, title: title, style: .insetGrouped, sections: sections)
   }
 
   /// Only folders below the root: a list id with `..`, or a symbolic link that leads

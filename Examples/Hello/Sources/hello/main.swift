@@ -5,7 +5,7 @@ import Tableweb
 let fruit = ["Apples", "Bananas", "Cherries"]
 func shelf(_ names: [String]) -> TableSnapshot {
   TableSnapshot(
-    list: "fruit", version: 0, title: "Fruit", style: .insetGrouped,
+    list: "fruit", title: "Fruit", style: .insetGrouped,
     sections: [
       Section(id: "all", header: "In stock", rows: names.map { Row(id: $0, text: $0) })
     ])

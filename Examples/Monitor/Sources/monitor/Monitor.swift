@@ -60,7 +60,7 @@ struct Monitor: AsyncParsableCommand {
         accessory: .disclosureIndicator)
     }
     return TableSnapshot(
-      list: "machine", version: 0, title: ProcessInfo.processInfo.hostName, style: .insetGrouped,
+      list: "machine", title: ProcessInfo.processInfo.hostName, style: .insetGrouped,
       sections: [
         Section(id: "load", header: "Load", rows: load),
         Section(id: "memory", header: "Memory", rows: memory),
@@ -75,7 +75,7 @@ struct Monitor: AsyncParsableCommand {
       ("Command", process.commandLine.isEmpty ? process.name : process.commandLine),
     ]
     return TableSnapshot(
-      list: "pid\(process.pid)", version: 0, title: process.name, style: .insetGrouped,
+      list: "pid\(process.pid)", title: process.name, style: .insetGrouped,
       sections: [
         Section(
           id: "info",
