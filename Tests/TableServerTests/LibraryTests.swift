@@ -26,9 +26,9 @@ import Testing
     done.wait()
   }
 
-  func serve(_ dataSource: some TableDataSource) throws -> TablewebServer {
+  func serve(_ dataSource: some TableDataSource) async throws -> TablewebServer {
     let server = TablewebServer(dataSource: dataSource, configuration: .init(port: 0))
-    try server.start()
+    try await server.start()
     return server
   }
 
@@ -36,7 +36,7 @@ import Testing
 
   @Test func aSnapshotAppliedFromAnotherThreadReachesEveryViewerAsOneDiff() async throws {
     let lists = SnapshotDataSource(root: Self.fruit(["apple", "banana"]))
-    let server = try serve(lists)
+    let server = try await serve(lists)
     do {
       let viewers = [try Peer(url: url(server)), try Peer(url: url(server))]
       #expect(viewers[0].screen?["version"] == .int(1))
@@ -69,7 +69,7 @@ import Testing
 
   @Test func reloadListAndBatchUpdatesSendWhatTheAppChanged() async throws {
     let shelf = Shelf()
-    let server = try serve(shelf)
+    let server = try await serve(shelf)
     do {
       let viewer = try Peer(url: url(server))
       Self.onAnotherThread {
@@ -98,7 +98,7 @@ import Testing
     detail.title = "Apple"
     lists.apply(detail)
     lists.setDestination("apple", ofRow: "apple", in: "home")
-    let server = try serve(lists)
+    let server = try await serve(lists)
     do {
       let viewer = try Peer(url: url(server))
       viewer.send(#"{"type":"tap","list":"home","row":"apple"}"#)

@@ -1,4 +1,4 @@
-/// Rechecks every open connection's access about once a second, on the service thread, so
+/// Rechecks every open connection's access about once a second, on the core thread, so
 /// that a credential revoked by any process (`tableweb access revoke` on the same
 /// database) closes its connections within two seconds. One read of the small grant
 /// table per tick; nothing on the path of a message.
@@ -26,12 +26,12 @@ public final class AccessWatch: Sendable {
   public func cancel() { task.cancel() }
 }
 
-/// Carries the host to the host's thread (the service thread, or its own core thread on PostgreSQL), the only place it is used; weak, so that a
+/// Carries the host to the core thread (docs/threading.md), the only place it is used; weak, so that a
 /// watch (this one, ``ChangeWatch``) does not keep a stopped server's host (and its
 /// database) alive.
 final class HostReference: @unchecked Sendable {
   weak var host: SessionHost?
   init(_ host: SessionHost) { self.host = host }
-  /// Read off the service thread only as a hint to stop; the host is used only there.
+  /// Read off the core thread only as a hint to stop; the host is used only there.
   var isAlive: Bool { host != nil }
 }
