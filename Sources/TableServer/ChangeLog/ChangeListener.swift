@@ -63,7 +63,7 @@ final class ChangeListener: Sendable {
     self.url = url
     self.server = server
     self.diagnostics = diagnostics
-    reference = HostReference(host)
+    reference = HostReference(host, on: server)
     let thread = Thread { [self] in
       run()
       let waiters = state.withLock {

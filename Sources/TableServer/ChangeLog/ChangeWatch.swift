@@ -29,7 +29,7 @@ public final class ChangeWatch: Sendable {
       return
     }
     listener = nil
-    let reference = HostReference(host)
+    let reference = HostReference(host, on: server)
     task = Task.detached {
       // The first catch-up marks where this server starts reading the log.
       server.perform { reference.host?.catchUpWithLog() }

@@ -9,7 +9,8 @@ import TableStore
 ///
 /// ```swift
 /// let server = TablewebServer(dataSource: MyLists(), configuration: .init(port: 8080))
-/// try await server.run()  // until the task is cancelled or stop() is called
+/// // Until Ctrl-C or SIGTERM, then every connection is closed gracefully.
+/// try await ServiceGroup(services: [server], gracefulShutdownSignals: [.sigint, .sigterm]).run()
 /// ```
 ///
 /// When your data changes, say so from any thread or task; every viewer of the list gets
@@ -19,8 +20,9 @@ import TableStore
 ///   by id, without reading the list again;
 /// - ``SnapshotDataSource/apply(_:)``: a whole new snapshot of a list, diffed for you.
 ///
-/// A `Service` of swift-service-lifecycle: run it in a `ServiceGroup` for graceful
-/// shutdown on SIGTERM.
+/// A `Service` of swift-service-lifecycle, with ``run()`` its one entry: run it in a
+/// `ServiceGroup` for a graceful shutdown on SIGTERM and Ctrl-C. Which thread runs your
+/// data source: docs/threading.md.
 public final class TablewebServer: Service, Sendable {
   /// Everything that can be set about a server, on one value: every setting is a `var`
   /// with a default, so set only what differs.
@@ -60,9 +62,9 @@ public final class TablewebServer: Service, Sendable {
     public var screenRowLimit = 300
     /// The most rows one `fetch` returns.
     public var fetchLimit = 500
-    /// Commands a connection may send in a burst, and per second after it (`rate_limited`
-    /// past them).
+    /// Commands a connection may send in a burst (`rate_limited` past it).
     public var burstSize: Double = 100
+    /// Commands a connection may send per second after a burst.
     public var commandsPerSecond: Double = 50
     /// A connection whose messages are refused by the rate limit this many times in a row
     /// is closed.
@@ -145,8 +147,8 @@ public final class TablewebServer: Service, Sendable {
   /// The core thread as a thread of its own, when the data source needs one (PostgreSQL):
   /// nil runs the core on the service thread (see ``CoreRelay``).
   private let coreThread: CoreThread?
-  /// What ``start()`` hands to the listeners' service threads, made on the thread that
-  /// made the server: taken once, under the lock, by the start that succeeds.
+  /// What ``start()`` hands to the listeners' service threads before they begin, made on
+  /// the thread that made the server: taken once, under the lock, by ``start()``.
   private let handover: LockedValue<Handover?>
   private struct Handover {
     /// The transport's delegate: the session host itself, or the relay that puts it on
