@@ -7,6 +7,7 @@ let package = Package(
   dependencies: [
     .package(name: "tableweb", path: "../.."),
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
   ],
   targets: [
     .executableTarget(
@@ -14,6 +15,7 @@ let package = Package(
       dependencies: [
         .product(name: "Tableweb", package: "tableweb"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ])
   ]
 )

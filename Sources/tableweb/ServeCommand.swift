@@ -287,7 +287,7 @@ struct ServeCommand: AsyncParsableCommand {
     let server = try makeServer(settings, logger: logger)
     Self.raiseOpenFileLimit()
     do {
-      try server.start()
+      try await server.start()
     } catch {
       throw CommandFailure("\(error)")
     }
@@ -369,11 +369,13 @@ struct ServeCommand: AsyncParsableCommand {
     }
     try checkAccessIsRequired(store, settings: settings)
     store.logRetention = settings.logRetention
-    let dataSource = StoreDataSource(store: store)
-    var configuration = TablewebServer.Configuration(
-      host: settings.host, port: settings.port, publicDirectory: settings.publicDirectory,
-      allowedOrigins: settings.allowedOrigins, maxMessageSize: settings.maxMessageSize,
-      permessageDeflate: settings.permessageDeflate, isReadOnly: settings.readOnly)
+    let dataSource = StoreDataSource(store: store, logger: logger)
+    var configuration = TablewebServer.Configuration(host: settings.host, port: settings.port)
+    configuration.publicDirectory = settings.publicDirectory
+    configuration.allowedOrigins = settings.allowedOrigins
+    configuration.maxMessageSize = settings.maxMessageSize
+    configuration.permessageDeflate = settings.permessageDeflate
+    configuration.isReadOnly = settings.readOnly
     configuration.servesMetrics = settings.servesMetrics
     configuration.allowedHosts = settings.allowedHosts
     configuration.metricsPort = settings.metricsPort
@@ -387,7 +389,7 @@ struct ServeCommand: AsyncParsableCommand {
     configuration.healthCheck = { Store.canRead(path: db) }
     return TablewebServer(
       dataSource: dataSource, sessionStorage: dataSource,
-      authenticator: StoreAuthenticator(store: store), configuration: configuration)
+      authenticator: StoreAuthenticator(store: store, logger: logger), configuration: configuration)
   }
 
   /// Each connection is a file descriptor: allow as many as the system lets this process

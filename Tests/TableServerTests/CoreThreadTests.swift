@@ -48,7 +48,7 @@ import Testing
     var configuration = TablewebServer.Configuration(port: 0)
     configuration.runsCoreOnOwnThread = runsCoreOnOwnThread
     let server = TablewebServer(dataSource: shelf, configuration: configuration)
-    try server.start()
+    try await server.start()
     var took = Duration.zero
     var opened = ContinuousClock.now
     do {
@@ -84,6 +84,48 @@ import Testing
     #expect(
       shared.afterCommit,
       "opening took \(shared.took) with the core on the service thread, before the commit ended")
+  }
+
+  /// Records, for each read, whether it ran on its server's core thread and whether that
+  /// is a thread of its own; declares its thread as told.
+  final class ThreadNoting: TableDataSource, Sendable {
+    let needsOwnThread: Bool
+    let server = LockedValue<TablewebServer?>(nil)
+    let threads = LockedValue<Set<String>>([])
+    init(needsOwnThread: Bool) { self.needsOwnThread = needsOwnThread }
+
+    var capabilities: DataSourceCapabilities {
+      DataSourceCapabilities(needsOwnThread: needsOwnThread)
+    }
+    func rootList() throws(ProtocolError) -> String { "home" }
+    func snapshot(of list: String) throws(ProtocolError) -> TableSnapshot {
+      let queue = server.withLock { $0 }?.hostQueue
+      let seen =
+        queue?.isCurrentThread != true ? "elsewhere" : queue is CoreThread ? "own" : "service"
+      threads.withLock { $0.insert(seen) }
+      return LibraryTests.fruit(["apple"])
+    }
+  }
+
+  /// The core thread follows what the data source declares, and the configuration
+  /// overrides it.
+  @Test(arguments: [(false, nil, "service"), (true, nil, "own"), (true, false, "service"), (false, true, "own")])
+  func theDataSourceRunsOnTheThreadItDeclares(declared: Bool, configured: Bool?, expected: String)
+    async throws
+  {
+    let shelf = ThreadNoting(needsOwnThread: declared)
+    var configuration = TablewebServer.Configuration(port: 0)
+    configuration.runsCoreOnOwnThread = configured
+    let server = TablewebServer(dataSource: shelf, configuration: configuration)
+    shelf.server.withLock { $0 = server }
+    try await server.start()
+    do {
+      let viewer = try Peer(url: "ws://127.0.0.1:\(server.port)/ws")
+      #expect(viewer.screen?["list"] == .string("home"))
+    }
+    await server.stop()
+    shelf.server.withLock { $0 = nil }
+    #expect(shelf.threads.withLock { $0 } == [expected])
   }
 
   @Test func workRunsInOrderAndStopLetsWhatCameFirstRun() async {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import TableClient
 import TableModel
 import Testing
@@ -26,17 +27,69 @@ import Testing
     done.wait()
   }
 
-  func serve(_ dataSource: some TableDataSource) throws -> TablewebServer {
+  func serve(_ dataSource: some TableDataSource) async throws -> TablewebServer {
     let server = TablewebServer(dataSource: dataSource, configuration: .init(port: 0))
-    try server.start()
+    try await server.start()
     return server
   }
 
   func url(_ server: TablewebServer) -> String { "ws://127.0.0.1:\(server.port)/ws" }
 
+  /// `run()` is the one entry: it starts, tells `onServerRunning` the port the system
+  /// picked, serves, and returns once cancelled, every connection closed.
+  @Test func runStartsTellsTheBoundPortAndEndsWhenCancelled() async throws {
+    let (ports, told) = AsyncStream.makeStream(of: Int.self)
+    let server = TablewebServer(
+      dataSource: SnapshotDataSource(root: Self.fruit(["apple"])), configuration: .init(port: 0),
+      onServerRunning: { port in told.yield(port) })
+    let running = Task { try await server.run() }
+    var heard = ports.makeAsyncIterator()
+    let port = try #require(await heard.next())
+    #expect(port != 0 && port == server.port)
+    do {
+      let viewer = try Peer(url: "ws://127.0.0.1:\(port)/ws")
+      #expect(viewer.screen?["list"] == .string("home"))
+    }
+    running.cancel()
+    try await running.value
+    #expect(throws: (any Error).self) { try Peer(url: "ws://127.0.0.1:\(port)/ws") }
+  }
+
+  /// What goes wrong without a client to tell (here a snapshot with a duplicate id, which
+  /// makes no diff) goes to the configured logger, not to one of the library's own.
+  @Test func whatGoesWrongWithoutAClientIsLoggedToTheConfiguredLogger() async throws {
+    let lines = CapturedLines()
+    var configuration = TablewebServer.Configuration(port: 0)
+    configuration.logger = Logger(label: "app") { _ in CapturingHandler(lines: lines) }
+    let lists = SnapshotDataSource(root: Self.fruit(["apple", "banana"]))
+    let server = TablewebServer(dataSource: lists, configuration: configuration)
+    try await server.start()
+    do {
+      let viewer = try Peer(url: url(server))
+      lists.apply(Self.fruit(["apple", "apple"]))
+      _ = try viewer.next("screen")  // the screens are sent again
+    }
+    await server.stop()
+    #expect(lines.all.contains { $0.hasPrefix("list home cannot be diffed") }, "\(lines.all)")
+  }
+
+  /// A start that cannot listen throws at once (no wait on another task), and so does the
+  /// metrics listener's.
+  @Test func aStartThatCannotListenThrows() async throws {
+    let first = TablewebServer(
+      dataSource: SnapshotDataSource(root: Self.fruit(["apple"])), configuration: .init(port: 0))
+    try await first.start()
+    var configuration = TablewebServer.Configuration(port: first.port)
+    configuration.metricsPort = 0
+    let second = TablewebServer(
+      dataSource: SnapshotDataSource(root: Self.fruit(["apple"])), configuration: configuration)
+    await #expect(throws: TransportError.self) { try await second.start() }
+    await first.stop()
+  }
+
   @Test func aSnapshotAppliedFromAnotherThreadReachesEveryViewerAsOneDiff() async throws {
     let lists = SnapshotDataSource(root: Self.fruit(["apple", "banana"]))
-    let server = try serve(lists)
+    let server = try await serve(lists)
     do {
       let viewers = [try Peer(url: url(server)), try Peer(url: url(server))]
       #expect(viewers[0].screen?["version"] == .int(1))
@@ -69,7 +122,7 @@ import Testing
 
   @Test func reloadListAndBatchUpdatesSendWhatTheAppChanged() async throws {
     let shelf = Shelf()
-    let server = try serve(shelf)
+    let server = try await serve(shelf)
     do {
       let viewer = try Peer(url: url(server))
       Self.onAnotherThread {
@@ -98,7 +151,7 @@ import Testing
     detail.title = "Apple"
     lists.apply(detail)
     lists.setDestination("apple", ofRow: "apple", in: "home")
-    let server = try serve(lists)
+    let server = try await serve(lists)
     do {
       let viewer = try Peer(url: url(server))
       viewer.send(#"{"type":"tap","list":"home","row":"apple"}"#)

@@ -69,7 +69,7 @@ import Testing
   {
     let inbox = Inbox()
     let server = TablewebServer(dataSource: inbox, configuration: .init(port: 0))
-    try server.start()
+    try await server.start()
     do {
       let viewer = try Peer(url: "ws://127.0.0.1:\(server.port)/ws")
       let rows = viewer.screen?["sections"]?[0]?["rows"]
@@ -119,7 +119,7 @@ import Testing
       """#)
     let server = TablewebServer(
       dataSource: StoreDataSource(store: temporary.store), configuration: .init(port: 0))
-    try server.start()
+    try await server.start()
     do {
       let viewer = try Peer(url: "ws://127.0.0.1:\(server.port)/ws")
       viewer.send(

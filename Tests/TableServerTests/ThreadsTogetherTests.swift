@@ -29,7 +29,7 @@ import Testing
       return (try? shelf.snapshot(of: "home")) != nil
     }
     let server = TablewebServer(dataSource: shelf, configuration: configuration)
-    try server.start()
+    try await server.start()
     let url = "ws://127.0.0.1:\(server.port)/ws"
     do {
       let viewers = [try Peer(url: url), try Peer(url: url)]

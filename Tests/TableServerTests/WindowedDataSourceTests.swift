@@ -9,6 +9,13 @@ import Testing
   final class LongShelf: WindowedDataSource {
     var items = (0..<100).map { "Item \($0)" }
     var wholeReads = 0
+    /// Whether it declares its windows; conforming to WindowedDataSource alone is not enough.
+    let declaresWindows: Bool
+    init(declaresWindows: Bool = true) { self.declaresWindows = declaresWindows }
+
+    var capabilities: DataSourceCapabilities {
+      declaresWindows ? DataSourceCapabilities(windows: self) : DataSourceCapabilities()
+    }
 
     func row(at index: Int) -> Row { Row(id: items[index], text: items[index]) }
 
@@ -54,10 +61,15 @@ import Testing
     }
   }
 
-  let shelf = LongShelf()
+  let shelf: LongShelf
   var server: SessionServer
 
   init() {
+    self.init(shelf: LongShelf())
+  }
+
+  init(shelf: LongShelf) {
+    self.shelf = shelf
     var configuration = SessionServerConfiguration(screenRowLimit: 10)
     configuration.windowedListThreshold = 50
     server = SessionServer(
@@ -104,5 +116,22 @@ import Testing
     #expect(deleted.first?["screen"]?["sections"]?.arrayValue?.first?["count"] == .number(100))
     #expect(deleted.first?["screen"]?["version"] == .number(3))
     #expect(shelf.wholeReads == 0)
+  }
+
+  /// The same data source without the declaration: the server reads its long list whole
+  /// and diffs it, as for any data source, although it conforms to WindowedDataSource.
+  @Test func windowsAreUsedOnlyWhenDeclared() throws {
+    var undeclared = WindowedDataSourceTests(shelf: LongShelf(declaresWindows: false))
+    #expect(undeclared.server.capabilities.windows == nil)
+    let viewer = ConnectionID(1)
+    _ = undeclared.server.connectionOpened(viewer, at: .now)
+    _ = undeclared.server.receive(#"{"type":"hello","session":null}"#, from: viewer, at: .now)
+    _ = undeclared.server.receive(#"{"type":"tap","list":"root","row":"go"}"#, from: viewer, at: .now)
+    #expect(undeclared.shelf.wholeReads == 1)
+    undeclared.shelf.items.insert("New", at: 70)
+    let inserted = undeclared.messages(
+      undeclared.server.listChanged(
+        "long", edits: [.insert(Row(id: "New", text: "New"), section: "main", after: "Item 69")]))
+    #expect(inserted.map { $0["type"]?.stringValue } == ["diff"])
   }
 }

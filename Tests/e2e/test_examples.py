@@ -12,6 +12,7 @@ import subprocess
 import time
 
 import pytest
+import websockets
 
 from conftest import ROOT, TABLEWEB
 from test_protocol import Client
@@ -36,7 +37,8 @@ class Example:
         self.ws_url = f"ws://127.0.0.1:{port.group(1)}/ws"
 
     def stop(self):
-        self.process.send_signal(signal.SIGTERM)
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
         self.process.wait(timeout=10)
 
 
@@ -141,6 +143,37 @@ def test_monitor_sends_diffs_with_no_command(example):
     asyncio.run(scenario())
 
 
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+@pytest.mark.parametrize("name", ["Files", "Monitor", "Hello"])
+def test_ctrl_c_or_sigterm_closes_an_example_gracefully(name, stop, tmp_path):
+    """Each example runs in a ServiceGroup: the signal is a graceful shutdown, so an open
+    connection gets a close frame with 1001 (going away) and the program ends with 0."""
+    if name == "Hello":
+        context = start_hello()
+    else:
+        arguments = ["--port", "0"] + (["--root", str(tmp_path)] if name == "Files" else [])
+        context = contextlib.nullcontext(
+            Example(example_binary(name, name.lower()), *arguments))
+    with context as address:
+        process = address.process
+
+        async def scenario():
+            client = await Client.open(address)
+            process.send_signal(stop)
+            try:
+                while True:
+                    await asyncio.wait_for(client.ws.recv(), 10)
+            except websockets.exceptions.ConnectionClosed as closed:
+                return closed.rcvd.code if closed.rcvd else None
+        try:
+            assert asyncio.run(scenario()) == 1001
+            assert process.wait(timeout=10) == 0, process.stderr.read()
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
+
 def test_the_tutorial_in_docs_is_examples_hello_and_it_serves_a_live_list(tmp_path):
     hello_dir = os.path.join(ROOT, "Examples", "Hello")
     with open(os.path.join(ROOT, "docs", "swift-api.md")) as f:
@@ -178,9 +211,11 @@ def start_hello():
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
     class Address:
+        process = None
         origin = f"http://127.0.0.1:{port}"
         url = f"http://127.0.0.1:{port}/"
         ws_url = f"ws://127.0.0.1:{port}/ws"
+    Address.process = process
     try:
         for _ in range(200):
             with socket.socket() as attempt:
@@ -189,5 +224,6 @@ def start_hello():
             time.sleep(0.05)
         yield Address
     finally:
-        process.send_signal(signal.SIGTERM)
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
         process.wait(timeout=10)

@@ -4,7 +4,7 @@ import TableModel
 /// own login (a signed cookie, a JWT in `Authorization`, …). ``StoreAuthenticator`` is the
 /// default behind `tableweb serve`: the credentials of `tableweb access grant`.
 ///
-/// - Important: Called only on the libwebsockets service thread, once per `hello` and
+/// - Important: Called only on the core thread (docs/threading.md), once per `hello` and
 ///   about once a second for ``revoked(among:)``: keep both cheap.
 public protocol Authenticator: AnyObject {
   /// Who the connection is, given its upgrade request and the `hello`'s `access` (nil

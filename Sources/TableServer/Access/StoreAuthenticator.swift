@@ -1,3 +1,4 @@
+import Logging
 import TableModel
 import TableStore
 
@@ -5,13 +6,17 @@ import TableStore
 /// while the store holds no grant, and from the first grant on, only a `hello` with a
 /// granted credential gets in.
 ///
-/// - Important: Not thread-safe (the store is not): use only on the service thread, with
+/// - Important: Not thread-safe (the store is not): use only on the core thread, with
 ///   the store the server itself uses.
 public final class StoreAuthenticator: Authenticator {
   public let store: Store
+  private let diagnostics: ServerDiagnostics
 
-  public init(store: Store) {
+  /// - Parameter logger: where grants that cannot be read are logged: give it the
+  ///   server's ``TablewebServer/Configuration/logger``.
+  public init(store: Store, logger: Logger = Logger(label: "tableweb")) {
     self.store = store
+    diagnostics = ServerDiagnostics(logger: logger)
   }
 
   public func authenticate(_ request: UpgradeRequest, access: String?) -> AccessDecision {
@@ -24,7 +29,7 @@ public final class StoreAuthenticator: Authenticator {
       }
       return .granted(AccessIdentity(name: grant.name, role: grant.role, key: grant.digest))
     } catch {
-      ServerDiagnostics.report("access grants could not be read (\(error)); refusing")
+      diagnostics.report("access grants could not be read (\(error)); refusing")
       // An outage, not a wrong credential: the hello is told to come back (see
       // ``SessionServer/refuseUnauthorized``), not that it needs access.
       return .refused(
@@ -40,7 +45,7 @@ public final class StoreAuthenticator: Authenticator {
     do {
       return try store.accessGrants().isEmpty
     } catch {
-      ServerDiagnostics.report("access grants could not be read (\(error)); keeping connections")
+      diagnostics.report("access grants could not be read (\(error)); keeping connections")
       return true
     }
   }
@@ -52,7 +57,7 @@ public final class StoreAuthenticator: Authenticator {
       let live = Set(try store.accessGrants().map(\.digest))
       return identities.filter { !live.contains($0.key) }
     } catch {
-      ServerDiagnostics.report("access grants could not be read (\(error)); keeping connections")
+      diagnostics.report("access grants could not be read (\(error)); keeping connections")
       return []
     }
   }

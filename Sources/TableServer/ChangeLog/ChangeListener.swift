@@ -14,7 +14,7 @@ import TableStore
 /// edits. The listener keeps one connection of its own on a thread of its own: it waits in
 /// `poll(2)` on the connection's socket (a quarter of a second at most, to notice a stop),
 /// so nothing blocks the service thread and nothing spins. When announcements arrive it
-/// hands one ``SessionHost/catchUpWithLog(announced:)`` to the host's thread (the service thread, or its own core thread on PostgreSQL) — one at a
+/// hands one ``SessionHost/catchUpWithLog(announced:)`` to the core thread (docs/threading.md) — one at a
 /// time: while one is queued, later announcements ride along with it. The catch-up reads
 /// the log only when some announcement names a version this server has not published: its
 /// own commits, which it publishes as it makes them, cost no read (one PostgreSQL
@@ -57,11 +57,13 @@ final class ChangeListener: Sendable {
   private let url: String
   private let server: any WorkQueue
   private let reference: HostReference
+  private let diagnostics: ServerDiagnostics
 
-  init(url: String, server: any WorkQueue, host: SessionHost) {
+  init(url: String, server: any WorkQueue, host: SessionHost, diagnostics: ServerDiagnostics) {
     self.url = url
     self.server = server
-    reference = HostReference(host)
+    self.diagnostics = diagnostics
+    reference = HostReference(host, on: server)
     let thread = Thread { [self] in
       run()
       let waiters = state.withLock {
@@ -101,7 +103,7 @@ final class ChangeListener: Sendable {
         try connection.listen(Self.channel)
       } catch {
         if backoff.noticeOutage(at: .now) {
-          ServerDiagnostics.note(
+          diagnostics.note(
             "not hearing other servers' changes (\(error)); trying again with back-off",
             level: .warning)
         }
@@ -109,7 +111,7 @@ final class ChangeListener: Sendable {
         continue
       }
       if let outage = backoff.succeeded(at: .now) {
-        ServerDiagnostics.note(
+        diagnostics.note(
           "hearing other servers' changes again after \(outage.length) (\(outage.failures) failed attempts)",
           level: .notice)
       }
@@ -120,7 +122,7 @@ final class ChangeListener: Sendable {
       } catch {
         // One line per outage: the failed reconnections that may follow are part of it.
         _ = backoff.noticeOutage(at: .now)
-        ServerDiagnostics.note(
+        diagnostics.note(
           "lost the connection that hears other servers' changes (\(error)); reconnecting with back-off",
           level: .warning)
       }

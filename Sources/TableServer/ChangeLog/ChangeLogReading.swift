@@ -6,7 +6,8 @@ import TableStore
 /// it to publish changes made elsewhere and to rebuild older versions of a list for a
 /// client that resumes with `have` (see SessionServer+ChangeLog).
 ///
-/// - Important: Called only on the service thread, like the data source itself.
+/// - Important: Called only on the core thread (docs/threading.md), like the data source
+///   itself. Used only when declared (``DataSourceCapabilities/changeLog``).
 public protocol ChangeLogReading: AnyObject {
   /// The id of the newest entry: where a server that just started begins reading.
   func logHighWater() throws(ProtocolError) -> Int

@@ -1,3 +1,4 @@
+import Logging
 import TableStore
 
 /// Notices commits made by other processes to the SQLite file a server serves, and makes
@@ -5,7 +6,7 @@ import TableStore
 ///
 /// It polls `PRAGMA data_version` about every 50 ms on a connection of its own,
 /// off the service thread; when the value moves, it hands ``SessionHost/catchUpWithLog()``
-/// to the host's thread (the service thread, or its own core thread on PostgreSQL) (the way `reloadList` reaches it from other threads). The
+/// to the core thread (docs/threading.md), the way `reloadList` reaches it from other threads. The
 /// server's own commits move it too: the catch-up then finds them published and skips
 /// them. One tiny read per tick; nothing on the path of a message.
 ///
@@ -19,29 +20,30 @@ package final class ChangeWatch: Sendable {
   /// also ends when the host is gone.
   public init(
     path: String, server: any WorkQueue, host: SessionHost,
-    every interval: Duration = .milliseconds(50)
+    every interval: Duration = .milliseconds(50), logger: Logger = Logger(label: "tableweb")
   ) {
+    let diagnostics = ServerDiagnostics(logger: logger)
     if Store.isPostgresURL(path) {
-      listener = ChangeListener(url: path, server: server, host: host)
+      listener = ChangeListener(url: path, server: server, host: host, diagnostics: diagnostics)
       task = nil
       return
     }
     listener = nil
-    let reference = HostReference(host)
+    let reference = HostReference(host, on: server)
     task = Task.detached {
       // The first catch-up marks where this server starts reading the log.
       server.perform { reference.host?.catchUpWithLog() }
       // Writable when the file is (it only reads): whichever connection closes last folds
       // the write-ahead log back into the file and removes it, which a read-only one cannot.
-      guard let store = Self.open(path) else { return }
-      var seen = Self.dataVersion(of: store)
+      guard let store = Self.open(path, diagnostics) else { return }
+      var seen = Self.dataVersion(of: store, diagnostics)
       while !Task.isCancelled, reference.isAlive {
         do {
           try await Task.sleep(for: interval)
         } catch {
           return  // cancelled
         }
-        let now = Self.dataVersion(of: store)
+        let now = Self.dataVersion(of: store, diagnostics)
         guard now != seen else { continue }
         seen = now
         server.perform { reference.host?.catchUpWithLog() }
@@ -56,14 +58,14 @@ package final class ChangeWatch: Sendable {
 
   /// The watcher's connection: writable when the file is, else read-only; nil (reported)
   /// when neither opens.
-  private static func open(_ path: String) -> Store? {
+  private static func open(_ path: String, _ diagnostics: ServerDiagnostics) -> Store? {
     do {
       return try Store(path: path)
     } catch {
       do {
         return try Store(path: path, readOnly: true)
       } catch {
-        ServerDiagnostics.report("changes by other processes will not be seen: \(error)")
+        diagnostics.report("changes by other processes will not be seen: \(error)")
         return nil
       }
     }
@@ -71,11 +73,11 @@ package final class ChangeWatch: Sendable {
 
   /// The database's change counter, or nil (reported) when it cannot be read: the next
   /// tick that reads it again counts as a change, so nothing is missed.
-  private static func dataVersion(of store: Store) -> Int? {
+  private static func dataVersion(of store: Store, _ diagnostics: ServerDiagnostics) -> Int? {
     do {
       return try store.dataVersion()
     } catch {
-      ServerDiagnostics.report("cannot read whether other processes changed the database (\(error))")
+      diagnostics.report("cannot read whether other processes changed the database (\(error))")
       return nil
     }
   }

@@ -7,6 +7,9 @@ import TableModel
 /// do on PostgreSQL, where each commit waits for network round trips and a WAL flush: the
 /// commands that arrived meanwhile are run together, their answers and diffs held until
 /// the transaction commits (see ``SessionHost/runTogether(_:more:)``).
+///
+/// - Important: Called only on the core thread (docs/threading.md). Used only when
+///   declared (``DataSourceCapabilities/groupCommit``).
 public protocol GroupCommitting: AnyObject {
   /// Runs `body`, in which every ``TableDataSource/commit(_:in:)`` (and every save of a
   /// session) joins one transaction, committed when `body` returns. A commit refused

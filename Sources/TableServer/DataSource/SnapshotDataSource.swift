@@ -66,6 +66,9 @@ public final class SnapshotDataSource: TableDataSource, Sendable {
 
   // MARK: - TableDataSource
 
+  /// App-side snapshots: the server hears every ``apply(_:)`` and ``remove(list:)``.
+  public var capabilities: DataSourceCapabilities { DataSourceCapabilities(snapshots: self) }
+
   public func rootList() throws(ProtocolError) -> String { root }
 
   public func listExists(_ list: String) throws(ProtocolError) -> Bool {

@@ -1,20 +1,34 @@
+import Logging
 import TableModel
 import TableStore
 
 /// The lists of a SQLite ``Store``, as a table data source: the embedded default behind
 /// `tableweb serve`. It also keeps the sessions' navigation stacks.
 ///
-/// - Important: Not thread-safe (neither is the store): use only on the libwebsockets
-///   service thread, where the store was opened.
+/// - Important: Not thread-safe (neither is the store): use only on the core thread
+///   (docs/threading.md).
 public final class StoreDataSource: TableDataSource, SessionStorage, GroupCommitting {
   public let store: Store
+  private let diagnostics: ServerDiagnostics
 
-  public init(store: Store) {
+  /// - Parameter logger: where what goes wrong without a client to tell is logged (a
+  ///   saved session that cannot be read): give it the server's
+  ///   ``TablewebServer/Configuration/logger``.
+  public init(store: Store, logger: Logger = Logger(label: "tableweb")) {
     self.store = store
+    diagnostics = ServerDiagnostics(logger: logger)
   }
 
   /// The store counts each list's versions in the file.
   public var keepsVersions: Bool { true }
+
+  /// Everything: windows of long lists, the change log (and the database watched for
+  /// other processes' commits), group commit, and on PostgreSQL a core thread of its own.
+  public var capabilities: DataSourceCapabilities {
+    DataSourceCapabilities(
+      windows: self, changeLog: self, watchedDatabase: store.path, groupCommit: self,
+      needsOwnThread: Store.isPostgresURL(store.path))
+  }
 
   public func rootList() throws(ProtocolError) -> String {
     try shown { () throws(StoreError) in try store.rootList() }
@@ -82,7 +96,7 @@ public final class StoreDataSource: TableDataSource, SessionStorage, GroupCommit
       return try store.loadSession(token: token.rawValue)
     } catch {
       // The session starts anew; its token is not in the message.
-      ServerDiagnostics.report("a saved session could not be read (\(error)); starting a new one")
+      diagnostics.report("a saved session could not be read (\(error)); starting a new one")
       return nil
     }
   }

@@ -21,7 +21,7 @@ import TableModel
 ///
 /// Errors are what the client is told (`not_found`, `not_allowed`, `internal`).
 ///
-/// - Important: Called only on the server's service thread, one call at a time:
+/// - Important: Called only on the core thread (docs/threading.md), one call at a time:
 ///   implementations need not be thread-safe. To change the data from another thread,
 ///   change your model, then tell the ``TablewebServer``.
 public protocol TableDataSource: AnyObject {
@@ -78,6 +78,12 @@ public protocol TableDataSource: AnyObject {
   /// versions it made (a database that counts its changes, as the SQLite store does).
   /// False by default: the server numbers versions itself.
   var keepsVersions: Bool { get }
+
+  /// What this data source offers beyond these methods (windows of long lists, a change
+  /// log, group commit, app-side snapshots) and the thread it needs. Read once, when the
+  /// server is made. By default, nothing: adopting ``WindowedDataSource`` or
+  /// ``GroupCommitting`` alone changes nothing until it is declared here.
+  var capabilities: DataSourceCapabilities { get }
 }
 
 extension TableDataSource {
@@ -115,6 +121,8 @@ extension TableDataSource {
 
   public var keepsVersions: Bool { false }
 
+  public var capabilities: DataSourceCapabilities { DataSourceCapabilities() }
+
   public func commit(_ edit: TableEdit, in list: String, by identity: AccessIdentity?)
     throws(ProtocolError) -> TableChange
   {
@@ -128,7 +136,7 @@ extension TableDataSource {
 
 /// Where sessions' navigation stacks are kept between connections and across restarts.
 ///
-/// - Important: Called only on the libwebsockets service thread.
+/// - Important: Called only on the core thread (docs/threading.md).
 public protocol SessionStorage: AnyObject {
   func saveSession(_ token: SessionToken, stack: NavigationStack) throws(ProtocolError)
   func loadSession(_ token: SessionToken) -> NavigationStack?

@@ -3,11 +3,12 @@ import TableModel
 /// A data source that can answer for a list by what is on screen: each section's first
 /// rows and count, one row by id, and where a row stands (UIKit's data source is asked
 /// only for visible cells, and a batch update names index paths without re-reading the
-/// table). For lists longer than ``SessionServerConfiguration/windowedListThreshold``
+/// table). For lists longer than ``TablewebServer/Configuration/windowedListThreshold``
 /// the server then keeps no snapshot, only each section's first screen of rows, and diffs
 /// the data source's edits by position (SessionServer+Windows). The SQLite store is one.
 ///
-/// - Important: Called only on the server's service thread, like ``TableDataSource``.
+/// - Important: Called only on the core thread (docs/threading.md), like
+///   ``TableDataSource``. Used only when declared (``DataSourceCapabilities/windows``).
 public protocol WindowedDataSource: TableDataSource {
   /// The list with each section cut to its first `rowLimit` rows, and every section's
   /// whole count; nil when the list can only be read whole (an indexed list).

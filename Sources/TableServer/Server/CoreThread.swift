@@ -1,17 +1,27 @@
 import Foundation
+import TableModel
 
-/// Where a ``SessionHost`` runs: work handed to it runs there, one item at a time, in the
-/// order it was handed over. The libwebsockets service thread is one
-/// (``WebSocketServer/perform(_:)``); a ``CoreThread`` is another.
+/// A thread that runs work handed to it, one item at a time, in the order it was handed
+/// over: where a ``SessionHost`` runs — the core thread (docs/threading.md). A
+/// libwebsockets service thread is one (``WebSocketServer/perform(_:)``); a ``CoreThread``
+/// is another.
 package protocol WorkQueue: AnyObject, Sendable {
   func perform(_ work: @escaping @Sendable () -> Void)
+  /// Whether the calling thread is this queue's thread. Any thread.
+  var isCurrentThread: Bool { get }
+  /// The thread's name, for failure messages.
+  var threadName: String { get }
 }
 
-extension WebSocketServer: WorkQueue {}
+extension WebSocketServer: WorkQueue {
+  public var isCurrentThread: Bool { isOnServiceThread }
+  public var threadName: String { "the libwebsockets service thread" }
+}
 
-/// A thread of its own for the session core, when its data source makes network round
-/// trips (PostgreSQL): a commit then waits here, and the libwebsockets service thread goes
-/// on reading, writing and answering every other connection (see ``CoreRelay``).
+/// The core thread as a thread of its own, when the data source makes network round trips
+/// (PostgreSQL): a commit then waits here, and the libwebsockets service thread goes on
+/// reading, writing and answering every other connection (see ``CoreRelay`` and
+/// docs/threading.md).
 ///
 /// Work runs in the order ``perform(_:)`` was called, from any thread. ``stop()`` lets
 /// what was handed over before it run, then ends the thread; work handed over later is
@@ -25,6 +35,8 @@ package final class CoreThread: WorkQueue, @unchecked Sendable {
   /// Runs the work that queued up while the thread was busy, at most
   /// ``mostRunTogether`` items at a time (see ``runTogether(with:)``).
   private var runner: Runner?
+  private let thread = ThreadChecker("CoreThread")
+  public let threadName: String
 
   /// What a runner is handed: the work that queued up, and a way to take, while it runs,
   /// up to so many more items that have come since (in order; none when none waits).
@@ -38,10 +50,18 @@ package final class CoreThread: WorkQueue, @unchecked Sendable {
   public static let mostRunTogether = 64
 
   public init(name: String = "tableweb-core") {
-    let thread = Thread { [self] in run() }
+    threadName = "the core thread (\(name))"
+    let thread = Thread { [self] in
+      self.thread.bindToCurrentThread()
+      run()
+      self.thread.unbind()
+    }
     thread.name = name
     thread.start()
   }
+
+  /// Whether the calling thread is this one. Any thread.
+  public var isCurrentThread: Bool { thread.isOwnerThread }
 
   public func perform(_ item: @escaping @Sendable () -> Void) {
     condition.lock()

@@ -4,12 +4,17 @@ import TableStore
 /// Where the server reports what went wrong without a client to tell: a data source that
 /// failed while a change was being sent out, a session that could not be read back.
 ///
-/// Through swift-log (as `serve` sets it up: text or JSON on standard error), at `error`;
-/// never row text or credentials. Any thread.
-enum ServerDiagnostics {
-  private static let logger = Logger(label: "tableweb.server")
+/// Through the configured swift-log `Logger` (``TablewebServer/Configuration/logger``;
+/// `serve` sets it up: text or JSON on standard error), at `error`; never row text or
+/// credentials. A value: any thread may hold one.
+struct ServerDiagnostics: Sendable {
+  let logger: Logger
 
-  static func report(_ message: String) {
+  init(logger: Logger = Logger(label: "tableweb")) {
+    self.logger = logger
+  }
+
+  func report(_ message: String) {
     // The database is down: its store connection logged that once ("PostgreSQL cannot be
     // reached; reconnecting with back-off") and logs its return; every poll, catch-up and
     // access check would otherwise repeat it many times a second.
@@ -19,7 +24,7 @@ enum ServerDiagnostics {
 
   /// A passing condition worth a line, not an error: e.g. an outage begun (`warning`) and
   /// over (`notice`), each logged once.
-  static func note(_ message: String, level: Logger.Level) {
+  func note(_ message: String, level: Logger.Level) {
     logger.log(level: level, "\(message)")
   }
 }

@@ -10,7 +10,7 @@ import TableStore
 /// by a fresh `screen`, and the diffs still to come in the same batch are skipped for it
 /// (the screen already contains them). Nobody else waits.
 ///
-/// - Important: Every method must be called on the libwebsockets service thread; each
+/// - Important: Every method must be called on the core thread (docs/threading.md); each
 ///   checks it on its first line.
 package final class SessionHost: ConnectionDelegate {
   /// The core; nil once the transport has stopped, which releases the data source (and
@@ -20,6 +20,8 @@ package final class SessionHost: ConnectionDelegate {
   /// stopped, so the two do not keep each other alive.
   public let transport: any MessageTransport
   let thread = ThreadChecker("SessionHost")
+  /// Where what goes wrong without a client to tell is logged: the core's.
+  private let diagnostics: ServerDiagnostics
   private let clock = ContinuousClock()
   /// How many times a full queue was replaced by a fresh screen: a figure for logs.
   public private(set) var resynchronizations = 0
@@ -42,6 +44,7 @@ package final class SessionHost: ConnectionDelegate {
     self.server = server
     self.transport = transport
     self.telemetry = telemetry
+    diagnostics = server.diagnostics
     if let telemetry {
       // Not reading `server` here: it is being changed while the command runs.
       self.server?.onCommand = { type, result in telemetry.command(type, result: result) }
@@ -202,7 +205,7 @@ extension SessionHost {
   public func runTogether(_ work: [() -> Void], more: (Int) -> [() -> Void] = { _ in [] }) {
     thread.check()
     guard work.count > 1, held == nil, self.server != nil,
-      let group = self.server?.dataSource as? any GroupCommitting
+      let group = self.server?.capabilities.groupCommit
     else {
       for item in work { item() }
       return
@@ -242,11 +245,11 @@ extension SessionHost {
     if self.server != nil { self.server = before }
     switch failure {
     case .notApplied(let error):
-      ServerDiagnostics.report(
+      diagnostics.report(
         "\(ran.count) commands could not be committed together (\(error.message)); running each again on its own")
       for item in ran { item() }
     case .outcomeUnknown(let error):
-      ServerDiagnostics.report(
+      diagnostics.report(
         "the connection broke while \(ran.count) commands were committing together; each is answered with an error, and the change log shows what was committed")
       group.refusingCommits(with: error) {
         for item in ran { item() }

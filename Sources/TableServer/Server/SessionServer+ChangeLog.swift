@@ -21,7 +21,7 @@ extension SessionServer {
   }
 
   mutating func catchUpWithLog(effects: inout [ServerAction]) {
-    guard let log = dataSource as? any ChangeLogReading else { return }
+    guard let log = capabilities.changeLog else { return }
     do {
       guard var position = changeFeed.logPosition else {
         changeFeed.logPosition = try log.logHighWater()
@@ -46,7 +46,7 @@ extension SessionServer {
         if entries.count < Store.logBatch { return }
       }
     } catch {
-      ServerDiagnostics.report("the change log could not be read (\(error))")
+      diagnostics.report("the change log could not be read (\(error))")
     }
   }
 
@@ -54,13 +54,13 @@ extension SessionServer {
   /// checkpoint of this core (``checkpoint()``) knows where to read from: a core restored
   /// to it then reads what was committed since, rather than starting at the end again.
   mutating func anchorLogPosition() {
-    guard changeFeed.logPosition == nil, let log = dataSource as? any ChangeLogReading else {
+    guard changeFeed.logPosition == nil, let log = capabilities.changeLog else {
       return
     }
     do {
       changeFeed.logPosition = try log.logHighWater()
     } catch {
-      ServerDiagnostics.report("the change log could not be read (\(error))")
+      diagnostics.report("the change log could not be read (\(error))")
     }
   }
 
@@ -114,7 +114,7 @@ extension SessionServer {
     do {
       root = try dataSource.rootList()
     } catch {
-      ServerDiagnostics.report("the root list could not be read after an import (\(error))")
+      diagnostics.report("the root list could not be read after an import (\(error))")
       return
     }
     for token in sessions.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
@@ -149,7 +149,7 @@ extension SessionServer {
       return remembered
     }
     // A long list is held as its first rows only: it cannot be rebuilt from the log.
-    guard let log = dataSource as? any ChangeLogReading, windowCounts[have.list] == nil else {
+    guard let log = capabilities.changeLog, windowCounts[have.list] == nil else {
       return nil
     }
     do {
@@ -176,13 +176,13 @@ extension SessionServer {
         snapshot = next
       }
       guard snapshot.sections == current.sections else {
-        ServerDiagnostics.report(
+        diagnostics.report(
           "list \(have.list) replayed from the log differs from its snapshot")
         return nil
       }
       return frames
     } catch {
-      ServerDiagnostics.report("list \(have.list) could not be rebuilt from the log (\(error))")
+      diagnostics.report("list \(have.list) could not be rebuilt from the log (\(error))")
       return nil
     }
   }

@@ -71,7 +71,7 @@ extension SessionServer {
         ops = try TableDiff.ops(from: old.sections, to: new.sections)
       } catch {
         // Only a snapshot with duplicate ids makes no diff: resend the screens.
-        ServerDiagnostics.report("list \(listChange.list) cannot be diffed (\(error)); screens resent")
+        diagnostics.report("list \(listChange.list) cannot be diffed (\(error)); screens resent")
         for session in sessions(showing: listChange.list) + sessions(showingBeside: listChange.list) {
           effects.append(screen(of: session.token, transition: .none, to: session.connections))
         }
@@ -144,7 +144,7 @@ extension SessionServer {
     do {
       try new.apply(edits)
     } catch {
-      ServerDiagnostics.report(
+      diagnostics.report(
         "the edits to list \(change.list) v\(change.version) do not fit its snapshot (\(error)); read again")
       return nil
     }
@@ -189,7 +189,7 @@ extension SessionServer {
     do {
       try cacheSnapshot(of: session.topList)
     } catch {
-      ServerDiagnostics.report("list \(session.topList) could not be read after \(cause) (\(error))")
+      diagnostics.report("list \(session.topList) could not be read after \(cause) (\(error))")
       return false
     }
     cacheSidebar(of: session)

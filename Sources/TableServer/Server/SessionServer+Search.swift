@@ -42,7 +42,7 @@ extension SessionServer {
       searches.results[session.topList, default: [:]][query] = results
       return (query, results)
     } catch {
-      ServerDiagnostics.report("a search of list \(session.topList) failed (\(error))")
+      diagnostics.report("a search of list \(session.topList) failed (\(error))")
       return nil
     }
   }
@@ -116,7 +116,7 @@ extension SessionServer {
     do {
       return try TableDiff.ops(from: old.sections, to: new.sections)
     } catch {
-      ServerDiagnostics.report("search results of list \(new.list) cannot be diffed (\(error)); screens resent")
+      diagnostics.report("search results of list \(new.list) cannot be diffed (\(error)); screens resent")
       return nil
     }
   }

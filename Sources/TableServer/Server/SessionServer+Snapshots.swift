@@ -19,7 +19,7 @@ extension SessionServer {
   /// Reads the list: its first rows when it is long and the data source can say so, else
   /// whole.
   func readListState(of list: String) throws(ProtocolError) -> (snapshot: TableSnapshot, counts: [Int]?) {
-    if let windowed = dataSource as? any WindowedDataSource,
+    if let windowed = capabilities.windows,
       let prefix = try windowed.prefix(of: list, rowLimit: configuration.screenRowLimit),
       prefix.total > configuration.windowedListThreshold
     {
@@ -44,7 +44,7 @@ extension SessionServer {
     do {
       return try dataSource.listExists(list)
     } catch {
-      ServerDiagnostics.report("cannot tell whether list \(list) still exists (\(error)); kept")
+      diagnostics.report("cannot tell whether list \(list) still exists (\(error)); kept")
       return true
     }
   }
@@ -54,7 +54,7 @@ extension SessionServer {
     do {
       return try readSnapshot(of: list)
     } catch {
-      ServerDiagnostics.report("list \(list) could not be read (\(error))")
+      diagnostics.report("list \(list) could not be read (\(error))")
       return nil
     }
   }

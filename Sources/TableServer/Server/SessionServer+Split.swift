@@ -47,7 +47,7 @@ extension SessionServer {
     do {
       try cacheSnapshot(of: list)
     } catch {
-      ServerDiagnostics.report("the sidebar \(list) could not be read (\(error))")
+      diagnostics.report("the sidebar \(list) could not be read (\(error))")
     }
   }
 }

@@ -13,7 +13,7 @@ import TableModel
 /// move `count` and positions only). When the edits cannot be placed (a data source that
 /// does not say, rows hidden or shown by a switch) the viewers get the screen again.
 extension SessionServer {
-  var windowedSource: (any WindowedDataSource)? { dataSource as? any WindowedDataSource }
+  var windowedSource: (any WindowedDataSource)? { capabilities.windows }
 
   /// The row `id` of `list`, from its held snapshot or, for a long list, by id.
   func heldRow(_ id: String, in list: String, state: (snapshot: TableSnapshot, counts: [Int]?))
@@ -97,7 +97,7 @@ extension SessionServer {
     do {
       return try windowedSource?.currentVersion(of: list) == version
     } catch {
-      ServerDiagnostics.report("the version of list \(list) could not be read (\(error))")
+      diagnostics.report("the version of list \(list) could not be read (\(error))")
       return false
     }
   }
@@ -123,7 +123,7 @@ extension SessionServer {
       do {
         return try windowed.indexPath(ofRow: id, in: list)
       } catch {
-        ServerDiagnostics.report("row \(id) of list \(list) could not be placed (\(error))")
+        diagnostics.report("row \(id) of list \(list) could not be placed (\(error))")
         return nil
       }
     }
@@ -160,7 +160,7 @@ extension SessionServer {
         windowCounts[list] = prefix.counts
       }
     } catch {
-      ServerDiagnostics.report("list \(list) could not be read (\(error))")
+      diagnostics.report("list \(list) could not be read (\(error))")
     }
     guard resend else { return }
     for session in sessions(showing: list) + sessions(showingBeside: list) {

@@ -1,3 +1,4 @@
+import Logging
 import TableModel
 
 /// The application half of the server: sessions, their navigation stacks and live diffs
@@ -10,9 +11,11 @@ import TableModel
 /// what makes every viewer of a list see the same diffs, in version order, without gaps.
 ///
 /// - Important: Not thread-safe, and its data source is not either: use it only on the
-///   libwebsockets service thread. ``SessionHost`` owns it there and checks.
+///   core thread (docs/threading.md). ``SessionHost`` owns it there and checks.
 package struct SessionServer {
   public let dataSource: any TableDataSource
+  /// What the data source declared it offers (``TableDataSource/capabilities``), read once.
+  public let capabilities: DataSourceCapabilities
   public let sessionStorage: any SessionStorage
   public let configuration: SessionServerConfiguration
   /// Who may connect; nil lets everyone in (an open server).
@@ -46,6 +49,8 @@ package struct SessionServer {
   private(set) var searches = SearchBook()
   /// The answers to commands that carried a `commandId` (SessionServer+CommandIDs).
   var answeredCommands = AnsweredCommands()
+  /// Where what goes wrong without a client to tell is logged (the configured logger).
+  var diagnostics: ServerDiagnostics
   /// Told of every command answered: its wire type (`unknown` when it could not be read)
   /// and `ack` or the error code. For metrics and logs; never given row text or ids.
   public var onCommand: ((_ type: String, _ result: String) -> Void)?
@@ -53,9 +58,11 @@ package struct SessionServer {
   public init(
     dataSource: any TableDataSource, sessionStorage: any SessionStorage,
     configuration: SessionServerConfiguration = SessionServerConfiguration(),
-    authenticator: (any Authenticator)? = nil
+    authenticator: (any Authenticator)? = nil, logger: Logger = Logger(label: "tableweb")
   ) {
+    diagnostics = ServerDiagnostics(logger: logger)
     self.dataSource = dataSource
+    capabilities = dataSource.capabilities
     self.sessionStorage = sessionStorage
     self.configuration = configuration
     self.authenticator = authenticator

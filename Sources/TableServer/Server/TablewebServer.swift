@@ -9,7 +9,8 @@ import TableStore
 ///
 /// ```swift
 /// let server = TablewebServer(dataSource: MyLists(), configuration: .init(port: 8080))
-/// try await server.run()  // until the task is cancelled or stop() is called
+/// // Until Ctrl-C or SIGTERM, then every connection is closed gracefully.
+/// try await ServiceGroup(services: [server], gracefulShutdownSignals: [.sigint, .sigterm]).run()
 /// ```
 ///
 /// When your data changes, say so from any thread or task; every viewer of the list gets
@@ -19,54 +20,63 @@ import TableStore
 ///   by id, without reading the list again;
 /// - ``SnapshotDataSource/apply(_:)``: a whole new snapshot of a list, diffed for you.
 ///
-/// A `Service` of swift-service-lifecycle: run it in a `ServiceGroup` for graceful
-/// shutdown on SIGTERM.
+/// A `Service` of swift-service-lifecycle, with ``run()`` its one entry: run it in a
+/// `ServiceGroup` for a graceful shutdown on SIGTERM and Ctrl-C. Which thread runs your
+/// data source: docs/threading.md.
 public final class TablewebServer: Service, Sendable {
-  /// What can be set about a server. Every field has a default.
+  /// Everything that can be set about a server, on one value: every setting is a `var`
+  /// with a default, so set only what differs.
+  ///
+  /// ```swift
+  /// var configuration = TablewebServer.Configuration(port: 0)
+  /// configuration.isReadOnly = true
+  /// configuration.logger = logger
+  /// ```
   public struct Configuration: Sendable {
+    // MARK: Where it listens
+
     /// An IP address of this machine, or `localhost`.
-    public var host: String
+    public var host = "127.0.0.1"
     /// 0 lets the system pick a free port: read it back from ``TablewebServer/port``.
-    public var port: Int
-    /// A folder to serve as the page instead of the built-in one (for working on it); the
-    /// command line's `--public`.
-    public var publicDirectory: String?
+    public var port = 8080
     /// Origins (`scheme://host[:port]`) allowed to connect besides the server's own.
-    public var allowedOrigins: [String]
-    /// The largest message a client may send, in bytes.
-    public var maxMessageSize: Int
-    /// Offer permessage-deflate (costs about 300 KiB of zlib state per connection).
-    public var permessageDeflate: Bool
-    /// Refuse every command that changes data, and show every list as not editable.
-    public var isReadOnly: Bool
-    /// How many rows of each section a screen carries before the client fetches more.
-    public var screenRowLimit: Int
-    /// Serve `GET /metrics` on this address and ``metricsPort`` instead of the main port
-    /// (nil: the main port). Only an IP address or `localhost`.
-    public var metricsHost: String?
-    /// Serve `GET /metrics` on this port instead of the main one (0 picks a free one;
-    /// read it back from ``TablewebServer/metricsPort``).
-    public var metricsPort: Int?
-    /// Count and serve `GET /metrics` (Prometheus text) on the same port; false counts
-    /// nothing (the log lines remain).
-    public var servesMetrics = true
-    /// What `GET /healthz` checks: true when the server can read its data (the database
-    /// file, say). Called on a thread of its own, one check at a time (requests during a
-    /// check share its answer), so it may wait on a network.
-    public var healthCheck: @Sendable () -> Bool = { true }
-    /// Whether the session core (and so the data source) runs on a thread of its own
-    /// instead of the one that reads and writes every connection: then a slow data source
-    /// (a network round trip per command) stalls the commands behind it but not the
-    /// connections' pings, writes and static files (see ``CoreRelay``). nil: only when the
-    /// data is a ``StoreDataSource`` on PostgreSQL.
-    public var runsCoreOnOwnThread: Bool?
-    /// Where connections, refused commands, start and stop are logged.
-    public var logger = Logger(label: "tableweb")
+    public var allowedOrigins: [String] = []
     /// Host names (no port) answered besides `localhost` and loopback addresses: a server
     /// on a loopback ``host`` answers only those (403 otherwise, against DNS rebinding),
     /// and names given here make a server on any address check too. Behind a proxy that
     /// passes the browser's `Host`, the public name goes here.
     public var allowedHosts: [String] = []
+    /// A folder to serve as the page instead of the built-in one (for working on it); the
+    /// command line's `--public`.
+    public var publicDirectory: String?
+
+    // MARK: Messages, screens and commands
+
+    /// The largest message a client may send, in bytes.
+    public var maxMessageSize = 64 * 1024
+    /// Offer permessage-deflate (costs about 300 KiB of zlib state per connection).
+    public var permessageDeflate = false
+    /// Refuse every command that changes data (`not_allowed`), and show every list as not
+    /// editable.
+    public var isReadOnly = false
+    /// How many rows of each section a screen carries before the client fetches more.
+    public var screenRowLimit = 300
+    /// The most rows one `fetch` returns.
+    public var fetchLimit = 500
+    /// Commands a connection may send in a burst (`rate_limited` past it).
+    public var burstSize: Double = 100
+    /// Commands a connection may send per second after a burst.
+    public var commandsPerSecond: Double = 50
+    /// A connection whose messages are refused by the rate limit this many times in a row
+    /// is closed.
+    public var refusalsBeforeClose = 50
+    /// Lists with more rows than this, from a data source that declares windows
+    /// (``DataSourceCapabilities/windows``), are held as their first screen only and
+    /// never read whole.
+    public var windowedListThreshold = 10_000
+
+    // MARK: Connections
+
     /// Seconds a request's headers may take to arrive; slower ones are dropped.
     public var headerTimeoutSeconds = 5
     /// Connections held at once; past it, HTTP 503.
@@ -79,19 +89,51 @@ public final class TablewebServer: Service, Sendable {
     /// ``WebSocketServer/Configuration/trustedProxies``).
     public var trustedProxies: [String] = []
 
-    public init(
-      host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String? = nil,
-      allowedOrigins: [String] = [], maxMessageSize: Int = 64 * 1024,
-      permessageDeflate: Bool = false, isReadOnly: Bool = false, screenRowLimit: Int = 300
-    ) {
+    // MARK: Operations
+
+    /// Count and serve `GET /metrics` (Prometheus text) on the same port; false counts
+    /// nothing (the log lines remain).
+    public var servesMetrics = true
+    /// Serve `GET /metrics` on this address and ``metricsPort`` instead of the main port
+    /// (nil: the main port). Only an IP address or `localhost`.
+    public var metricsHost: String?
+    /// Serve `GET /metrics` on this port instead of the main one (0 picks a free one;
+    /// read it back from ``TablewebServer/metricsPort``).
+    public var metricsPort: Int?
+    /// What `GET /healthz` checks: true when the server can read its data (the database
+    /// file, say). Called on a health-check thread (docs/threading.md), one check at a
+    /// time (requests during a check share its answer), so it may wait on a network.
+    public var healthCheck: @Sendable () -> Bool = { true }
+    /// Where everything the server has to say goes: connections, refused commands,
+    /// start and stop, and what went wrong without a client to tell (a data source that
+    /// failed while a change was sent out).
+    public var logger = Logger(label: "tableweb")
+
+    // MARK: Threads
+
+    /// Whether the core thread — the thread that runs the session core and so the data
+    /// source (docs/threading.md) — is a thread of its own rather than the main
+    /// listener's libwebsockets service thread: then a slow data source (a network round
+    /// trip per command) stalls the commands behind it but not the connections' pings,
+    /// writes and static files. nil: as the data source declares
+    /// (``DataSourceCapabilities/needsOwnThread``; true for a ``StoreDataSource`` on
+    /// PostgreSQL).
+    public var runsCoreOnOwnThread: Bool?
+
+    /// A configuration with every default, listening on `host` and `port`.
+    public init(host: String = "127.0.0.1", port: Int = 8080) {
       self.host = host
       self.port = port
-      self.publicDirectory = publicDirectory
-      self.allowedOrigins = allowedOrigins
-      self.maxMessageSize = maxMessageSize
-      self.permessageDeflate = permessageDeflate
-      self.isReadOnly = isReadOnly
-      self.screenRowLimit = screenRowLimit
+    }
+
+    /// The session core's share of the settings.
+    var sessionServer: SessionServerConfiguration {
+      var core = SessionServerConfiguration(
+        isReadOnly: isReadOnly, screenRowLimit: screenRowLimit, fetchLimit: fetchLimit,
+        burstSize: burstSize, commandsPerSecond: commandsPerSecond,
+        refusalsBeforeClose: refusalsBeforeClose)
+      core.windowedListThreshold = windowedListThreshold
+      return core
     }
   }
 
@@ -99,41 +141,56 @@ public final class TablewebServer: Service, Sendable {
   private let transport: WebSocketServer
   /// The listener of `/metrics` alone, when it has a port of its own.
   private let metricsTransport: WebSocketServer?
-  private let metricsListener: ServiceThreadBound<MetricsListener>?
-  /// The transport's delegate: the session host itself, or the relay that puts it on a
-  /// thread of its own. Touched only on the service thread.
-  private let delegate: ServiceThreadBound<any ConnectionDelegate>
-  /// Where the session host runs: the service thread, or ``coreThread``.
-  private let hostQueue: any WorkQueue
-  private let host: ServiceThreadBound<SessionHost>
-  /// The session core's own thread, when the data source makes network round trips
-  /// (PostgreSQL): nil runs it on the service thread (see ``CoreRelay``).
+  /// The core thread: the main listener's service thread, or ``coreThread``.
+  let hostQueue: any WorkQueue
+  /// The session host, used only on the core thread (checked on every access).
+  private let host: ThreadBound<SessionHost>
+  /// The core thread as a thread of its own, when the data source needs one (PostgreSQL):
+  /// nil runs the core on the service thread (see ``CoreRelay``).
   private let coreThread: CoreThread?
+  /// What ``start()`` hands to the listeners' service threads before they begin, made on
+  /// the thread that made the server: taken once, under the lock, by ``start()``.
+  private let handover: LockedValue<Handover?>
+  private struct Handover {
+    /// The transport's delegate: the session host itself, or the relay that puts it on
+    /// a thread of its own.
+    let delegate: any ConnectionDelegate
+    /// `/healthz` and `/metrics`, for the metrics listener.
+    let routes: OperatorRoutes
+    /// Those and the session host's `/api/commands`, on the main port.
+    let allRoutes: HTTPRoutes
+    let metricsListener: MetricsListener?
+    let host: SessionHost
+  }
+  private let refusals: ConnectionRefusalLog
+  /// Told the bound port once the server listens.
+  private let onServerRunning: @Sendable (_ port: Int) async -> Void
   /// Rechecks access every second while serving, when there is an authenticator.
   private let accessWatch: LockedValue<AccessWatch?> = LockedValue(nil)
   private let hasAuthenticator: Bool
-  /// Watches the SQLite file for other processes' commits, when the data is one.
+  /// Watches the database for other processes' commits, when the data source declares one.
   private let changeWatch: LockedValue<ChangeWatch?> = LockedValue(nil)
   private let watchedDatabase: String?
-  /// `/healthz` and `/metrics`.
-  private let routes: ServiceThreadBound<OperatorRoutes>
-  /// Those and the session host's `/api/commands`, on the main port.
-  private let allRoutes: ServiceThreadBound<HTTPRoutes>
 
   /// - Parameters:
-  ///   - dataSource: your lists. Called only on the server's thread.
+  ///   - dataSource: your lists. Called only on the core thread (docs/threading.md). What
+  ///     it offers beyond ``TableDataSource`` is what its
+  ///     ``TableDataSource/capabilities`` declare.
   ///   - sessionStorage: where sessions' navigation stacks are kept; by default in memory
   ///     (they survive a reconnect, not a restart).
   ///   - authenticator: who may connect and with which role (see ``Authenticator``);
   ///     nil lets everyone in. Revocations it reports close connections within 2 s.
+  ///   - onServerRunning: told the bound port once the server listens (port 0 picks one):
+  ///     for tests, and for printing the address.
   public init(
     dataSource: some TableDataSource, sessionStorage: (any SessionStorage)? = nil,
     authenticator: (any Authenticator)? = nil,
-    configuration: Configuration = Configuration()
+    configuration: Configuration = Configuration(),
+    onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
   ) {
     hasAuthenticator = authenticator != nil
-    watchedDatabase = (dataSource as? StoreDataSource).map(\.store.path)
     self.configuration = configuration
+    self.onServerRunning = onServerRunning
     var transportConfiguration = WebSocketServer.Configuration(
       host: configuration.host, port: configuration.port,
       publicDirectory: configuration.publicDirectory,
@@ -149,6 +206,7 @@ public final class TablewebServer: Service, Sendable {
     transportConfiguration.maxPendingHeadersPerAddress = configuration.maxPendingHeadersPerAddress
     transportConfiguration.trustedProxies = configuration.trustedProxies
     transport = WebSocketServer(configuration: transportConfiguration)
+    var metricsListener: MetricsListener?
     if configuration.servesMetrics, let metricsPort = configuration.metricsPort {
       let metrics = WebSocketServer(
         configuration: .init(
@@ -156,45 +214,51 @@ public final class TablewebServer: Service, Sendable {
           dynamicPaths: [OperatorRoutes.metrics], servesPage: false,
           allowedHosts: configuration.allowedHosts))
       metricsTransport = metrics
-      metricsListener = ServiceThreadBound(MetricsListener(transport: metrics))
+      metricsListener = MetricsListener(transport: metrics)
     } else {
       metricsTransport = nil
-      metricsListener = nil
     }
     let telemetry = ServerTelemetry(
       logger: configuration.logger, recordsMetrics: configuration.servesMetrics)
-    routes = ServiceThreadBound(
-      OperatorRoutes(
-        telemetry: telemetry, healthCheck: configuration.healthCheck,
-        servesMetrics: configuration.servesMetrics))
+    refusals = telemetry.refusals
+    let routes = OperatorRoutes(
+      telemetry: telemetry, healthCheck: configuration.healthCheck,
+      servesMetrics: configuration.servesMetrics)
     let core = SessionServer(
       dataSource: dataSource, sessionStorage: sessionStorage ?? MemorySessionStorage(),
-      configuration: SessionServerConfiguration(
-        isReadOnly: configuration.isReadOnly, screenRowLimit: configuration.screenRowLimit),
-      authenticator: authenticator)
-    if configuration.runsCoreOnOwnThread
-      ?? watchedDatabase.map(Store.isPostgresURL) ?? false
-    {
+      configuration: configuration.sessionServer, authenticator: authenticator,
+      logger: configuration.logger)
+    // What the data source declared, not what it happens to conform to.
+    let capabilities = core.capabilities
+    watchedDatabase = capabilities.watchedDatabase
+    let host: SessionHost
+    let delegate: any ConnectionDelegate
+    let commands: any HTTPResponder
+    if configuration.runsCoreOnOwnThread ?? capabilities.needsOwnThread {
       // Each command is a network round trip: it waits on a thread of its own, not on the
       // one that reads and writes every connection.
       let thread = CoreThread()
       let relay = CoreRelay(transport: transport, core: thread)
-      let host = SessionHost(server: core, transport: relay, telemetry: telemetry)
+      host = SessionHost(server: core, transport: relay, telemetry: telemetry)
       relay.attach(host)
-      self.host = ServiceThreadBound(host)
       coreThread = thread
       hostQueue = thread
-      delegate = ServiceThreadBound(relay)
-      allRoutes = ServiceThreadBound(HTTPRoutes([routes.value, relay]))
+      delegate = relay
+      commands = relay
     } else {
-      let host = SessionHost(server: core, transport: transport, telemetry: telemetry)
-      self.host = ServiceThreadBound(host)
+      host = SessionHost(server: core, transport: transport, telemetry: telemetry)
       coreThread = nil
       hostQueue = transport
-      delegate = ServiceThreadBound(host)
-      allRoutes = ServiceThreadBound(HTTPRoutes([routes.value, host]))
+      delegate = host
+      commands = host
     }
-    if let snapshots = dataSource as? SnapshotDataSource {
+    self.host = ThreadBound(host, on: hostQueue)
+    handover = LockedValue(
+      Handover(
+        delegate: delegate, routes: routes,
+        allRoutes: HTTPRoutes([routes, commands]),
+        metricsListener: metricsListener, host: host))
+    if let snapshots = capabilities.snapshots {
       snapshots.onChange { [weak self] list in self?.reloadList(list) }
     }
   }
@@ -206,36 +270,45 @@ public final class TablewebServer: Service, Sendable {
   /// The port `/metrics` is served on: ``port`` unless it has one of its own.
   public var metricsPort: Int { metricsTransport?.port ?? transport.port }
 
-  /// Opens the port and starts serving; returns at once. Throws when the port cannot be
-  /// opened or the page folder does not exist.
-  public func start() throws(TransportError) {
-    if let metricsTransport, let metricsListener {
-      try metricsTransport.start(delegate: metricsListener.value, responder: routes.value)
+  /// Opens the port and starts serving, then tells `onServerRunning` the bound port and
+  /// returns: for tests, which then talk to ``port``; an app calls ``run()``, which starts
+  /// unless started. Throws when the port cannot be opened or the page folder does not
+  /// exist. Call once.
+  public func start() async throws(TransportError) {
+    guard let handover = handover.withLock({ $0.take() }) else {
+      preconditionFailure("TablewebServer.start called twice")
     }
-    let refusals = routes.value.telemetry.refusals
+    if let metricsTransport, let metricsListener = handover.metricsListener {
+      try metricsTransport.start(delegate: metricsListener, responder: handover.routes)
+    }
+    let refusals = refusals
     do {
       try transport.start(
-        delegate: delegate.value, responder: allRoutes.value,
+        delegate: handover.delegate, responder: handover.allRoutes,
         onRefusal: { reason, address in refusals.record(reason, address: address) })
     } catch {
-      if let metricsTransport { Self.stopAndWait(metricsTransport) }
+      await metricsTransport?.stop()
       throw error
     }
     if hasAuthenticator {
-      let watch = AccessWatch(server: hostQueue, host: host.value)
+      let watch = AccessWatch(server: hostQueue, host: handover.host)
       accessWatch.withLock { $0 = watch }
     }
     if let watchedDatabase {
-      let watch = ChangeWatch(path: watchedDatabase, server: hostQueue, host: host.value)
+      let watch = ChangeWatch(
+        path: watchedDatabase, server: hostQueue, host: handover.host,
+        logger: configuration.logger)
       changeWatch.withLock { $0 = watch }
     }
+    await onServerRunning(transport.port)
   }
 
-  /// Starts (unless started) and serves until ``stop()``, a graceful shutdown of the
-  /// service group, or the task's cancellation; then closes every connection (1001)
-  /// after what is queued for it, and returns.
+  /// The one entry, as a swift-service-lifecycle `Service`: starts (unless ``start()``
+  /// did), serves until a graceful shutdown of the service group (SIGTERM, SIGINT), the
+  /// task's cancellation or ``stop()``; then closes every connection (1001) after what is
+  /// queued for it, and returns.
   public func run() async throws {
-    if transport.port == 0 { try start() }
+    if handover.withLock({ $0 != nil }) { try await start() }
     await withTaskCancellationHandler {
       await withGracefulShutdownHandler {
         await transport.waitUntilStopped()
@@ -252,24 +325,13 @@ public final class TablewebServer: Service, Sendable {
   }
 
   /// Stops gracefully and returns once every connection is closed. Not from the
-  /// data source (it runs on the server's thread).
+  /// data source (it runs on the core thread).
   public func stop() async {
     await transport.stop()
     await coreThread?.waitUntilStopped()
     accessWatch.withLock { $0?.cancel() }
     await changeWatch.withLock { $0 }?.stop()
     await metricsTransport?.stop()
-  }
-
-  /// Stops `server` and blocks until it has: for a start that failed halfway, which
-  /// cannot wait asynchronously.
-  private static func stopAndWait(_ server: WebSocketServer) {
-    let stopped = DispatchSemaphore(value: 0)
-    Task {
-      await server.stop()
-      stopped.signal()
-    }
-    stopped.wait()
   }
 
   // MARK: - Changes from the app
@@ -289,13 +351,6 @@ public final class TablewebServer: Service, Sendable {
     let host = host
     hostQueue.perform { host.value.listChanged(list, edits: edits) }
   }
-}
-
-/// A value that may be handed to another thread only to be used on the service thread,
-/// where its own checks run.
-struct ServiceThreadBound<Value>: @unchecked Sendable {
-  let value: Value
-  init(_ value: Value) { self.value = value }
 }
 
 extension TablewebServer.Configuration {

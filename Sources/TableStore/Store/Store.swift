@@ -8,7 +8,7 @@ import TableModel
 /// without reading the list again.
 ///
 /// - Important: A `Store` is one SQLite connection and is not `Sendable`: use it from one
-///   thread at a time (the server's service thread, once serving); every call runs in a
+///   thread at a time (the server's core thread, once serving: docs/threading.md); every call runs in a
 ///   transaction, and one entered while another thread is inside stops the program. Other
 ///   processes may use the same file; SQLite's locks (and the busy timeout) keep them
 ///   apart, and every read runs in one transaction so it sees one consistent state. On

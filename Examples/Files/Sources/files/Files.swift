@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ServiceLifecycle
 import Tableweb
 
 /// `files --port PORT --root DIR`: serves a directory tree read-only; what changes under
@@ -12,9 +13,11 @@ struct Files: AsyncParsableCommand {
 
   func run() async throws {
     let tree = FolderTree(root: URL(fileURLWithPath: root), groupedByKind: !byName)
-    let server = TablewebServer(dataSource: tree, configuration: .init(port: port))
-    try server.start()
-    FileHandle.standardOutput.write(Data("files: open http://127.0.0.1:\(server.port)/\n".utf8))
+    let server = TablewebServer(
+      dataSource: tree, configuration: .init(port: port),
+      onServerRunning: { port in
+        FileHandle.standardOutput.write(Data("files: open http://127.0.0.1:\(port)/\n".utf8))
+      })
     // Look for changes in the folders people have opened, twice a second.
     let watcher = Task {
       while !Task.isCancelled {
@@ -22,7 +25,8 @@ struct Files: AsyncParsableCommand {
         for folder in tree.changedFolders() { server.reloadList(folder) }
       }
     }
-    try await server.run()
+    // Until Ctrl-C or SIGTERM: then every viewer is told goodbye (1001) before the end.
+    try await ServiceGroup(services: [server], gracefulShutdownSignals: [.sigint, .sigterm]).run()
     watcher.cancel()
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceLifecycle
 import Tableweb
 
 // A list of fruit, served on http://127.0.0.1:8080/ (or the port given as an argument).
@@ -13,9 +14,9 @@ func shelf(_ names: [String]) -> TableSnapshot {
 
 let lists = SnapshotDataSource(root: shelf(fruit))
 let port = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 8080
-let server = TablewebServer(dataSource: lists, configuration: .init(port: port))
-try server.start()
-print("hello: open http://127.0.0.1:\(server.port)/")
+let server = TablewebServer(
+  dataSource: lists, configuration: .init(port: port),
+  onServerRunning: { port in print("hello: open http://127.0.0.1:\(port)/") })
 
 // Every two seconds one more fruit arrives: every open browser gets it as a diff.
 Task {
@@ -26,4 +27,5 @@ Task {
     lists.apply(shelf(stock))
   }
 }
-try await server.run()
+// Until Ctrl-C or SIGTERM: then every browser is told goodbye (1001) before the program ends.
+try await ServiceGroup(services: [server], gracefulShutdownSignals: [.sigint, .sigterm]).run()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ServiceLifecycle
 import Tableweb
 
 /// `monitor --port PORT`: this machine's load, memory and busiest processes, live: the
@@ -11,9 +12,11 @@ struct Monitor: AsyncParsableCommand {
   func run() async throws {
     var previous = Machine.read()
     let lists = SnapshotDataSource(root: Self.overview(previous, previous))
-    let server = TablewebServer(dataSource: lists, configuration: .init(port: port))
-    try server.start()
-    FileHandle.standardOutput.write(Data("monitor: open http://127.0.0.1:\(server.port)/\n".utf8))
+    let server = TablewebServer(
+      dataSource: lists, configuration: .init(port: port),
+      onServerRunning: { port in
+        FileHandle.standardOutput.write(Data("monitor: open http://127.0.0.1:\(port)/\n".utf8))
+      })
     let sampler = Task {
       var shown: Set<String> = []
       while !Task.isCancelled {
@@ -31,7 +34,8 @@ struct Monitor: AsyncParsableCommand {
         previous = now
       }
     }
-    try await server.run()
+    // Until Ctrl-C or SIGTERM: then every viewer is told goodbye (1001) before the end.
+    try await ServiceGroup(services: [server], gracefulShutdownSignals: [.sigint, .sigterm]).run()
     sampler.cancel()
   }
 
