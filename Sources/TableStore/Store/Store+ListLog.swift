@@ -49,30 +49,30 @@ extension Store {
     public static let `default` = LogRetention(count: 10_000, age: 24 * 60 * 60)
   }
 
-  /// Records how `row` was before the write under way changes it: its content, and with
+  /// Notes in `context` how `row` was before the write under way changes it: its content, and with
   /// `placed` its section and the visible row before it. The first record of a row wins;
   /// a later one may only add the place.
-  func notePrior(_ row: RowRecord, in list: ListRecord, placed: Bool) throws(StoreError) {
-    try notePrior(row.row(in: list), list: list.key, placed: placed ? row : nil)
+  func notePrior(
+    _ row: RowRecord, in list: ListRecord, placed: Bool, into context: inout WriteContext
+  ) throws(StoreError) {
+    try notePrior(row.row(in: list), list: list.key, placed: placed ? row : nil, into: &context)
   }
 
-  func notePrior(_ content: Row, list: String, placed record: RowRecord? = nil) throws(StoreError) {
+  func notePrior(
+    _ content: Row, list: String, placed record: RowRecord? = nil,
+    into context: inout WriteContext
+  ) throws(StoreError) {
     var place: PriorRow.Place?
     if let record {
       place = PriorRow.Place(
         section: try sectionKey(id: record.sectionID), after: try previousVisibleRow(record))
     }
-    var rows = pendingPrior[list, default: []]
-    if let index = rows.firstIndex(where: { $0.row.id == content.id }) {
-      if rows[index].place == nil, let place { rows[index].place = place }
-    } else {
-      rows.append(PriorRow(row: content, place: place))
-    }
-    pendingPrior[list] = rows
+    context.notePrior(content, list: list, place: place)
   }
 
-  /// Appends the entries of a committed `change` (inside its write transaction).
-  func appendToLog(_ change: TableChange) throws(StoreError) {
+  /// Appends the entries of a committed `change` (inside its write transaction), with the
+  /// prior rows its write noted in `context`.
+  func appendToLog(_ change: TableChange, _ context: WriteContext) throws(StoreError) {
     var ahead = false
     for listChange in change.lists {
       ahead = try executeLater(
@@ -81,7 +81,7 @@ extension Store {
         VALUES (unixepoch(), ?, ?, 'edits', ?, ?)
         """, listChange.list, listChange.version,
         listChange.edits.map(RowEdit.serialized),
-        listChange.edits == nil ? nil : PriorRow.serialized(pendingPrior[listChange.list] ?? []))
+        listChange.edits == nil ? nil : PriorRow.serialized(context.prior[listChange.list] ?? []))
     }
     for list in change.removedLists {
       try execute(
