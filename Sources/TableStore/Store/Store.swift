@@ -138,6 +138,13 @@ public final class Store {
     try database.runLater(text, arguments)
   }
 
+  @discardableResult
+  func executeLater(_ text: String, arguments: [any DatabaseValueConvertible]) throws(StoreError)
+    -> Bool
+  {
+    try database.runLater(text, arguments)
+  }
+
   func fetchAll<T>(
     _ text: String, _ arguments: [any DatabaseValueConvertible], _ decode: (Columns) -> T
   ) throws(StoreError) -> [T] {

@@ -33,3 +33,26 @@ extension Store.ChangeRecord {
     self.init(list: list, command: command, author: author)
   }
 }
+
+extension Store {
+  /// Notes in `context` how `row` was before the write under way changes it: its content, and with
+  /// `placed` its section and the visible row before it. The first record of a row wins;
+  /// a later one may only add the place.
+  func notePrior(
+    _ row: RowRecord, in list: ListRecord, placed: Bool, into context: inout WriteContext
+  ) throws(StoreError) {
+    try notePrior(row.row(in: list), list: list.key, placed: placed ? row : nil, into: &context)
+  }
+
+  func notePrior(
+    _ content: Row, list: String, placed record: RowRecord? = nil,
+    into context: inout WriteContext
+  ) throws(StoreError) {
+    var place: PriorRow.Place?
+    if let record {
+      place = PriorRow.Place(
+        section: try sectionKey(id: record.sectionID), after: try previousVisibleRow(record))
+    }
+    context.notePrior(content, list: list, place: place)
+  }
+}
