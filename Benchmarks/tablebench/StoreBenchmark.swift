@@ -93,11 +93,9 @@ struct StoreBenchmark: ParsableCommand {
     // As the server commits for a signed-in user: the change_log row in the same transaction.
     let author = ChangeAuthor(name: "bench", role: .editor)
     let authored = try rate(changes) { index in
-      _ = try store.recordingAuthor(author, command: "update", list: "L") {
-        () throws(StoreError) in
-        try store.updateRow(
-          "r\(random.next(below: count))", in: "L", text: "Authored \(index)", detail: nil)
-      }
+      _ = try store.updateRow(
+        "r\(random.next(below: count))", in: "L", text: "Authored \(index)", detail: nil,
+        by: author)
     }
     report("update, recorded with its author", authored, baseline: bare)
     var inserted: [String] = []

@@ -108,7 +108,7 @@ extension GroupCommitServerTests {
     // Committed, but as if the answer to COMMIT was lost.
     store.afterGroupCommit = { () throws(StoreError) in
       store.afterGroupCommit = nil
-      throw .commitOutcomeUnknown(.postgres(sqlState: "08006", message: "connection lost", sql: "COMMIT"))
+      throw .commitOutcomeUnknown(after: .postgres(sqlState: "08006", message: "connection lost", sql: "COMMIT"))
     }
     let v = try fixture.version("Ltasks")
     let insert = #"{"type":"insert","list":"Ltasks","section":"Stodo","after":null,"row":{"text":"Jam"},"ref":1}"#

@@ -143,4 +143,41 @@ import Testing
     #expect(entries.map { $0.edits == nil } == [true, false, true])
     #expect(entries[1].prior?.first?.row.text == "A1")
   }
+
+  /// The commands of a group whose COMMIT had an unknown outcome are answered again with
+  /// every write refused: on either database the refusal is
+  /// `StoreError.commitOutcomeUnknown`, told to the client as an internal error with its
+  /// message, and carries no SQLSTATE of its own making.
+  @Test(arguments: StoreKind.allCases)
+  func writesRefusedAfterAnUnknownOutcomeSayCommitOutcomeUnknown(kind: StoreKind) throws {
+    let temporary = try TemporaryStore(kind: kind, json: Self.file)
+    defer { withExtendedLifetime(temporary) {} }
+    let store = temporary.store
+    let version = try store.version(of: "home")
+    let unknown = StoreError.commitOutcomeUnknown(
+      after: .postgres(sqlState: "08006", message: "connection lost", sql: "COMMIT"))
+    #expect(unknown.isCommitOutcomeUnknown && unknown.isFromDatabase)
+    #expect(unknown.protocolError.code == .internal)
+    #expect(unknown.protocolError.message.contains("may have been applied"))
+    #expect(!"\(unknown)".contains("08007"))
+    var refusal: StoreError?
+    var read: Int?
+    store.refusingWrites(with: unknown) {
+      do throws(StoreError) {
+        _ = try store.updateRow(
+          "a", in: "home", text: "A1", detail: nil, by: ChangeAuthor(name: "x", role: .editor))
+      } catch {
+        refusal = error
+      }
+      read = try? store.version(of: "home")
+    }
+    #expect(refusal == unknown)
+    #expect(read == version)
+    #expect(try store.version(of: "home") == version)
+    #expect(try store.changeLog().isEmpty)
+    // Once out of it, writes go through again, each with its own record.
+    _ = try store.updateRow(
+      "a", in: "home", text: "A1", detail: nil, by: ChangeAuthor(name: "x", role: .editor))
+    #expect(try store.changeLog().map(\.command) == ["update"])
+  }
 }

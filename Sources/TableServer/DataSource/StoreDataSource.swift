@@ -52,25 +52,27 @@ public final class StoreDataSource: TableDataSource, SessionStorage, GroupCommit
   }
 
   public func commit(_ edit: TableEdit, in list: String) throws(ProtocolError) -> TableChange {
-    try shown { () throws(StoreError) -> TableChange in try apply(edit, in: list) }
+    try shown { () throws(StoreError) -> TableChange in try apply(edit, in: list, by: nil) }
   }
 
-  private func apply(_ edit: TableEdit, in list: String) throws(StoreError) -> TableChange {
+  private func apply(_ edit: TableEdit, in list: String, by author: ChangeAuthor?)
+    throws(StoreError) -> TableChange
+  {
       switch edit {
       case .insert(let section, let after, let row):
-        return try store.insertRow(in: list, section: section, after: after, row)
+        return try store.insertRow(in: list, section: section, after: after, row, by: author)
       case .delete(let rows):
-        return try store.deleteRows(rows, in: list)
+        return try store.deleteRows(rows, in: list, by: author)
       case .move(let row, let section, let after):
-        return try store.moveRow(row, in: list, toSection: section, after: after)
+        return try store.moveRow(row, in: list, toSection: section, after: after, by: author)
       case .update(let row, let text, let detail, let flagged, let values):
-        return try store.updateRow(row, in: list, text: text, detail: detail.map { change -> String? in change.text }, flagged: flagged, values: values)
+        return try store.updateRow(row, in: list, text: text, detail: detail.map { change -> String? in change.text }, flagged: flagged, values: values, by: author)
       case .toggle(let row, let isOn):
-        return try store.setSwitch(row, in: list, isOn: isOn)
+        return try store.setSwitch(row, in: list, isOn: isOn, by: author)
       case .tap(let row):
-        return try store.select(row, in: list)
+        return try store.select(row, in: list, by: author)
       case .action(let row, let action):
-        return try store.performAction(action, onRow: row, in: list)
+        return try store.performAction(action, onRow: row, in: list, by: author)
       }
   }
 
@@ -80,9 +82,7 @@ public final class StoreDataSource: TableDataSource, SessionStorage, GroupCommit
   {
     let author = ChangeAuthor(name: identity?.name, role: identity?.role ?? .editor)
     return try shown { () throws(StoreError) -> TableChange in
-      try store.recordingAuthor(author, command: edit.commandName, list: list) {
-        () throws(StoreError) -> TableChange in try apply(edit, in: list)
-      }
+      try apply(edit, in: list, by: author)
     }
   }
 
@@ -114,9 +114,7 @@ public final class StoreDataSource: TableDataSource, SessionStorage, GroupCommit
 
   public func refusingCommits(with error: ProtocolError, _ body: () -> Void) {
     // Carried as an unknown COMMIT outcome, which the client is told as `error.message`.
-    store.refusingWrites(
-      with: .postgres(sqlState: StoreError.transactionResolutionUnknown, message: error.message, sql: "COMMIT"),
-      body)
+    store.refusingWrites(with: .commitOutcomeUnknown(error.message), body)
   }
 
   /// Runs a store call, turning its error into what the client is told.

@@ -4,11 +4,9 @@ import TableModel
 /// results, and the results each query shows now (only for lists that an open session
 /// searches on its top screen), kept current by ``SessionServer`` as the lists change.
 ///
-/// A class so that building a screen, which may read a query's results, needs no
-/// mutating access.
-///
-/// - Important: Used only on the service thread, with the session core that owns it.
-final class SearchBook {
+/// A value, part of the session core: a copy of the core (``SessionServer/checkpoint()``)
+/// holds its own searches.
+struct SearchBook: Equatable {
   /// Per session, the query of each list in its stack that it searches.
   private var queries: [SessionToken: [String: SearchQuery]] = [:]
   /// Per list, the results of each query someone shows.
@@ -23,26 +21,18 @@ final class SearchBook {
   }
 
   /// Sets (or, with nil, ends) the session's search on its top list.
-  func setQuery(_ query: SearchQuery?, of session: Session) {
+  mutating func setQuery(_ query: SearchQuery?, of session: Session) {
     queries[session.token, default: [:]][session.topList] = query
   }
 
   /// Forgets the searches on lists no longer in the session's stack (a level popped).
-  func prune(_ session: Session) {
+  mutating func prune(_ session: Session) {
     guard let searched = queries[session.token] else { return }
     let lists = Set(session.stack.levels.map(\.list))
     let kept = searched.filter { lists.contains($0.key) }
     queries[session.token] = kept.isEmpty ? nil : kept
   }
 
-  /// A book of its own with the same searches and results.
-  func copy() -> SearchBook {
-    let copy = SearchBook()
-    copy.queries = queries
-    copy.results = results
-    return copy
-  }
-
   /// Forgets every search of a session that ended.
-  func forget(_ token: SessionToken) { queries[token] = nil }
+  mutating func forget(_ token: SessionToken) { queries[token] = nil }
 }

@@ -20,7 +20,9 @@ extension SessionServer {
     return effects
   }
 
-  mutating func catchUpWithLog(effects: inout [ServerAction]) {
+  /// `positions`: where the rows of the command just committed stood (a long list's,
+  /// which the log does not know), for the entries read now.
+  mutating func catchUpWithLog(positions: RowPositions? = nil, effects: inout [ServerAction]) {
     guard let log = capabilities.changeLog else { return }
     do {
       guard var position = changeFeed.logPosition else {
@@ -37,7 +39,7 @@ extension SessionServer {
           return cached.version >= version
         }
         for entry in entries {
-          publish(entry, effects: &effects)
+          publish(entry, positions: positions, effects: &effects)
           position = entry.id
           changeFeed.logPosition = position
         }
@@ -82,7 +84,9 @@ extension SessionServer {
     }
   }
 
-  private mutating func publish(_ entry: Store.LogEntry, effects: inout [ServerAction]) {
+  private mutating func publish(
+    _ entry: Store.LogEntry, positions: RowPositions?, effects: inout [ServerAction]
+  ) {
     switch entry.kind {
     case .edits:
       guard let version = entry.version, let cached = snapshots[entry.list],
@@ -91,7 +95,7 @@ extension SessionServer {
       publish(
         TableChange(lists: [
           TableChange.ListChange(list: entry.list, version: version, edits: entry.edits)
-        ]), effects: &effects)
+        ]), positions: positions, effects: &effects)
     case .removed:
       guard snapshots[entry.list] != nil || isInSomeStack(entry.list) else { return }
       publish(TableChange(removedLists: [entry.list]), effects: &effects)

@@ -19,10 +19,8 @@ extension SessionServer {
     }
     let change = try dataSource.commit(edit, in: list, by: identity)
     // A logged change goes out from the log, after any change another process committed
-    // first; the log knows no positions, so those of a long list's rows wait here.
-    pendingPositions = positions
-    defer { pendingPositions = nil }
-    catchUpWithLog(effects: &effects)
+    // first; the log knows no positions, so those of a long list's rows go with the read.
+    catchUpWithLog(positions: positions, effects: &effects)
     publish(change, positions: positions, effects: &effects)
     return change.version(of: list) ?? (change.lists.isEmpty ? snapshot.version : nil)
   }
@@ -51,7 +49,7 @@ extension SessionServer {
       publishSearchResults(of: listChange.list, effects: &effects)
       if windowCounts[listChange.list] != nil {
         publishWindowed(
-          listChange, old: old, positions: positions ?? pendingPositions, effects: &effects)
+          listChange, old: old, positions: positions, effects: &effects)
         continue
       }
       let viewers = unsearchedViewers(of: listChange.list)

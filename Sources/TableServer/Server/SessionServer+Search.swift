@@ -33,7 +33,7 @@ extension SessionServer {
 
   /// The results the session's top screen shows, read now if they are not kept; nil when
   /// it shows its whole list (or the results cannot be read, which is reported).
-  func searchResults(shownTo session: Session) -> (query: SearchQuery, results: TableSnapshot)? {
+  mutating func searchResults(shownTo session: Session) -> (query: SearchQuery, results: TableSnapshot)? {
     searches.prune(session)
     guard let query = searches.query(of: session) else { return nil }
     if let kept = searches.results[session.topList]?[query] { return (query, kept) }
@@ -49,7 +49,7 @@ extension SessionServer {
 
   /// What `fetch` cuts rows from for `connection`: its search results (whole) when its
   /// session searches `list`, else the list as it is held (see ``listState(of:)``).
-  func fetchedState(of list: String, for connection: ConnectionID) throws(ProtocolError)
+  mutating func fetchedState(of list: String, for connection: ConnectionID) throws(ProtocolError)
     -> (snapshot: TableSnapshot, counts: [Int]?)
   {
     if let token = connections[connection]?.session, let session = sessions[token],
@@ -104,7 +104,7 @@ extension SessionServer {
   }
 
   /// Drops the results of `list` that no open session shows on its top screen.
-  private func forgetUnshownResults(of list: String) {
+  private mutating func forgetUnshownResults(of list: String) {
     let shown = Set(sessions(showing: list).compactMap { searches.query(of: $0) })
     searches.results[list] = searches.results[list]?.filter { shown.contains($0.key) }
     if searches.results[list]?.isEmpty == true { searches.results[list] = nil }

@@ -34,8 +34,6 @@ package struct SessionServer {
   /// The section counts of the lists in `snapshots` held as their first rows only (long
   /// lists of a ``WindowedDataSource``: see SessionServer+Windows).
   var windowCounts: [String: [Int]] = [:]
-  /// Where the rows of the command being committed stood, while its change is published.
-  var pendingPositions: RowPositions?
   /// Stacks the storage could not keep (a read-only database): held here instead, so
   /// that such a session still resumes after a reconnect, if not after a restart.
   var unsavedStacks: [SessionToken: NavigationStack] = [:]
@@ -44,9 +42,9 @@ package struct SessionServer {
   /// The change log read so far and the diffs recently sent (SessionServer+ChangeLog).
   var changeFeed = ChangeFeed()
   /// The versions of each list, for a data source that does not keep its own.
-  private(set) var listVersions = ListVersions()
+  var listVersions = ListVersions()
   /// Each session's search and the results shown (see SessionServer+Search).
-  private(set) var searches = SearchBook()
+  var searches = SearchBook()
   /// The answers to commands that carried a `commandId` (SessionServer+CommandIDs).
   var answeredCommands = AnsweredCommands()
   /// Where what goes wrong without a client to tell is logged (the configured logger).
@@ -266,18 +264,15 @@ package struct SessionServer {
 
 extension SessionServer {
   /// A copy of this core to go back to when what it does next cannot be committed (see
-  /// ``SessionHost/runTogether(_:more:)``): the struct copies itself; the searches and the
-  /// counted versions, kept in classes, are copied too.
-  func checkpoint() -> SessionServer {
-    var copy = self
-    copy.searches = searches.copy()
-    copy.listVersions = listVersions.copy()
-    return copy
-  }
+  /// ``SessionHost/runTogether(_:more:)``). Every stored property of the core is a value
+  /// (its data source, storage and authenticator aside, which are not its state), so the
+  /// copy is the checkpoint: nothing is copied by hand, and nothing can be forgotten.
+  /// `SessionCheckpointTests` reflects over the core to keep it so.
+  func checkpoint() -> SessionServer { self }
 
   /// The frames that bring `connection` up to date when its queue had to be dropped: its
   /// session's top screen as it is now, or nothing before it said hello.
-  public func freshScreen(for connection: ConnectionID) -> [OutgoingFrame] {
+  public mutating func freshScreen(for connection: ConnectionID) -> [OutgoingFrame] {
     guard let token = connections[connection]?.session,
       case .send(let frame, _, _) = screen(of: token, transition: .none, to: [connection])
     else { return [] }

@@ -315,7 +315,7 @@ final class PostgresStoreConnection: StoreConnection {
       rollBack()
       // The connection broke while the COMMIT was on its way: the server may have
       // committed it or not, and nobody here can tell.
-      guard connection.isConnected else { throw StoreError.commitOutcomeUnknown(error) }
+      guard connection.isConnected else { throw StoreError.commitOutcomeUnknown(after: error) }
       throw error
     }
   }

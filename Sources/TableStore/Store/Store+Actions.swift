@@ -40,14 +40,16 @@ extension Store {
   /// Performs the list's action `action` on `row`: its built-in effect, as the edit it
   /// stands for (a deletion, a checkmark toggled), refused where that edit would be or
   /// where the row does not offer the action (its own `actions`).
-  public func performAction(_ action: String, onRow row: String, in list: String)
-    throws(StoreError) -> TableChange
-  {
-    let (record, offered) = try read { () throws(StoreError) in
-      let record = try requireList(list)
-      return (record, try requireVisibleRow(row, in: record).actions)
+  /// `author`: who performs it, recorded in the change log with the change.
+  public func performAction(
+    _ action: String, onRow row: String, in list: String, by author: ChangeAuthor? = nil
+  ) throws(StoreError) -> TableChange {
+    let record = ChangeRecord(author, command: "action", list: list)
+    let (listRecord, offered) = try read { () throws(StoreError) in
+      let found = try requireList(list)
+      return (found, try requireVisibleRow(row, in: found).actions)
     }
-    guard let found = try actions(ofList: record.id).first(where: { $0.action.id == action }) else {
+    guard let found = try actions(ofList: listRecord.id).first(where: { $0.action.id == action }) else {
       throw .notFound("action \(action) in list \(list)")
     }
     if let offered, !offered.contains(action) {
@@ -55,24 +57,26 @@ extension Store {
     }
     switch found.effect {
     case .delete:
-      guard record.isEditable else { throw .notAllowed("list \(list) cannot be edited") }
-      return try deleteRows([row], in: list)
+      guard listRecord.isEditable else { throw .notAllowed("list \(list) cannot be edited") }
+      return try deleteRows([row], in: list, recording: record)
     case .check:
-      guard record.selection == .multiple else {
+      guard listRecord.selection == .multiple else {
         throw .notAllowed("list \(list) is not a multiple-selection list")
       }
-      return try select(row, in: list)
+      return try select(row, in: list, recording: record)
     case .flag:
-      return try toggleFlag(row, in: list)
+      return try toggleFlag(row, in: list, recording: record)
     }
   }
 
   /// Flags an unflagged row, unflags a flagged one: one change, shown on the row.
-  func toggleFlag(_ row: String, in list: String) throws(StoreError) -> TableChange {
-    try write { () throws(StoreError) in
+  func toggleFlag(_ row: String, in list: String, recording record: ChangeRecord?)
+    throws(StoreError) -> TableChange
+  {
+    try write(recording: record) { (context: inout WriteContext) throws(StoreError) in
       let record = try requireList(list)
       var found = try requireVisibleRow(row, in: record)
-      try notePrior(found, in: record, placed: false)
+      try notePrior(found, in: record, placed: false, into: &context)
       found.isFlagged.toggle()
       try execute("UPDATE row SET flagged = ? WHERE id = ?", found.isFlagged, found.id)
       return TableChange(lists: [

@@ -3,8 +3,17 @@ import TableModel
 extension Store {
   /// Deletes rows of an editable list. A row with children takes its whole subtree; rows
   /// whose `showWhen` names a deleted switch row go with it.
-  public func deleteRows(_ rows: [String], in list: String) throws(StoreError) -> TableChange {
-    try write { () throws(StoreError) in
+  /// `author`: who deletes them, recorded in the change log with the change.
+  public func deleteRows(_ rows: [String], in list: String, by author: ChangeAuthor? = nil)
+    throws(StoreError) -> TableChange
+  {
+    try deleteRows(rows, in: list, recording: ChangeRecord(author, command: "delete", list: list))
+  }
+
+  func deleteRows(_ rows: [String], in list: String, recording record: ChangeRecord?)
+    throws(StoreError) -> TableChange
+  {
+    try write(recording: record) { (context: inout WriteContext) throws(StoreError) in
       let record = try requireList(list)
       guard record.isEditable else { throw .notAllowed("list \(list) is not editable") }
       guard !rows.isEmpty else { return TableChange() }
@@ -44,7 +53,7 @@ extension Store {
           SELECT l.key FROM subtree s JOIN list l ON l.id = s.id ORDER BY s.depth, l.id
           """, [row.id], { $0.string(0) })
       }
-      for row in doomed where row.isVisible { try notePrior(row, in: record, placed: true) }
+      for row in doomed where row.isVisible { try notePrior(row, in: record, placed: true, into: &context) }
       // Every dependent is doomed too: unlink them so that no deletion cascades to a row
       // whose block counts would then go stale. Each row is re-read, as an earlier
       // deletion may have merged its block into the next.
@@ -67,7 +76,7 @@ extension Store {
         change.lists.append(
           TableChange.ListChange(list: list, version: try bumpVersion(of: record), edits: edits))
       }
-      if let parent = try parentChange(of: record, lent: lent) { change.lists.append(parent) }
+      if let parent = try parentChange(of: record, lent: lent, into: &context) { change.lists.append(parent) }
       return change
     }
   }

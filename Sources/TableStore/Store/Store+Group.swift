@@ -15,10 +15,19 @@ import TableModel
 /// breaks the group: nothing of it is committed, and the caller runs each command again on
 /// its own (``committingTogether(_:)`` throws).
 extension Store {
-  enum CommandGroup {
+  /// What every write is asked to do now (``Store/scope``).
+  enum WriteScope {
     /// Every write is a transaction of its own.
-    case none
-    /// Inside ``committingTogether(_:)``, before its first write: reads run on their own.
+    case alone
+    /// Inside ``committingTogether(_:)``: writes join its transaction.
+    case group(CommandGroup)
+    /// Inside ``refusingWrites(with:_:)``: every write fails with this at once.
+    case refusing(StoreError)
+  }
+
+  /// The state of a group of writes (``committingTogether(_:)``).
+  enum CommandGroup {
+    /// Before its first write: reads run on their own.
     case requested
     /// The group's transaction is open and the writes join it; `logRead`: the change log
     /// was read inside it (see ``logEntries(after:limit:)``).
@@ -26,11 +35,6 @@ extension Store {
     /// A write failed halfway: nothing in the group may be committed, and every further
     /// write fails with the same error.
     case broken(StoreError)
-
-    var isNone: Bool {
-      if case .none = self { return true }
-      return false
-    }
   }
 
   /// Runs `body`, in which every write (``write(_:)``) joins one transaction, opened at
@@ -44,15 +48,21 @@ extension Store {
   /// and this throws: the caller must then treat every write `body` made as not
   /// committed, whatever each one returned.
   public func committingTogether(_ body: () -> Void) throws(StoreError) {
-    precondition(commandGroup.isNone, "committingTogether inside another on \(redactedPath)")
+    guard case .alone = scope else {
+      preconditionFailure("committingTogether inside another group or refusal on \(redactedPath)")
+    }
     precondition(
       !database.isInTransaction, "committingTogether inside a transaction on \(redactedPath)")
     try database.access.exclusively { () throws(StoreError) in
-      commandGroup = .requested
-      defer { commandGroup = .none }
+      scope = .group(.requested)
       body()
-      switch commandGroup {
-      case .none, .requested:
+      let group = scope
+      scope = .alone
+      guard case .group(let state) = group else {
+        preconditionFailure("the scope of a group changed inside it on \(redactedPath)")
+      }
+      switch state {
+      case .requested:
         return
       case .open:
         do throws(StoreError) {
@@ -79,36 +89,33 @@ extension Store {
   /// are run again so that each is answered, but none may be applied a second time. Reads
   /// run as usual.
   public func refusingWrites(with error: StoreError, _ body: () -> Void) {
-    let before = writeRefusal
-    writeRefusal = error
-    defer { writeRefusal = before }
+    let before = scope
+    scope = .refusing(error)
+    defer { scope = before }
     body()
   }
 
-  /// One write inside a group, with its author and log entries.
-  func writeInGroup<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-    switch commandGroup {
-    case .none:
-      preconditionFailure("writeInGroup outside a group")
+  /// One write inside a group, with its context, its record and log entries.
+  func writeInGroup<T>(
+    recording record: ChangeRecord?, _ body: (inout WriteContext) throws(StoreError) -> T
+  ) throws(StoreError) -> T {
+    guard case .group(let state) = scope else { preconditionFailure("writeInGroup outside a group") }
+    switch state {
     case .broken(let error):
       throw error
     case .requested:
       try database.beginWrite()
-      commandGroup = .open(logRead: false)
+      scope = .group(.open(logRead: false))
     case .open:
       break
     }
     let before = database.modifications
-    pendingPrior = [:]
-    defer { pendingPrior = [:] }
+    var context = WriteContext(record: record)
     do {
-      let result = try body()
-      try logPendingAuthor()
-      if let change = result as? TableChange { try appendToLog(change) }
-      return result
+      return try run(body, in: &context)
     } catch {
       if database.modifications != before || error.isFromDatabase {
-        commandGroup = .broken(error)
+        scope = .group(.broken(error))
       }
       throw error
     }
@@ -118,9 +125,9 @@ extension Store {
   /// nobody else commits: once the log was read there, it holds nothing new but the
   /// group's own entries, which their commands publish themselves.
   func logReadIsNeeded() -> Bool {
-    guard case .open(let logRead) = commandGroup else { return true }
+    guard case .group(.open(let logRead)) = scope else { return true }
     if logRead { return false }
-    commandGroup = .open(logRead: true)
+    scope = .group(.open(logRead: true))
     return true
   }
 }
@@ -130,7 +137,7 @@ extension StoreError {
   /// one of the store's own refusals.
   var isFromDatabase: Bool {
     switch self {
-    case .sqlite, .postgres: return true
+    case .sqlite, .postgres, .commitOutcomeUnknown: return true
     case .notFound, .notAllowed, .readOnly, .invalidData: return false
     }
   }

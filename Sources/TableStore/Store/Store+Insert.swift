@@ -4,10 +4,12 @@ extension Store {
   /// Inserts a row into an editable list, right after `after` (first when nil) in
   /// `section`. In an indexed list the row goes where its text sorts; `section` may then
   /// be any section of the list.
-  public func insertRow(in list: String, section: String, after: String?, _ content: NewRow)
-    throws(StoreError) -> TableChange
-  {
-    try write { () throws(StoreError) in
+  /// `author`: who inserts it, recorded in the change log with the change.
+  public func insertRow(
+    in list: String, section: String, after: String?, _ content: NewRow,
+    by author: ChangeAuthor? = nil
+  ) throws(StoreError) -> TableChange {
+    try write(recording: ChangeRecord(author, command: "insert", list: list)) { (_: inout WriteContext) throws(StoreError) in
       let record = try requireList(list)
       guard record.isEditable else { throw .notAllowed("list \(list) is not editable") }
       let sectionID: Int

@@ -49,97 +49,20 @@ extension Store {
     public static let `default` = LogRetention(count: 10_000, age: 24 * 60 * 60)
   }
 
-  /// Records how `row` was before the write under way changes it: its content, and with
-  /// `placed` its section and the visible row before it. The first record of a row wins;
-  /// a later one may only add the place.
-  func notePrior(_ row: RowRecord, in list: ListRecord, placed: Bool) throws(StoreError) {
-    try notePrior(row.row(in: list), list: list.key, placed: placed ? row : nil)
-  }
-
-  func notePrior(_ content: Row, list: String, placed record: RowRecord? = nil) throws(StoreError) {
-    var place: PriorRow.Place?
-    if let record {
-      place = PriorRow.Place(
-        section: try sectionKey(id: record.sectionID), after: try previousVisibleRow(record))
-    }
-    var rows = pendingPrior[list, default: []]
-    if let index = rows.firstIndex(where: { $0.row.id == content.id }) {
-      if rows[index].place == nil, let place { rows[index].place = place }
-    } else {
-      rows.append(PriorRow(row: content, place: place))
-    }
-    pendingPrior[list] = rows
-  }
-
-  /// Appends the entries of a committed `change` (inside its write transaction).
-  func appendToLog(_ change: TableChange) throws(StoreError) {
-    var ahead = false
-    for listChange in change.lists {
-      ahead = try executeLater(
-        """
-        INSERT INTO list_log (at, list, version, kind, edits, prior)
-        VALUES (unixepoch(), ?, ?, 'edits', ?, ?)
-        """, listChange.list, listChange.version,
-        listChange.edits.map(RowEdit.serialized),
-        listChange.edits == nil ? nil : PriorRow.serialized(pendingPrior[listChange.list] ?? []))
-    }
-    for list in change.removedLists {
-      try execute(
-        "INSERT INTO list_log (at, list, version, kind) VALUES (unixepoch(), ?, NULL, 'removed')",
-        list)
-      ahead = false
-    }
-    guard !change.isEmpty else { return }
-    guard ahead else { return try pruneLog() }
-    // The new entry's id is not known yet: every 64th entry sent ahead, the log's newest.
-    appendedAhead += 1
-    guard appendedAhead % 64 == 0,
-      let newest = try fetchInt("SELECT max(id) FROM list_log")
-    else { return }
-    try pruneLog(newest: newest, sweep: appendedAhead % 4096 == 0)
+  /// Appends the entries of a committed `change` (inside its write transaction), with the
+  /// prior rows its write noted in `context`.
+  func appendToLog(_ change: TableChange, _ context: WriteContext) throws(StoreError) {
+    try changeLogStore.append(change, context)
   }
 
   /// Appends a `replaced` entry: every list was rewritten (an import).
   func appendReplacedToLog() throws(StoreError) {
-    try execute(
-      "INSERT INTO list_log (at, list, version, kind) VALUES (unixepoch(), '', NULL, 'replaced')")
-    try pruneLog()
-  }
-
-  /// Drops entries beyond the retention, every 64th entry (so most commits write no page
-  /// for it; every one when fewer than 64 are kept): by count (a range of ids), and by age
-  /// from the oldest end, up to 256 at a time (more than were added since). The newest
-  /// entry always stays, so that ids keep growing.
-  ///
-  /// Neither scans the log; both start just above what the last prune left. PostgreSQL
-  /// keeps deleted rows (and their index entries) until VACUUM, and the count delete
-  /// walked all of them from the log's start: 570 µs a prune under the write lock, 58 µs
-  /// now (pg_stat_statements during `tablebench cluster`). Entries a skipped prune left
-  /// more than 1,024 ids below (its id went to a transaction that rolled back) go every
-  /// 4,096th id.
-  private func pruneLog() throws(StoreError) {
-    let newest = try database.lastInsertID()
-    guard newest % 64 == 0 || logRetention.count < 64 else { return }
-    try pruneLog(newest: newest, sweep: newest % 4096 == 0)
-  }
-
-  private func pruneLog(newest: Int, sweep: Bool) throws(StoreError) {
-    let kept = newest - max(1, logRetention.count)
-    let floor = sweep ? 0 : kept - 1_024
-    try execute("DELETE FROM list_log WHERE id <= ? AND id > ?", kept, floor)
-    // A range of ids from the oldest, not `id IN (SELECT … LIMIT 256)`, which PostgreSQL
-    // planned as a scan of the whole log (1.3 ms).
-    try execute(
-      """
-      DELETE FROM list_log WHERE id >= (SELECT min(id) FROM list_log WHERE id > ?1)
-        AND id < (SELECT min(id) FROM list_log WHERE id > ?1) + 256
-        AND at < unixepoch() - ?2 AND id < ?3
-      """, kept, logRetention.age, newest)
+    try changeLogStore.appendReplaced()
   }
 
   /// The id of the newest entry (0 when the log is empty): where a reader starts.
   public func logHighWater() throws(StoreError) -> Int {
-    try read { () throws(StoreError) in try fetchInt("SELECT max(id) FROM list_log") ?? 0 }
+    try changeLogStore.highWater()
   }
 
   /// The most entries ``logEntries(after:limit:)`` returns by default: fewer means the
@@ -154,12 +77,7 @@ extension Store {
   public func logEntries(
     after id: Int, limit: Int = logBatch, skipping: (String, Int?) -> Bool = { _, _ in false }
   ) throws(StoreError) -> [LogEntry] {
-    guard logReadIsNeeded() else { return [] }
-    return try read { () throws(StoreError) in
-      try decodeEntries(
-        "SELECT id, list, version, kind, edits, prior FROM list_log WHERE id > ? ORDER BY id LIMIT ?",
-        [id, limit], skipping: skipping)
-    }
+    try changeLogStore.entries(after: id, limit: limit, skipping: skipping)
   }
 
   /// The entries that take `list` past `version`, in order, when the log still holds every
@@ -167,52 +85,7 @@ extension Store {
   public func logEntries(of list: String, after version: Int, upTo current: Int)
     throws(StoreError) -> [LogEntry]?
   {
-    guard current > version else { return current == version ? [] : nil }
-    return try read { () throws(StoreError) -> [LogEntry]? in
-      let entries = try decodeEntries(
-        """
-        SELECT id, list, version, kind, edits, prior FROM list_log
-        WHERE list = ? AND version > ? AND version <= ? ORDER BY version
-        """, [list, version, current])
-      guard entries.count == current - version,
-        zip(entries, (version + 1)...current).allSatisfy({ $0.version == $1 })
-      else { return nil }
-      let replaced =
-        try fetchInt(
-          "SELECT max(id) FROM list_log WHERE kind = 'replaced'") ?? 0
-      guard entries.first.map({ $0.id > replaced }) ?? true else { return nil }
-      return entries
-    }
-  }
-
-  private func decodeEntries(
-    _ sql: String, _ arguments: [any DatabaseValueConvertible],
-    skipping: (String, Int?) -> Bool = { _, _ in false }
-  ) throws(StoreError) -> [LogEntry] {
-    let raw = try fetchAll(sql, arguments) { row in
-      let (list, version) = (row.string(1), row.optionalInt(2))
-      let skipped = skipping(list, version)
-      return (
-        row.int(0), list, version, row.string(3),
-        skipped || row.isNull(4) ? nil : row.string(4),
-        skipped || row.isNull(5) ? nil : row.string(5)
-      )
-    }
-    var entries: [LogEntry] = []
-    for (id, list, version, kind, edits, prior) in raw {
-      guard let kind = LogEntry.Kind(rawValue: kind) else {
-        throw .invalidData(path: "list_log[\(id)].kind", message: "unknown kind \(kind)")
-      }
-      do {
-        entries.append(
-          LogEntry(
-            id: id, list: list, version: version, kind: kind,
-            edits: try edits.map(RowEdit.decode), prior: try prior.map(PriorRow.decode)))
-      } catch {
-        throw .invalidData(path: "list_log[\(id)]", message: "\(error)")
-      }
-    }
-    return entries
+    try changeLogStore.entries(of: list, after: version, upTo: current)
   }
 }
 

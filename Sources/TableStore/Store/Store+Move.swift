@@ -3,10 +3,11 @@ import TableModel
 extension Store {
   /// Moves a row of an editable list to right after `after` (first when nil) in `toSection`.
   /// Moving a row to where it already is changes nothing.
-  public func moveRow(_ row: String, in list: String, toSection: String, after: String?)
-    throws(StoreError) -> TableChange
-  {
-    try write { () throws(StoreError) in
+  /// `author`: who moves it, recorded in the change log with the change.
+  public func moveRow(
+    _ row: String, in list: String, toSection: String, after: String?, by author: ChangeAuthor? = nil
+  ) throws(StoreError) -> TableChange {
+    try write(recording: ChangeRecord(author, command: "move", list: list)) { (context: inout WriteContext) throws(StoreError) in
       let record = try requireList(list)
       guard record.isEditable else { throw .notAllowed("list \(list) is not editable") }
       guard !record.isIndexed else { throw .notAllowed("list \(list) is sorted by its index") }
@@ -28,7 +29,7 @@ extension Store {
       // (that move would change nothing), so it cannot be the neighbour the slot is taken
       // from, and block sizes are still those the records were read with.
       let target = try slot(inSection: sectionID, after: afterRow)
-      try notePrior(moving, in: record, placed: true)
+      try notePrior(moving, in: record, placed: true, into: &context)
       try execute(
         "UPDATE row SET block_id = ?, pos = ? WHERE id = ?", target.block, target.pos, moving.id)
       if target.block != moving.blockID {

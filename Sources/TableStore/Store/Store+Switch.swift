@@ -3,22 +3,23 @@ import TableModel
 extension Store {
   /// Turns a row's switch on or off. Rows whose `showWhen` names it appear or disappear.
   /// Setting the state it already has changes nothing.
-  public func setSwitch(_ row: String, in list: String, isOn: Bool) throws(StoreError)
-    -> TableChange
+  /// `author`: who sets it, recorded in the change log with the change.
+  public func setSwitch(_ row: String, in list: String, isOn: Bool, by author: ChangeAuthor? = nil)
+    throws(StoreError) -> TableChange
   {
-    try write { () throws(StoreError) in
+    try write(recording: ChangeRecord(author, command: "toggle", list: list)) { (context: inout WriteContext) throws(StoreError) in
       let (record, read) = try requireList(list, readingRow: row)
       let found = try requireVisible(read, row, in: record)
       guard let current = found.isOn else { throw .notAllowed("row \(row) has no switch") }
       guard current != isOn else { return TableChange() }
-      try notePrior(found, in: record, placed: false)
+      try notePrior(found, in: record, placed: false, into: &context)
       try executeLater("UPDATE row SET switch = ? WHERE id = ?", isOn, found.id)
       var edits: [RowEdit] = []
       var appeared: [RowRecord] = []
       let changes = try visibilityChanges(in: record)
       // Where the rows about to hide stand, before any of them hides.
       for (dependent, visible) in changes where !visible {
-        try notePrior(dependent, in: record, placed: true)
+        try notePrior(dependent, in: record, placed: true, into: &context)
       }
       for (dependent, visible) in changes {
         try setVisible(dependent, visible)

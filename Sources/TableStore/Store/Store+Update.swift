@@ -3,12 +3,13 @@ import TableModel
 extension Store {
   /// Gives a row of an editable list new text, detail, flag and custom cell values (nil:
   /// unchanged; `.some(nil)` clears the detail; `values` replaces them all, checked against
-  /// the list's cell). In an indexed list a new text may move the row.
+  /// the list's cell). In an indexed list a new text may move the row. `author`: who changes
+  /// it, recorded in the change log with the change.
   public func updateRow(
     _ row: String, in list: String, text: String?, detail: String??, flagged: Bool? = nil,
-    values: [String: String]? = nil
+    values: [String: String]? = nil, by author: ChangeAuthor? = nil
   ) throws(StoreError) -> TableChange {
-    try write { () throws(StoreError) in
+    try write(recording: ChangeRecord(author, command: "update", list: list)) { (context: inout WriteContext) throws(StoreError) in
       let (record, read) = try requireList(list, readingRow: row)
       guard record.isEditable else { throw .notAllowed("list \(list) is not editable") }
       let found = try requireVisible(read, row, in: record)
@@ -31,7 +32,8 @@ extension Store {
           || changed.values != found.values
       else { return TableChange() }
       let lent = try lentDetail(of: record)
-      try notePrior(found, in: record, placed: record.isIndexed && newText != found.text)
+      try notePrior(
+        found, in: record, placed: record.isIndexed && newText != found.text, into: &context)
       try executeLater(
         "UPDATE row SET text = ?, detail = ?, flagged = ?, slot_values = ? WHERE id = ?", newText,
         changed.detail, changed.isFlagged, Store.storedValues(changed.values), found.id)
@@ -48,7 +50,7 @@ extension Store {
       var change = TableChange(lists: [
         TableChange.ListChange(list: list, version: try bumpVersion(of: record), edits: edits)
       ])
-      if let parent = try parentChange(of: record, lent: lent) { change.lists.append(parent) }
+      if let parent = try parentChange(of: record, lent: lent, into: &context) { change.lists.append(parent) }
       return change
     }
   }

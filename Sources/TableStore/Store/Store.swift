@@ -25,22 +25,16 @@ public final class Store {
   var blockCapacity = Store.defaultBlockCapacity
   /// Ids reserved from the file's counter and not handed out yet (see `makeKey`).
   var reservedIDs = 0..<0
-  /// Who makes the write under way, set by ``recordingAuthor(_:command:list:_:)``: the
-  /// write's transaction adds a `change_log` row for it.
-  var pendingAuthor: ChangeAuthor?
-  var pendingChange: (command: String, list: String)?
-  /// How the rows the write under way touches were before it, per list (see
-  /// Store+ListLog.swift): logged with the change.
-  var pendingPrior: [String: [PriorRow]] = [:]
   /// How much of the change log is kept.
   public var logRetention = LogRetention.default
-  /// Whether writes now join one transaction (``committingTogether(_:)``).
-  var commandGroup = CommandGroup.none
+  /// What the calls the caller is inside ask of every write: its own transaction, joining
+  /// a group's (``committingTogether(_:)``) or refused (``refusingWrites(with:_:)``). Set
+  /// only by those two, for the length of their body; a write's own context
+  /// (``WriteContext``) is a parameter of the write, never kept here.
+  var scope = WriteScope.alone
   /// Called after a group's COMMIT succeeded, before ``committingTogether(_:)`` returns:
   /// tests make it throw to stand for a COMMIT whose answer was lost.
   var afterGroupCommit: (() throws(StoreError) -> Void)?
-  /// While set, every write fails with it at once (``refusingWrites(with:_:)``).
-  var writeRefusal: StoreError?
   /// Log entries appended by this connection whose statements were sent ahead, so that
   /// their ids are not known: the log is pruned every 64th of them (Store+ListLog.swift).
   var appendedAhead = 0
@@ -144,6 +138,13 @@ public final class Store {
     try database.runLater(text, arguments)
   }
 
+  @discardableResult
+  func executeLater(_ text: String, arguments: [any DatabaseValueConvertible]) throws(StoreError)
+    -> Bool
+  {
+    try database.runLater(text, arguments)
+  }
+
   func fetchAll<T>(
     _ text: String, _ arguments: [any DatabaseValueConvertible], _ decode: (Columns) -> T
   ) throws(StoreError) -> [T] {
@@ -197,24 +198,29 @@ public final class Store {
   /// Runs `body` in one write transaction: all of it is committed, or none of it. A
   /// PostgreSQL transaction that loses to another (serialization failure, deadlock) is
   /// run again from the start, a few times.
-  func write<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+  ///
+  /// The one path of every write: `body` gets the write's context (``WriteContext``: the
+  /// `record` of who makes it, and the prior rows it notes), and the same transaction
+  /// adds the record to `change_log` and a returned ``TableChange`` to the change log.
+  /// Inside ``committingTogether(_:)`` the write joins the group's transaction instead.
+  func write<T>(
+    recording record: ChangeRecord? = nil,
+    _ body: (inout WriteContext) throws(StoreError) -> T
+  ) throws(StoreError) -> T {
     guard !isReadOnly else { throw .readOnly("the database was opened read-only") }
-    if let writeRefusal { throw writeRefusal }
-    if !commandGroup.isNone { return try writeInGroup(body) }
+    switch scope {
+    case .refusing(let refusal): throw refusal
+    case .group: return try writeInGroup(recording: record, body)
+    case .alone: break
+    }
     precondition(
       !database.isInTransaction, "a store write inside another transaction on \(redactedPath)")
-    let author = pendingAuthor
     var attempt = 1
     while true {
       do {
-        pendingPrior = [:]
-        pendingAuthor = author
-        defer { pendingPrior = [:] }
         return try database.inTransaction(writing: true) { () throws(StoreError) in
-          let result = try body()
-          try logPendingAuthor()
-          if let change = result as? TableChange { try appendToLog(change) }
-          return result
+          var context = WriteContext(record: record)
+          return try run(body, in: &context)
         }
       } catch {
         // A reservation of ids made in the rolled-back transaction is undone with it.
@@ -223,6 +229,22 @@ public final class Store {
         attempt += 1
       }
     }
+  }
+
+  /// A write whose body needs nothing of its context (sessions, grants, an import).
+  func write<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    try write { (_: inout WriteContext) throws(StoreError) -> T in try body() }
+  }
+
+  /// `body` with `context`, then its record and its change logged: inside the write's
+  /// transaction.
+  func run<T>(_ body: (inout WriteContext) throws(StoreError) -> T, in context: inout WriteContext)
+    throws(StoreError) -> T
+  {
+    let result = try body(&context)
+    try logAuthor(of: context)
+    if let change = result as? TableChange { try appendToLog(change, context) }
+    return result
   }
 
   /// How many times a write that lost to a concurrent one is tried in all.

@@ -15,6 +15,11 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
   case postgres(sqlState: String?, message: String, sql: String?)
   /// A data file (or a stored value) is not valid; `path` is the JSON path of the problem.
   case invalidData(path: String, message: String)
+  /// A COMMIT whose outcome nobody can know: the connection broke while it was on its way,
+  /// so the change may have been applied or not. The message says so and is what the
+  /// client is told. Also how the commands of such a group are refused when they are
+  /// answered again (``Store/refusingWrites(with:_:)``), on either database.
+  case commitOutcomeUnknown(String)
 
   public var description: String {
     switch self {
@@ -32,6 +37,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
       return text
     case .invalidData(let path, let message):
       return path.isEmpty ? message : "\(path): \(message)"
+    case .commitOutcomeUnknown(let message):
+      return message
     }
   }
 
@@ -54,8 +61,6 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case .readOnly: return ProtocolError(.notAllowed, "the data is read-only")
     case .sqlite(let code, _, _):
       return ProtocolError(.internal, "the database failed (SQLite error \(code))")
-    case .postgres(_, let message, _) where isCommitOutcomeUnknown:
-      return ProtocolError(.internal, message)
     case .postgres(let state, _, _) where isConnectionFailure:
       return ProtocolError(
         .internal,
@@ -63,6 +68,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case .postgres(let state, _, _):
       return ProtocolError(.internal, "the database failed (PostgreSQL error \(state ?? "08000"))")
     case .invalidData: return ProtocolError(.internal, "the stored data is not valid")
+    case .commitOutcomeUnknown(let message): return ProtocolError(.internal, message)
     }
   }
 }
@@ -86,24 +92,19 @@ extension StoreError: PostgresErrorConvertible {
     }
   }
 
-  /// SQLSTATE 08007, `transaction_resolution_unknown`: a COMMIT whose connection broke
-  /// before its answer came (``commitOutcomeUnknown(_:)``).
-  public static let transactionResolutionUnknown = "08007"
-
-  /// The error of a COMMIT whose outcome nobody can know: its connection broke on the way.
-  static func commitOutcomeUnknown(_ error: StoreError) -> StoreError {
+  /// The error of a COMMIT whose outcome nobody can know, after `error` broke its
+  /// connection on the way.
+  static func commitOutcomeUnknown(after error: StoreError) -> StoreError {
     let message: String
     if case .postgres(_, let text, _) = error { message = text } else { message = "\(error)" }
-    return .postgres(
-      sqlState: transactionResolutionUnknown,
-      message:
-        "the connection to the database broke while committing (\(message)): the change may have been applied, and viewers see it if it was; reload before trying again",
-      sql: "COMMIT")
+    return .commitOutcomeUnknown(
+      "the connection to the database broke while committing (\(message)): the change may have been applied, and viewers see it if it was; reload before trying again"
+    )
   }
 
   /// Whether this is a COMMIT whose outcome is unknown (``commitOutcomeUnknown(_:)``).
   public var isCommitOutcomeUnknown: Bool {
-    if case .postgres(let state, _, _) = self { return state == Self.transactionResolutionUnknown }
+    if case .commitOutcomeUnknown = self { return true }
     return false
   }
 
