@@ -43,6 +43,9 @@ struct ListRecord {
     language = s.optionalString(13)
   }
 
+  /// How the list is indexed, when it is: by its language, which only an import changes.
+  var collation: IndexCollation { IndexCollation(language: language) }
+
   /// The list's snapshot before its sections are read.
   var emptySnapshot: TableSnapshot {
     var snapshot = TableSnapshot(
