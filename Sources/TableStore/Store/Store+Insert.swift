@@ -18,7 +18,7 @@ extension Store {
         // Stored order does not matter in an indexed list: the row goes where its text
         // sorts, and is kept in the list's first stored section.
         let stored = try storedSections(of: record)
-        let letters = IndexCollation.titles.map { IndexCollation.sectionKey(list: list, title: $0) }
+        let letters = record.collation.titles.map { IndexCollation.sectionKey(list: list, title: $0) }
         guard let first = stored.first,
           letters.contains(section) || stored.contains(where: { $0.key == section })
         else { throw .notFound("section \(section) in list \(list)") }
@@ -62,7 +62,7 @@ extension Store {
         borrowedDetail: nil, in: record)
       let edit: RowEdit
       if record.isIndexed {
-        let position = IndexCollation.position(
+        let position = record.collation.position(
           of: row, among: try allVisibleRows(of: record), list: record.key)
         edit = .insert(row, section: position.section, after: position.after)
       } else {

@@ -47,9 +47,9 @@ extension Store {
           Section(id: section.key, header: section.header, footer: section.footer, rows: rows))
       }
       if record.isIndexed {
-        snapshot.sections = IndexCollation.sections(
-          list: record.key, rows: sections.flatMap(\.rows))
-        snapshot.indexTitles = IndexCollation.titles
+        let collation = record.collation
+        snapshot.sections = collation.sections(list: record.key, rows: sections.flatMap(\.rows))
+        snapshot.indexTitles = collation.titles
       } else {
         snapshot.sections = sections
       }

@@ -26,7 +26,7 @@ extension Store {
       }
       results.sections =
         record.isIndexed
-        ? IndexCollation.sections(list: record.key, rows: sections.flatMap(\.rows)).filter {
+        ? record.collation.sections(list: record.key, rows: sections.flatMap(\.rows)).filter {
           !$0.rows.isEmpty
         } : sections
       return results

@@ -42,8 +42,9 @@ extension Store {
       if record.isIndexed, newText != found.text {
         let before = found.row(in: record)
         let rows = try allVisibleRows(of: record)
-        let old = IndexCollation.position(of: before, among: rows, list: record.key)
-        let new = IndexCollation.position(of: updated, among: rows, list: record.key)
+        let collation = record.collation
+        let old = collation.position(of: before, among: rows, list: record.key)
+        let new = collation.position(of: updated, among: rows, list: record.key)
         if old != new { edits.append(.move(row: row, section: new.section, after: new.after)) }
       }
       edits.append(.update(updated))
