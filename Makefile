@@ -5,7 +5,8 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # What building and serving need; the tests need more (browsers, a display, PostgreSQL,
 # nginx), installed by `make test` only.
 RUN_PACKAGES := libwebsockets-dev libsqlite3-dev libssl-dev libpq-dev zlib1g-dev libbrotli-dev pkg-config
-TEST_PACKAGES := $(RUN_PACKAGES) postgresql nginx chromium chromium-driver webkit2gtk-driver xvfb firefox-esr
+# node-typescript: `tsc`, which checks the page's JSDoc types (`make typecheck`).
+TEST_PACKAGES := $(RUN_PACKAGES) postgresql nginx chromium chromium-driver webkit2gtk-driver xvfb firefox-esr node-typescript
 VENV := .venv
 PORT ?= 8080
 DB ?= tableweb.sqlite
@@ -14,7 +15,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_RUNS ?= 20000
 
 .PHONY: run test deps test-deps pydeps build release swift-test e2e-test examples bench screenshots format
-.PHONY: fuzz fuzz-build fuzz-smoke tsan
+.PHONY: fuzz fuzz-build fuzz-smoke tsan typecheck
 
 # Installs the Debian packages of $(1) that are missing.
 define apt_install
@@ -66,7 +67,12 @@ examples: test-deps
 e2e-test: test-deps pydeps release examples
 	$(VENV)/bin/python Tests/e2e/run_engines.py
 
-test: swift-test fuzz-smoke e2e-test
+test: typecheck swift-test fuzz-smoke e2e-test
+
+# The page (Public/*.js, each `// @ts-check` with JSDoc types) checked by TypeScript
+# without emitting anything: Tests/page/tsconfig.json.
+typecheck: test-deps
+	tsc --noEmit -p Tests/page
 
 # The libFuzzer targets (Fuzz/): the JSON parser, the client message decoder and the data
 # file decoder, built with -sanitize=fuzzer,address into .build-fuzz/.

@@ -1,3 +1,4 @@
+// @ts-check
 // One UITableViewCell: its layout for the row's style, accessory, control and, in
 // editing mode, the editing control and reorder handle.
 import { cellButton, el } from "./dom.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The WebSocket: connects, says hello with the stored session token, queues commands
 // until welcomed, and reconnects with exponential back-off when the line drops. A
 // reconnect says which list and version the page holds (`have`): a server that can

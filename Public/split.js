@@ -1,3 +1,4 @@
+// @ts-check
 // UISplitViewController on wide windows: the level beneath the top in a column beside
 // it, live (the server sends its diffs too), the row leading to the top highlighted; a
 // tap there replaces the top. Narrower: the phone layout, same stack.
@@ -26,12 +27,12 @@ export class Sidebar {
 		if (!side) return this.view?.page.remove(), (this.view = null);
 		this.model.setScreen(side);
 		const sc = this.model.screen;
-		if (this.view?.screen.list !== sc.list) {
+		if (this.view?.state.screen.list !== sc.list) {
 			this.view?.page.remove();
 			this.view = new TableView(this.actions);
 			this.root.appendChild(this.view.page);
 		}
-		this.view.current = side[W.K.selected];
+		this.view.state.setCurrent(side[W.K.selected]);
 		this.title.textContent = sc.title;
 		this.root.setAttribute("aria-label", sc.title);
 		this.view.setScreen(sc);
