@@ -10,6 +10,7 @@ import { askForText } from "./alert.js";
 import { takeCredentialFromLink } from "./access.js";
 import { SearchField } from "./search.js";
 import { Sidebar, wide } from "./split.js";
+import { warnFrame } from "./warnings.js";
 
 const K = W.K;
 /** The page's own elements (index.html), which are always there. @type {(sel: string) => HTMLElement} */
@@ -166,7 +167,8 @@ function showScreen(msg) {
 	try {
 		result = model.setScreen(msg);
 		for (const { ref, cmd } of socket.restored.splice(0)) model.propose(ref, cmd); // kept over a reload
-	} catch {
+	} catch (error) {
+		warnFrame(`could not show the screen of list ${msg[K.screen]?.[K.list]}; asking for it again`, W.SCREEN, error);
 		return requestReload();
 	}
 	reloading = false;
@@ -201,7 +203,8 @@ function applyDiff(msg) {
 	let result;
 	try {
 		result = model.receiveDiff(msg);
-	} catch {
+	} catch (error) {
+		warnFrame(`could not apply the diff of list ${msg[K.list]} from version ${msg[K.from]} to ${msg[K.to]}; asking for the screen again`, W.DIFF, error);
 		return requestReload();
 	}
 	for (const changes of result.changes) view.applyChanges(changes, isOwn);

@@ -5,6 +5,7 @@
 import * as W from "./wire.js";
 import { Model } from "./model.js";
 import { TableView } from "./table.js";
+import { warnFrame } from "./warnings.js";
 
 export const wide = matchMedia("(min-width: 1000px)");
 
@@ -46,7 +47,13 @@ export class Sidebar {
 			this.view.rowsArrived(sec?.id, msg[W.K.from]);
 			return true;
 		}
-		const result = this.model.receiveDiff(msg);
+		let result;
+		try {
+			result = this.model.receiveDiff(msg);
+		} catch (error) {
+			warnFrame(`could not apply the diff of the sidebar's list ${msg[W.K.list]} from version ${msg[W.K.from]} to ${msg[W.K.to]}; asking for the screen again`, W.DIFF, error);
+			return "gap";
+		}
 		for (const changes of result.changes) this.view.applyChanges(changes, () => false);
 		return result.gap ? "gap" : true;
 	}

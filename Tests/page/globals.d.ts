@@ -11,3 +11,8 @@ interface TablewebBoot {
 interface Window {
 	tablewebBoot?: TablewebBoot | null;
 }
+
+interface Window {
+	/** warnings.js: the lines logged about frames the page could not use. */
+	tablewebWarnings?: string[];
+}
