@@ -1,4 +1,4 @@
-# tableweb: `make run` serves the demo app, `make test` runs every test.
+# tableweb: `make run` serves the demo app, `make test` runs every test (and `make lint`).
 # Both install what a fresh Debian machine is missing first.
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
@@ -13,9 +13,12 @@ DB ?= tableweb.sqlite
 # How long `make fuzz` runs each fuzz target, and how many inputs `make test` gives each.
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_RUNS ?= 20000
+# The Swift that `make lint` and `make format` cover: all of ours, no build folders.
+SWIFT_DIRS := Sources Tests Benchmarks Examples Plugins Fuzz
+SWIFT_FILES = Package.swift $(shell find $(SWIFT_DIRS) -name '*.swift' -not -path '*/.build*')
 
 .PHONY: run test deps test-deps pydeps build release swift-test e2e-test examples bench screenshots format
-.PHONY: fuzz fuzz-build fuzz-smoke tsan typecheck
+.PHONY: fuzz fuzz-build fuzz-smoke tsan lint lint-report typecheck
 
 # Installs the Debian packages of $(1) that are missing.
 define apt_install
@@ -67,7 +70,19 @@ examples: test-deps
 e2e-test: test-deps pydeps release examples
 	$(VENV)/bin/python Tests/e2e/run_engines.py
 
-test: typecheck swift-test fuzz-smoke e2e-test
+test: lint swift-test fuzz-smoke e2e-test
+
+# swift-format in lint mode with the repository's .swift-format, every finding an error,
+# after the page's types (`make typecheck`).
+lint: typecheck
+	swift format lint --strict --parallel $(SWIFT_FILES)
+
+# What `make lint` finds, counted per rule (the pretty printer's are LineLength,
+# Indentation, AddLines, RemoveLine, Spacing, TrailingWhitespace, TrailingComma):
+# `make format` fixes most.
+lint-report:
+	@swift format lint --strict $(SWIFT_FILES) 2>&1 | sort -u | grep -o '\[[A-Za-z]*\]' \
+	  | sort | uniq -c | sort -rn; true
 
 # The page (Public/*.js, each `// @ts-check` with JSDoc types) checked by TypeScript
 # without emitting anything: Tests/page/tsconfig.json.
@@ -106,4 +121,4 @@ screenshots: test-deps pydeps release
 	$(VENV)/bin/python Tests/e2e/screenshots.py
 
 format:
-	swift format --in-place --recursive Sources Tests Benchmarks
+	swift format --in-place --parallel $(SWIFT_FILES)
