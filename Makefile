@@ -18,7 +18,7 @@ SWIFT_DIRS := Sources Tests Benchmarks Examples Plugins Fuzz
 SWIFT_FILES = Package.swift $(shell find $(SWIFT_DIRS) -name '*.swift' -not -path '*/.build*')
 
 .PHONY: run test deps test-deps pydeps build release swift-test e2e-test examples bench screenshots format
-.PHONY: fuzz fuzz-build fuzz-smoke tsan lint lint-report typecheck
+.PHONY: fuzz fuzz-build fuzz-smoke tsan lint lint-report typecheck docs
 
 # Installs the Debian packages of $(1) that are missing.
 define apt_install
@@ -70,7 +70,7 @@ examples: test-deps
 e2e-test: test-deps pydeps release examples
 	$(VENV)/bin/python Tests/e2e/run_engines.py
 
-test: lint swift-test fuzz-smoke e2e-test
+test: lint swift-test docs fuzz-smoke e2e-test
 
 # swift-format in lint mode with the repository's .swift-format, every finding an error,
 # after the page's types (`make typecheck`).
@@ -88,6 +88,15 @@ lint-report:
 # without emitting anything: Tests/page/tsconfig.json.
 typecheck: test-deps
 	tsc --noEmit -p Tests/page
+
+# The library's documentation: DocC (swift-docc-plugin) over the modules `import Tableweb`
+# brings, combined into one archive, .build/plugins/Swift-DocC/outputs/tableweb.doccarchive;
+# every warning (a broken ``link``, an undocumented parameter) an error. After swift-test,
+# whose debug build it reuses.
+DOC_TARGETS := Tableweb TableModel TableServer TableStore
+docs: deps
+	swift package generate-documentation $(DOC_TARGETS:%=--target %) \
+	  --enable-experimental-combined-documentation --warnings-as-errors
 
 # The libFuzzer targets (Fuzz/): the JSON parser, the client message decoder and the data
 # file decoder, built with -sanitize=fuzzer,address into .build-fuzz/.

@@ -125,6 +125,7 @@ public final class TablewebServer: Service, Sendable {
   ///     (they survive a reconnect, not a restart).
   ///   - authenticator: who may connect and with which role (see ``Authenticator``);
   ///     nil lets everyone in. Revocations it reports close connections within 2 s.
+  ///   - configuration: the port, limits and the rest (``TablewebServer/Configuration``).
   public init(
     dataSource: some TableDataSource, sessionStorage: (any SessionStorage)? = nil,
     authenticator: (any Authenticator)? = nil,

@@ -87,7 +87,7 @@ extension StoreError: PostgresErrorConvertible {
   }
 
   /// SQLSTATE 08007, `transaction_resolution_unknown`: a COMMIT whose connection broke
-  /// before its answer came (``commitOutcomeUnknown(_:)``).
+  /// before its answer came (`commitOutcomeUnknown(_:)`).
   public static let transactionResolutionUnknown = "08007"
 
   /// The error of a COMMIT whose outcome nobody can know: its connection broke on the way.
@@ -101,7 +101,7 @@ extension StoreError: PostgresErrorConvertible {
       sql: "COMMIT")
   }
 
-  /// Whether this is a COMMIT whose outcome is unknown (``commitOutcomeUnknown(_:)``).
+  /// Whether this is a COMMIT whose outcome is unknown (`commitOutcomeUnknown(_:)`).
   public var isCommitOutcomeUnknown: Bool {
     if case .postgres(let state, _, _) = self { return state == Self.transactionResolutionUnknown }
     return false
