@@ -4,6 +4,7 @@
 import { el } from "./dom.js";
 import { cellState } from "./cell.js";
 import { EDITING_STYLE } from "./wire.js";
+/** @typedef {import("./table.js").TableView} TableView */
 
 const DELETE = { id: null, title: "Delete", color: "red" }; // the plain swipe-to-delete
 
@@ -11,6 +12,7 @@ const DELETE = { id: null, title: "Delete", color: "red" }; // the plain swipe-t
 const offered = ({ state: { screen: { actions: all } } }, row) => row.actions?.map((id) => all.find((a) => a.id === id)).filter(Boolean) ?? all;
 
 /// The buttons each edge of `row` reveals: the actions it offers, or Delete alone.
+/** @param {TableView} view @param {import("./model.js").Row} row */
 export function actionsFor(view, row) {
 	const acts = offered(view, row);
 	const lead = (a) => a.edge === "leading";
@@ -21,6 +23,7 @@ export function actionsFor(view, row) {
 export const perform = (view, row, act) => (act.id == null ? view.actions.remove([row.id]) : view.actions.perform(row, act.id));
 
 /// Opens the row's menu beside `node` (or at the pointer), focus on its first item.
+/** @param {TableView} view @param {HTMLElement} node @param {number | null} [x] @param {number | null} [y] */
 function openMenu(view, node, x, y) {
 	const row = cellState.get(node).row;
 	const app = document.getElementById("app");
@@ -53,6 +56,7 @@ function openMenu(view, node, x, y) {
 	return true;
 }
 
+/** @param {TableView} view */
 export function attachMenu(view) {
 	view.scroller.oncontextmenu = (e) => {
 		const node = e.target.closest(".cell");

@@ -3,11 +3,13 @@
 import { el } from "./dom.js";
 import { ROW_HEIGHT as H, cellState } from "./cell.js";
 import { actionsFor, perform } from "./actions.js";
+/** @typedef {import("./table.js").TableView} TableView */
 
 const SWIPE_SLOP = 8;
 const SWIPE_OPEN = 80; // one button's width
 const EDGE = 48; // auto-scroll zone at the top and bottom while reordering
 
+/** @param {TableView} view */
 export function attachGestures(view) {
 	view.scroller.addEventListener("pointerdown", (e) => {
 		if (e.button !== 0) return;
@@ -35,6 +37,7 @@ function track(onMove, onUp) {
 
 /// Shows the buttons of `side` behind the row (tab stops; Escape closes them); returns how
 /// far the row opens to show them.
+/** @param {TableView} view @param {HTMLElement} node @param {"leading" | "trailing"} side */
 function addSwipeActions(view, node, side) {
 	node.querySelector(".swipe-actions")?.remove();
 	const acts = actionsFor(view, cellState.get(node).row)[side];
@@ -46,15 +49,17 @@ function addSwipeActions(view, node, side) {
 }
 
 /// A cell refilled while swiped open (its row or its neighbours changed) stays open.
+/** @param {TableView} view @param {HTMLElement} node */
 export function keepSwipeOpen(view, node) {
-	node.querySelector(".content").style.transform = `translateX(${addSwipeActions(view, node, view.state.openSwipe.side)}px)`;
+	/** @type {HTMLElement} */ (node.querySelector(".content")).style.transform = `translateX(${addSwipeActions(view, node, view.state.openSwipe.side)}px)`;
 }
 
 /// The action a tapped button stands for (buttons are rebuilt with their row).
 export const chosenAction = (view, node, button) => button?.act ?? null;
 
+/** @param {TableView} view @param {HTMLElement} node @param {PointerEvent} down */
 function swipe(view, node, down) {
-	const content = node.querySelector(".content");
+	const content = /** @type {HTMLElement} */ (node.querySelector(".content"));
 	const row = cellState.get(node).row;
 	const sets = actionsFor(view, row);
 	if (!sets.leading.length && !sets.trailing.length) return;
@@ -101,6 +106,7 @@ function swipe(view, node, down) {
 
 /// Drags a row by its handle, within its section or into another, as moveRowAt:to: allows.
 /// `drag.to` is the row's index in section `drag.ts` once it has moved.
+/** @param {TableView} view @param {HTMLElement} node @param {PointerEvent} down */
 function reorder(view, node, down) {
 	down.preventDefault();
 	const sc = view.scroller;
@@ -130,7 +136,7 @@ function reorder(view, node, down) {
 			if (d < best) (best = d), view.state.dragTo(drag, k, i);
 		});
 		view.render();
-		node.style.transform = `translateY(${top - (node.parentNode?.parentNode?.offsetTop ?? 0)}px)`;
+		node.style.transform = `translateY(${top - (/** @type {HTMLElement | null} */ (node.parentNode?.parentNode)?.offsetTop ?? 0)}px)`;
 	};
 	let frame = requestAnimationFrame(function autoScroll() {
 		const r = sc.getBoundingClientRect();

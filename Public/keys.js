@@ -3,7 +3,11 @@
 import { cellState, ROW_HEIGHT as H } from "./cell.js";
 import { EDITING_STYLE, TABLE_STYLE } from "./wire.js";
 
+/** @typedef {import("./table.js").TableView} TableView */
+/** @typedef {import("./model.js").Row} Row */
+
 export const keyboard = {
+	/** @this {TableView} @param {number} s @param {number} i */
 	focusAt(s, i) {
 		const sections = this.state.screen.sections;
 		s = Math.max(0, Math.min(s, sections.length - 1));
@@ -21,6 +25,7 @@ export const keyboard = {
 	},
 
 	/// The next row in reading order, across sections; null past either end.
+	/** @this {TableView} @param {number} s @param {number} i @param {number} delta @returns {[number, number] | null} */
 	step(s, i, delta) {
 		const secs = this.state.screen.sections;
 		i += delta;
@@ -35,8 +40,9 @@ export const keyboard = {
 	/// Arrows move, Home and End go to the first and last row, Enter and Space tap
 	/// (Shift+Enter: the info button), Delete deletes and Alt+arrows reorder in editing
 	/// mode, F2 renames. Returns whether it handled the key.
+	/** @this {TableView} @param {KeyboardEvent} e @returns {boolean} */
 	key(e) {
-		const node = document.activeElement?.closest?.(".cell");
+		const node = /** @type {HTMLElement | null | undefined} */ (document.activeElement?.closest?.(".cell"));
 		const cs = node && this.page.contains(node) ? cellState.get(node) : null;
 		const pos = cs?.pos ?? null;
 		const row = cs?.row;
@@ -64,6 +70,7 @@ export const keyboard = {
 		return false;
 	},
 
+	/** @this {TableView} @returns {[number, number] | null} */
 	firstVisible() {
 		let best = null;
 		for (const node of this.cells.values()) {
@@ -75,6 +82,7 @@ export const keyboard = {
 	},
 
 	/// Moves a row one place by keyboard, within its section or across to the next.
+	/** @this {TableView} @param {Row} row @param {[number, number]} at @param {number} delta */
 	moveBy(row, [s, i], delta) {
 		const secs = this.state.screen.sections;
 		const to = this.step(s, i, delta);

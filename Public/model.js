@@ -153,6 +153,8 @@ export function applyOps(sections, ops) {
 	return changes;
 }
 
+/** Where row `rowId` is: [section, index], or null.
+ * @param {{sections: Section[]}} screen @param {RowId} rowId @returns {[number, number] | null} */
 export function locate(screen, rowId) {
 	for (let s = 0; s < screen.sections.length; s++) {
 		const r = screen.sections[s].rows.findIndex((row) => row?.id === rowId);

@@ -9,6 +9,7 @@ const THUMB = 44; // px: .thumb's height; the track is the scroller less 4 px ea
 let made = 0;
 
 export class Scrubber {
+	/** @param {import("./table.js").TableView} view */
 	constructor(view) {
 		this.view = view;
 		this.grab = null; // px from the thumb's top where the pointer holds it
@@ -50,6 +51,7 @@ export class Scrubber {
 
 	/// Called by each render, reading no layout: `tops` where each section's rows are
 	/// drawn (less their offset), `p` the scroll position, `max` its largest.
+	/** @param {number[]} tops @param {number} p @param {number} max @param {number} view */
 	update(tops, p, max, view) {
 		const v = this.view;
 		const secs = v.state.screen.sections;

@@ -18,10 +18,27 @@ import { TableState } from "./tablestate.js";
 
 const H = ROW_HEIGHT;
 
+/** @typedef {import("./model.js").Row} Row */
+/** @typedef {import("./model.js").RowId} RowId */
+/** @typedef {import("./model.js").Screen} Screen */
+/** @typedef {import("./model.js").Changes} Changes */
+/** What a table's rows do (main.js makes them: for the top screen, for the sidebar).
+ * @typedef {{
+ *   tap: (row: Row) => unknown, accessory: (row: Row) => unknown,
+ *   toggle: (row: Row, on: boolean) => unknown, remove: (ids: RowId[]) => unknown,
+ *   perform: (row: Row, id: string) => unknown,
+ *   insertAt: (sectionId: string, afterId: RowId | null) => unknown,
+ *   move: (row: Row, sectionId: string, afterId: RowId | null) => unknown,
+ *   rename: (row: Row) => unknown, fetch: (sectionId: string, from: number, count: number) => unknown,
+ *   selectionChanged: () => void, titleExpanded: (on: boolean, style: string) => void,
+ *   isPending?: (id: RowId) => boolean,
+ * }} TableActions */
+
 export class TableView {
 	/// `actions` carries out what the user did: tap, accessory, toggle, remove(ids),
 	/// insertAt(sectionId, afterId), move(row, sectionId, afterId), rename(row),
 	/// fetch(sectionId, from, count), selectionChanged(), titleExpanded(on, style).
+	/** @param {TableActions} actions */
 	constructor(actions) {
 		this.actions = actions;
 		this.page = el("div", "page");
@@ -55,6 +72,7 @@ export class TableView {
 		this.moveBy = keyboard.moveBy;
 	}
 
+	/** @param {Screen} screen */
 	setScreen(screen) {
 		const sameList = this.state.screen?.list === screen.list;
 		this.state.showScreen(screen);
@@ -76,6 +94,7 @@ export class TableView {
 
 	/// Scrolls so that row `i` of section `s` is at the viewport's top less `pad`, or with
 	/// `bottom` its end at the viewport's bottom; real offsets, however long the list.
+	/** @param {number} s @param {number} i */
 	scrollToRow(s, i, pad = 0, bottom = false) {
 		const els = this.sectionEls.get(this.state.screen.sections[s].id);
 		const view = this.scroller.clientHeight;
@@ -86,11 +105,13 @@ export class TableView {
 	}
 
 	/// Where row `i` of section `s` is drawn in the scroller now.
+	/** @param {number} s @param {number} i */
 	rowTop(s, i) {
 		const at = this.state.rowHeights[s]?.top(i) ?? i * H;
 		return this.sectionEls.get(this.state.screen.sections[s].id).rows.offsetTop + at - (this.state.offsets[s] ?? 0);
 	}
 
+	/** @param {boolean} on */
 	setEditing(on) {
 		this.state.setEditing(on);
 		this.page.classList.toggle("editing", on);
@@ -165,6 +186,7 @@ export class TableView {
 
 	/// The n-th index title jumps to the n-th section (protocol: `indexTitles`), or the
 	/// next one with rows (else the last one with rows).
+	/** @param {number} k */
 	scrollToIndexTitle(k) {
 		const has = (s) => s.rows.length;
 		const sec = this.state.screen.sections.slice(k).find(has) ?? this.state.screen.sections.findLast(has);
@@ -179,6 +201,7 @@ export class TableView {
 
 	/// Where row `i` of section `s` is drawn, taking a drag in progress into account: the
 	/// dragged row leaves a gap in section `d.s` and opens one in `d.ts`.
+	/** @param {number} s @param {number} i @param {string} id */
 	rowY(s, i, id) {
 		const d = this.state.drag;
 		if (!d) return this.state.rowHeights[s].top(i);
@@ -255,6 +278,7 @@ export class TableView {
 			node.remove();
 			this.cells.delete(key);
 		}
+		/** @type {[HTMLElement, Row, number, number][]} */
 		const grown = []; // [node, row, s, i]: self-sizing rows to measure
 		for (const [key, [s, i, row]] of wanted) {
 			const n = sections[s].rows.length;
@@ -307,6 +331,7 @@ export class TableView {
 	/// Measures self-sizing rows just drawn; a row that is taller or shorter than
 	/// estimated moves those after it, but not what is on screen (see `anchor`), so
 	/// scrolling up into rows not measured yet never jumps.
+	/** @param {[HTMLElement, Row, number, number][]} grown */
 	measure(grown) {
 		const st = this.state;
 		let changed = false;
@@ -320,6 +345,7 @@ export class TableView {
 		return changed;
 	}
 
+	/** @param {string | undefined} sectionId @param {number} [from] */
 	rowsArrived(sectionId, from) {
 		const st = this.state;
 		this.fetcher.arrived(sectionId, from);
@@ -335,6 +361,7 @@ export class TableView {
 
 	/// Shows one applied diff: removed rows slide out, inserted ones slide in, moved
 	/// ones travel (their nodes keep their identity), and rows someone else changed flash.
+	/** @param {Changes} changes @param {(id: RowId) => boolean} isOwn */
 	applyChanges(changes, isOwn) {
 		if (this.state.drag?.dropped) this.state.endDrag();
 		for (const [from, to] of changes.renamed ?? []) { // an own insert the server has named
@@ -362,6 +389,7 @@ export class TableView {
 	}
 
 	/// A transient class that survives the cell being refilled.
+	/** @param {RowId} id @param {string} cls @param {number} ms */
 	effect(id, cls, ms) {
 		const node = this.cells.get(id);
 		if (!node) return;
@@ -373,6 +401,7 @@ export class TableView {
 
 	/// The HIG's feedback on coming back: the row you came from highlights, then clears.
 	/// `scroll` is where the level was left: a scrollTop, or the id of the first row.
+	/** @param {RowId} rowId @param {number | string | null} scroll */
 	returnTo(rowId, scroll) {
 		const at = typeof scroll === "string" && locate(this.state.screen, scroll);
 		if (at) this.render(), this.scrollToRow(...at);
@@ -383,19 +412,20 @@ export class TableView {
 		if (node) node.focus({ preventScroll: true });
 	}
 
+	/** @param {MouseEvent} e */
 	click(e) {
-		const node = e.target.closest(".cell");
+		const t = /** @type {Element} */ (e.target);
+		const node = /** @type {HTMLElement | null} */ (t.closest(".cell"));
 		// A finger's swipe makes no click: a key's (detail 0) is not the gesture's.
 		if (this.state.suppressClick && e.detail) return void this.state.setSuppressClick(false);
 		this.state.setSuppressClick(false);
 		if (this.state.openSwipe) {
-			const act = node === this.state.openSwipe.node && chosenAction(this, node, e.target.closest(".swipe-actions button"));
+			const act = node === this.state.openSwipe.node && chosenAction(this, node, t.closest(".swipe-actions button"));
 			if (act) perform(this, cellState.get(node).row, act);
 			return this.closeSwipe();
 		}
 		const row = node && cellState.get(node).row;
 		if (!row) return;
-		const t = e.target;
 		if (t.closest(".switch")) return this.toggle(node, row);
 		if (t.closest(".info")) return this.actions.accessory(row);
 		if (t.closest(".delete-confirm")) return this.actions.remove([row.id]);
@@ -407,6 +437,7 @@ export class TableView {
 	}
 
 	/// A tap on the row itself (or Enter): select, pick for deletion, or insert.
+	/** @param {HTMLElement} node @param {Row} row @param {boolean} byKey */
 	activate(node, row, byKey) {
 		if (this.state.screen.editing) {
 			if (row.editing === E.insert) return this.actions.insertAt(this.sectionOf(row).id, this.rowBefore(row)?.id ?? null);
@@ -421,16 +452,19 @@ export class TableView {
 		this.actions.tap(row);
 	}
 
+	/** @param {HTMLElement} node @param {Row} row */
 	toggle(node, row) {
 		const on = !row.control.on;
 		node.querySelector(".switch")?.setAttribute("aria-checked", String(on));
 		this.actions.toggle(row, on);
 	}
 
+	/** @param {Row} row */
 	sectionOf(row) {
 		return this.state.screen.sections[locate(this.state.screen, row.id)[0]];
 	}
 
+	/** @param {Row} row */
 	rowBefore(row) {
 		const [s, i] = locate(this.state.screen, row.id);
 		return i > 0 ? this.state.screen.sections[s].rows[i - 1] : null;
