@@ -121,8 +121,7 @@ function reorder(view, node, down) {
 	// Sections came or went, or the row did, while it was held: the drop is called off.
 	const gone = () => view.state.screen.sections !== secs || secs.length !== tops.length || !node.isConnected;
 	let y = down.clientY;
-	const drag = { id: state.key, s, from, ts: s, to: from, tops };
-	view.state.startDrag(drag);
+	const drag = view.state.startDrag({ id: state.key, s, from, ts: s, to: from, tops });
 	state.fx.add("dragging");
 	node.classList.add("dragging");
 	node.setPointerCapture(down.pointerId);

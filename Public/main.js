@@ -16,6 +16,7 @@ const K = W.K;
 /** The page's own elements (index.html), which are always there. @type {(sel: string) => HTMLElement} */
 const $ = (sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
 const model = new Model();
+/** @type {TableView | null} */
 let view = null;
 let reloading = false;
 const trail = []; // depth → {list, row, scrollTop}: where each level was left, for returning
@@ -74,6 +75,7 @@ function leave(command, row) {
 /// As UIKit pushes before the next screen has its data: the new page slides in at once,
 /// titled after the tapped row, and fills in when its `screen` arrives (showScreen). The
 /// answer to the tap without that screen (an error, or no push after all) slides it back.
+/** @type {TableView | null} */
 let early = null; // the TableView pushed ahead of its screen
 function startPush(row) {
 	const sc = model.screen;

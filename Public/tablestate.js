@@ -42,29 +42,37 @@ export class TableState {
 	get screen() { return /** @type {Screen} */ (this.#screen); }
 	/** Whether the large title shows (root screens, scrolled to the top); null: not known. */
 	get expanded() { return this.#expanded; }
-	/** Rows picked in editing mode for "Delete (n)". @returns {ReadonlySet<RowId>} */
+	/** Rows picked in editing mode for "Delete (n)".
+	 * @returns {ReadonlySet<RowId>} */
 	get selected() { return this.#selected; }
 	/** The row whose minus control was turned. */
 	get confirming() { return this.#confirming; }
 	/** split.js: the row the top screen was opened from, highlighted in the sidebar. */
 	get current() { return this.#current; }
-	/** At most one row swiped open. */
+	/** At most one row swiped open.
+	 * @returns {Readonly<OpenSwipe> | null} */
 	get openSwipe() { return this.#openSwipe; }
-	/** A row being reordered by pointer. @returns {Readonly<Drag> | null} */
+	/** A row being reordered by pointer.
+	 * @returns {Readonly<Drag> | null} */
 	get drag() { return this.#drag; }
 	/** A gesture just ended: the click it makes is not a tap. */
 	get suppressClick() { return this.#suppressClick; }
-	/** Section → px its rows are drawn above their place (scale.js). @returns {readonly number[]} */
+	/** Section → px its rows are drawn above their place (scale.js).
+	 * @returns {readonly number[]} */
 	get offsets() { return this.#offsets; }
-	/** Section → [real, drawn] height of its rows area. @returns {readonly (readonly [number, number])[]} */
+	/** Section → [real, drawn] height of its rows area.
+	 * @returns {readonly (readonly [number, number])[]} */
 	get heights() { return this.#heights; }
-	/** Section → its rows' heights; rebuilt when `sized` is false. @returns {readonly SectionHeights[]} */
+	/** Section → its rows' heights; rebuilt when `sized` is false.
+	 * @returns {readonly SectionHeights[]} */
 	get rowHeights() { return this.#rowHeights; }
 	get sized() { return this.#sized; }
-	/** Row id → px: self-sizing rows as drawn at `width`. @returns {ReadonlyMap<RowId, number>} */
+	/** Row id → px: self-sizing rows as drawn at `width`.
+	 * @returns {ReadonlyMap<RowId, number>} */
 	get measured() { return this.#measured; }
 	get width() { return this.#width; }
-	/** The first row on screen at the last layout. @returns {Readonly<Anchor> | null} */
+	/** The first row on screen at the last layout.
+	 * @returns {Readonly<Anchor> | null} */
 	get anchor() { return this.#anchor; }
 	/** Heights changed under the viewport: the next layout keeps `anchor` still. */
 	get keepAnchor() { return this.#keepAnchor; }
@@ -143,9 +151,12 @@ export class TableState {
 		this.#suppressClick = on;
 	}
 
-	/** @param {Drag} drag */
+	/** Starts a drag; what it returns is read-only: it changes through the methods below.
+	 * @param {Drag} drag
+	 * @returns {Readonly<Drag>} */
 	startDrag(drag) {
 		this.#drag = drag;
+		return drag;
 	}
 
 	/** The dragged row was let go where it moves: its move is sent. */
@@ -153,11 +164,12 @@ export class TableState {
 		if (this.#drag) this.#drag.dropped = true;
 	}
 
-	/** @param {Drag} drag moves the dragged row to section `ts`, index `to`.
-	 * @param {number} ts @param {number} to */
+	/** The row `drag` lifted would land in section `ts` at index `to`.
+	 * @param {Readonly<Drag>} drag @param {number} ts @param {number} to */
 	dragTo(drag, ts, to) {
-		drag.ts = ts;
-		drag.to = to;
+		const d = /** @type {Drag} */ (drag);
+		d.ts = ts;
+		d.to = to;
 	}
 
 	/** Ends the drag, or only `drag` when it is still the one in progress.
