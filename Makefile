@@ -1,20 +1,24 @@
-# tableweb: `make run` serves the demo app, `make test` runs every test.
+# tableweb: `make run` serves the demo app, `make test` runs every test (and `make lint`).
 # Both install what a fresh Debian machine is missing first.
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # What building and serving need; the tests need more (browsers, a display, PostgreSQL,
 # nginx), installed by `make test` only.
 RUN_PACKAGES := libwebsockets-dev libsqlite3-dev libssl-dev libpq-dev zlib1g-dev libbrotli-dev pkg-config
-TEST_PACKAGES := $(RUN_PACKAGES) postgresql nginx chromium chromium-driver webkit2gtk-driver xvfb firefox-esr
+# node-typescript: `tsc`, which checks the page's JSDoc types (`make typecheck`).
+TEST_PACKAGES := $(RUN_PACKAGES) postgresql nginx chromium chromium-driver webkit2gtk-driver xvfb firefox-esr node-typescript
 VENV := .venv
 PORT ?= 8080
 DB ?= tableweb.sqlite
 # How long `make fuzz` runs each fuzz target, and how many inputs `make test` gives each.
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_RUNS ?= 20000
+# The Swift that `make lint` and `make format` cover: all of ours, no build folders.
+SWIFT_DIRS := Sources Tests Benchmarks Examples Plugins Fuzz
+SWIFT_FILES = Package.swift $(shell find $(SWIFT_DIRS) -name '*.swift' -not -path '*/.build*')
 
 .PHONY: run test deps test-deps pydeps build release swift-test e2e-test examples bench screenshots format
-.PHONY: fuzz fuzz-build fuzz-smoke tsan api-check
+.PHONY: fuzz fuzz-build fuzz-smoke tsan api-check lint lint-report typecheck docs
 
 # Installs the Debian packages of $(1) that are missing.
 define apt_install
@@ -82,7 +86,33 @@ api-check: deps
 e2e-test: test-deps pydeps release examples
 	$(VENV)/bin/python Tests/e2e/run_engines.py
 
-test: swift-test fuzz-smoke e2e-test
+test: lint swift-test docs fuzz-smoke e2e-test
+
+# swift-format in lint mode with the repository's .swift-format, every finding an error,
+# after the page's types (`make typecheck`).
+lint: typecheck
+	swift format lint --strict --parallel $(SWIFT_FILES)
+
+# What `make lint` finds, counted per rule (the pretty printer's are LineLength,
+# Indentation, AddLines, RemoveLine, Spacing, TrailingWhitespace, TrailingComma):
+# `make format` fixes most.
+lint-report:
+	@swift format lint --strict $(SWIFT_FILES) 2>&1 | sort -u | grep -o '\[[A-Za-z]*\]' \
+	  | sort | uniq -c | sort -rn; true
+
+# The page (Public/*.js, each `// @ts-check` with JSDoc types) checked by TypeScript
+# without emitting anything: Tests/page/tsconfig.json.
+typecheck: test-deps
+	tsc --noEmit -p Tests/page
+
+# The library's documentation: DocC (swift-docc-plugin) over the modules `import Tableweb`
+# brings, combined into one archive, .build/plugins/Swift-DocC/outputs/tableweb.doccarchive;
+# every warning (a broken ``link``, an undocumented parameter) an error. After swift-test,
+# whose debug build it reuses.
+DOC_TARGETS := Tableweb TableModel TableServer TableStore
+docs: deps
+	swift package generate-documentation $(DOC_TARGETS:%=--target %) \
+	  --enable-experimental-combined-documentation --warnings-as-errors
 
 # The libFuzzer targets (Fuzz/): the JSON parser, the client message decoder and the data
 # file decoder, built with -sanitize=fuzzer,address into .build-fuzz/.
@@ -116,4 +146,4 @@ screenshots: test-deps pydeps release
 	$(VENV)/bin/python Tests/e2e/screenshots.py
 
 format:
-	swift format --in-place --recursive Sources Tests Benchmarks
+	swift format --in-place --parallel $(SWIFT_FILES)

@@ -1,3 +1,4 @@
+// @ts-check
 // Access (v1.1): an access link's credential, who you are, and "Access needed".
 const KEY = "tableweb.access";
 export const UNAUTHORIZED_CLOSE = 4401;
@@ -34,5 +35,5 @@ export function showAccessNeeded(message) {
 	add(s, "p", "", credential() ? "This browser's access link is no longer valid." : "This server needs an access link.");
 	add(s, "p", "", "Ask its owner for one (http://host:port/#access=…) and open it here once.");
 	if (message) add(s, "p", "detail", message);
-	for (const e of document.querySelectorAll(".loading, .banner")) e.hidden = true;
+	for (const e of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".loading, .banner"))) e.hidden = true;
 }

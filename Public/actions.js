@@ -1,30 +1,34 @@
+// @ts-check
 // Row actions (UIContextualAction): the buttons a swipe reveals and the context menu
 // (right click, long press, the ContextMenu key or Shift+F10). docs/protocol.md: `action`.
 import { el } from "./dom.js";
 import { cellState } from "./cell.js";
 import { EDITING_STYLE } from "./wire.js";
+/** @typedef {import("./table.js").TableView} TableView */
 
 const DELETE = { id: null, title: "Delete", color: "red" }; // the plain swipe-to-delete
 
 /// The list's actions `row` offers: those it names (`row.actions`), in its order, or all.
-const offered = ({ screen: { actions: all } }, row) => row.actions?.map((id) => all.find((a) => a.id === id)).filter(Boolean) ?? all;
+const offered = ({ state: { screen: { actions: all } } }, row) => row.actions?.map((id) => all.find((a) => a.id === id)).filter(Boolean) ?? all;
 
 /// The buttons each edge of `row` reveals: the actions it offers, or Delete alone.
+/** @param {TableView} view @param {import("./model.js").Row} row */
 export function actionsFor(view, row) {
 	const acts = offered(view, row);
 	const lead = (a) => a.edge === "leading";
-	if (view.screen.actions.length) return { leading: acts.filter(lead), trailing: acts.filter((a) => !lead(a)) };
-	return { leading: [], trailing: view.screen.editable && row.editing === EDITING_STYLE.delete ? [DELETE] : [] };
+	if (view.state.screen.actions.length) return { leading: acts.filter(lead), trailing: acts.filter((a) => !lead(a)) };
+	return { leading: [], trailing: view.state.screen.editable && row.editing === EDITING_STYLE.delete ? [DELETE] : [] };
 }
 
 export const perform = (view, row, act) => (act.id == null ? view.actions.remove([row.id]) : view.actions.perform(row, act.id));
 
 /// Opens the row's menu beside `node` (or at the pointer), focus on its first item.
+/** @param {TableView} view @param {HTMLElement} node @param {number | null} [x] @param {number | null} [y] */
 function openMenu(view, node, x, y) {
 	const row = cellState.get(node).row;
 	const app = document.getElementById("app");
 	const acts = row && offered(view, row);
-	if (!acts?.length || view.screen.editing || app.querySelector(".menu")) return false;
+	if (!acts?.length || view.state.screen.editing || app.querySelector(".menu")) return false;
 	view.closeSwipe();
 	const scrim = app.appendChild(el("div", "scrim menu-scrim"));
 	const menu = scrim.appendChild(el("div", "menu"));
@@ -52,6 +56,7 @@ function openMenu(view, node, x, y) {
 	return true;
 }
 
+/** @param {TableView} view */
 export function attachMenu(view) {
 	view.scroller.oncontextmenu = (e) => {
 		const node = e.target.closest(".cell");

@@ -1,3 +1,4 @@
+// @ts-check
 // UIAlertController with a text field: asks for a row's text.
 import { el } from "./dom.js";
 
@@ -5,7 +6,7 @@ import { el } from "./dom.js";
 export function askForText(title, value, okLabel) {
 	return new Promise((resolve) => {
 		const app = document.getElementById("app");
-		const back = document.activeElement;
+		const back = /** @type {HTMLElement | null} */ (document.activeElement);
 		const scrim = app.appendChild(el("div", "scrim"));
 		const box = scrim.appendChild(el("div", "alert"));
 		box.setAttribute("role", "dialog");

@@ -1,3 +1,4 @@
+// @ts-check
 // Opens the WebSocket while the page's code loads: the built page has this script inline,
 // so the socket starts as soon as the HTML is read. The hello rides in the upgrade, as a
 // second subprotocol (`tableweb.hello.` + base64url of its JSON), when it fits in the

@@ -1,3 +1,4 @@
+// @ts-check
 // One UITableViewCell: its layout for the row's style, accessory, control and, in
 // editing mode, the editing control and reorder handle.
 import { cellButton, el } from "./dom.js";
@@ -9,6 +10,7 @@ const IMAGE_STYLES = new Set([CELL_STYLE.default, CELL_STYLE.subtitle, CELL_STYL
 
 /// What the table keeps about each cell node, instead of expando properties on it:
 /// {key, row, sig, pos: [section, index], fx: transient classes}.
+/** @type {WeakMap<Element, {key: string, row?: import("./model.js").Row | null, sig?: string, pos?: [number, number], fx: Set<string>, width?: number}>} */
 export const cellState = new WeakMap();
 
 /// Fills `node` for `row` (null: a row not fetched yet). `state` carries what the row

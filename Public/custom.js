@@ -1,3 +1,4 @@
+// @ts-check
 // Custom cells: the list's layout (screen.cell) filled with a row's `values`, each set as
 // text or, for an image, as a checked URL attribute — never as markup.
 import { el } from "./dom.js";

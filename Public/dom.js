@@ -1,3 +1,4 @@
+// @ts-check
 // A tiny element builder. Text goes in as textContent, never as markup.
 export function el(tag, className, text) {
 	const node = document.createElement(tag);

@@ -1,3 +1,4 @@
+// @ts-check
 // Asks the server, once each, for rows about to scroll into view.
 export const FETCH_PAGE = 100;
 
@@ -28,13 +29,6 @@ export class RowFetcher {
 			this.fetch(sec.id, i, count);
 			i += count - 1;
 		}
-	}
-
-	/// `sectionId` is undefined when the rows were stale: then every fetch is asked again.
-	rowsArrived(sectionId, from) {
-		if (sectionId) this.inflight.delete(`${sectionId}~${from}`);
-		else this.inflight.clear();
-		this.schedule();
 	}
 
 	/// `sectionId` is undefined when the rows were stale: then every fetch is asked again.

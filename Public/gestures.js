@@ -1,26 +1,29 @@
+// @ts-check
 // Pointer gestures on a table: swipe-to-delete and drag-to-reorder, by touch or mouse.
 import { el } from "./dom.js";
 import { ROW_HEIGHT as H, cellState } from "./cell.js";
 import { actionsFor, perform } from "./actions.js";
+/** @typedef {import("./table.js").TableView} TableView */
 
 const SWIPE_SLOP = 8;
 const SWIPE_OPEN = 80; // one button's width
 const EDGE = 48; // auto-scroll zone at the top and bottom while reordering
 
+/** @param {TableView} view */
 export function attachGestures(view) {
 	view.scroller.addEventListener("pointerdown", (e) => {
 		if (e.button !== 0) return;
-		view.suppressClick = false;
+		view.state.setSuppressClick(false);
 		const node = e.target.closest(".cell");
-		if (view.openSwipe && node !== view.openSwipe.node) {
+		if (view.state.openSwipe && node !== view.state.openSwipe.node) {
 			view.closeSwipe(); // a tap elsewhere only closes the open row
-			view.suppressClick = true;
+			view.state.setSuppressClick(true);
 			return;
 		}
 		const row = node && cellState.get(node).row;
 		if (!row) return;
 		if (e.target.closest(".reorder")) return reorder(view, node, e);
-		if (!view.screen.editing) swipe(view, node, e);
+		if (!view.state.screen.editing) swipe(view, node, e);
 	});
 }
 
@@ -34,6 +37,7 @@ function track(onMove, onUp) {
 
 /// Shows the buttons of `side` behind the row (tab stops; Escape closes them); returns how
 /// far the row opens to show them.
+/** @param {TableView} view @param {HTMLElement} node @param {"leading" | "trailing"} side */
 function addSwipeActions(view, node, side) {
 	node.querySelector(".swipe-actions")?.remove();
 	const acts = actionsFor(view, cellState.get(node).row)[side];
@@ -45,19 +49,21 @@ function addSwipeActions(view, node, side) {
 }
 
 /// A cell refilled while swiped open (its row or its neighbours changed) stays open.
+/** @param {TableView} view @param {HTMLElement} node */
 export function keepSwipeOpen(view, node) {
-	node.querySelector(".content").style.transform = `translateX(${addSwipeActions(view, node, view.openSwipe.side)}px)`;
+	/** @type {HTMLElement} */ (node.querySelector(".content")).style.transform = `translateX(${addSwipeActions(view, node, view.state.openSwipe.side)}px)`;
 }
 
 /// The action a tapped button stands for (buttons are rebuilt with their row).
 export const chosenAction = (view, node, button) => button?.act ?? null;
 
+/** @param {TableView} view @param {HTMLElement} node @param {PointerEvent} down */
 function swipe(view, node, down) {
-	const content = node.querySelector(".content");
+	const content = /** @type {HTMLElement} */ (node.querySelector(".content"));
 	const row = cellState.get(node).row;
 	const sets = actionsFor(view, row);
 	if (!sets.leading.length && !sets.trailing.length) return;
-	const open = view.openSwipe?.node === node && view.openSwipe;
+	const open = view.state.openSwipe?.node === node && view.state.openSwipe;
 	const base = open?.dx ?? 0;
 	const width = node.clientWidth;
 	let swiping = false;
@@ -79,20 +85,20 @@ function swipe(view, node, down) {
 		content.style.transform = `translateX(${dx}px)`;
 	}, () => {
 		if (!swiping) return;
-		view.suppressClick = true;
+		view.state.setSuppressClick(true);
 		content.style.transition = "";
 		const first = sets[side]?.[0];
 		if (first && Math.abs(dx) > width * 0.6) {
 			// A full swipe performs the edge's first action; a destructive one slides the row away.
-			view.openSwipe = null;
+			view.state.setOpenSwipe(null);
 			if (first.color === "red") content.style.transform = `translateX(${Math.sign(dx) * width}px)`;
-			else (view.openSwipe = { node }), view.closeSwipe();
+			else view.state.setOpenSwipe({ node }), view.closeSwipe();
 			perform(view, row, first);
 		} else if (Math.abs(dx) > Math.abs(full) / 2 && Math.sign(dx) === Math.sign(full)) {
 			content.style.transform = `translateX(${full}px)`;
-			view.openSwipe = { node, side, dx: full };
+			view.state.setOpenSwipe({ node, side, dx: full });
 		} else {
-			view.openSwipe = { node };
+			view.state.setOpenSwipe({ node });
 			view.closeSwipe();
 		}
 	});
@@ -100,21 +106,22 @@ function swipe(view, node, down) {
 
 /// Drags a row by its handle, within its section or into another, as moveRowAt:to: allows.
 /// `drag.to` is the row's index in section `drag.ts` once it has moved.
+/** @param {TableView} view @param {HTMLElement} node @param {PointerEvent} down */
 function reorder(view, node, down) {
 	down.preventDefault();
 	const sc = view.scroller;
-	const secs = view.screen.sections;
+	const secs = view.state.screen.sections;
 	const state = cellState.get(node);
 	const [s, from] = state.pos;
 	// Where each section's rows start with the dragged row taken out: the slots it can take.
 	const tops = secs.map((sec, k) => view.sectionEls.get(sec.id).rows.offsetTop - (k > s ? H : 0));
-	const room = (k) => secs[k].rows.length - (k === s);
+	const room = (k) => secs[k].rows.length - +(k === s);
 	const last = secs.length - 1;
 	const start = tops[s] + from * H - down.clientY - sc.scrollTop;
 	// Sections came or went, or the row did, while it was held: the drop is called off.
-	const gone = () => view.screen.sections !== secs || secs.length !== tops.length || !node.isConnected;
+	const gone = () => view.state.screen.sections !== secs || secs.length !== tops.length || !node.isConnected;
 	let y = down.clientY;
-	const drag = (view.drag = { id: state.key, s, from, ts: s, to: from, tops });
+	const drag = view.state.startDrag({ id: state.key, s, from, ts: s, to: from, tops });
 	state.fx.add("dragging");
 	node.classList.add("dragging");
 	node.setPointerCapture(down.pointerId);
@@ -125,10 +132,10 @@ function reorder(view, node, down) {
 		tops.forEach((t, k) => {
 			const i = Math.max(0, Math.min(room(k), Math.round((top - t) / H)));
 			const d = Math.abs(t + i * H - top);
-			if (d < best) [best, drag.ts, drag.to] = [d, k, i];
+			if (d < best) (best = d), view.state.dragTo(drag, k, i);
 		});
 		view.render();
-		node.style.transform = `translateY(${top - (node.parentNode?.parentNode?.offsetTop ?? 0)}px)`;
+		node.style.transform = `translateY(${top - (/** @type {HTMLElement | null} */ (node.parentNode?.parentNode)?.offsetTop ?? 0)}px)`;
 	};
 	let frame = requestAnimationFrame(function autoScroll() {
 		const r = sc.getBoundingClientRect();
@@ -141,17 +148,17 @@ function reorder(view, node, down) {
 		cancelAnimationFrame(frame);
 		state.fx.delete("dragging");
 		node.classList.remove("dragging");
-		view.suppressClick = true;
+		view.state.setSuppressClick(true);
 		const { ts, to } = drag;
 		const rows = gone() ? null : secs[ts].rows.filter((r) => r?.id !== drag.id);
 		const after = to > 0 ? rows?.[to - 1] : null; // the row that will precede it
 		if (!rows || (ts === s && to === from) || (to > 0 && !after)) {
-			view.drag = null;
+			view.state.endDrag();
 			return view.render();
 		}
-		drag.dropped = true;
+		view.state.dropDrag();
 		view.render();
 		view.actions.move(state.row, secs[ts].id, after?.id ?? null);
-		setTimeout(() => view.drag === drag && ((view.drag = null), view.render()), 2000);
+		setTimeout(() => view.state.drag === drag && (view.state.endDrag(drag), view.render()), 2000);
 	});
 }

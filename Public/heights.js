@@ -1,3 +1,4 @@
+// @ts-check
 // Row heights for self-sizing rows (data format v1.1 `lines`). A row is ROW_HEIGHT tall
 // unless its style is taller (subtitle) or its text may wrap: such a row is estimated
 // until it has been drawn and measured, then known. Positions are i × ROW_HEIGHT plus

@@ -1,16 +1,21 @@
+// @ts-check
 // The keyboard and focus for a TableView: mixed into it, so `this` is the view.
 import { cellState, ROW_HEIGHT as H } from "./cell.js";
 import { EDITING_STYLE, TABLE_STYLE } from "./wire.js";
 
+/** @typedef {import("./table.js").TableView} TableView */
+/** @typedef {import("./model.js").Row} Row */
+
 export const keyboard = {
+	/** @this {TableView} @param {number} s @param {number} i */
 	focusAt(s, i) {
-		const sections = this.screen.sections;
+		const sections = this.state.screen.sections;
 		s = Math.max(0, Math.min(s, sections.length - 1));
 		if (!sections[s]) return;
 		i = Math.max(0, Math.min(i, sections[s].rows.length - 1));
 		this.render();
 		const y = this.rowTop(s, i);
-		const pad = this.screen.style === TABLE_STYLE.plain ? 28 : 0;
+		const pad = this.state.screen.style === TABLE_STYLE.plain ? 28 : 0;
 		const sc = this.scroller;
 		if (y - pad < sc.scrollTop) this.scrollToRow(s, i, pad);
 		else if (y + H > sc.scrollTop + sc.clientHeight) this.scrollToRow(s, i, 0, true);
@@ -20,8 +25,9 @@ export const keyboard = {
 	},
 
 	/// The next row in reading order, across sections; null past either end.
+	/** @this {TableView} @param {number} s @param {number} i @param {number} delta @returns {[number, number] | null} */
 	step(s, i, delta) {
-		const secs = this.screen.sections;
+		const secs = this.state.screen.sections;
 		i += delta;
 		while (s >= 0 && s < secs.length && (i < 0 || i >= secs[s].rows.length)) {
 			s += delta;
@@ -34,12 +40,13 @@ export const keyboard = {
 	/// Arrows move, Home and End go to the first and last row, Enter and Space tap
 	/// (Shift+Enter: the info button), Delete deletes and Alt+arrows reorder in editing
 	/// mode, F2 renames. Returns whether it handled the key.
+	/** @this {TableView} @param {KeyboardEvent} e @returns {boolean} */
 	key(e) {
-		const node = document.activeElement?.closest?.(".cell");
+		const node = /** @type {HTMLElement | null | undefined} */ (document.activeElement?.closest?.(".cell"));
 		const cs = node && this.page.contains(node) ? cellState.get(node) : null;
 		const pos = cs?.pos ?? null;
 		const row = cs?.row;
-		const editing = this.screen?.editing;
+		const editing = this.state.screen?.editing;
 		if (e.key === "ArrowDown" || e.key === "ArrowUp") {
 			const delta = e.key === "ArrowDown" ? 1 : -1;
 			if (e.altKey && editing && row?.movable) return this.moveBy(row, pos, delta), true;
@@ -48,7 +55,7 @@ export const keyboard = {
 			return true;
 		}
 		if (e.key === "Home" || e.key === "End") {
-			const last = this.screen.sections.length - 1;
+			const last = this.state.screen.sections.length - 1;
 			if (last >= 0) this.focusAt(e.key === "Home" ? 0 : last, e.key === "Home" ? 0 : Infinity);
 			return true;
 		}
@@ -56,13 +63,14 @@ export const keyboard = {
 		if (e.key === "Enter" && e.shiftKey && node.querySelector(".info")) return this.actions.accessory(row), true;
 		if (e.key === "Enter" || e.key === " ") return this.activate(node, row, true), true;
 		if ((e.key === "Delete" || e.key === "Backspace") && editing && row.editing === EDITING_STYLE.delete) {
-			this.actions.remove(this.selected.has(row.id) ? [...this.selected] : [row.id]);
+			this.actions.remove(this.state.selected.has(row.id) ? [...this.state.selected] : [row.id]);
 			return true;
 		}
-		if (e.key === "F2" && this.screen.editable) return this.actions.rename(row), true;
+		if (e.key === "F2" && this.state.screen.editable) return this.actions.rename(row), true;
 		return false;
 	},
 
+	/** @this {TableView} @returns {[number, number] | null} */
 	firstVisible() {
 		let best = null;
 		for (const node of this.cells.values()) {
@@ -74,8 +82,9 @@ export const keyboard = {
 	},
 
 	/// Moves a row one place by keyboard, within its section or across to the next.
+	/** @this {TableView} @param {Row} row @param {[number, number]} at @param {number} delta */
 	moveBy(row, [s, i], delta) {
-		const secs = this.screen.sections;
+		const secs = this.state.screen.sections;
 		const to = this.step(s, i, delta);
 		if (!to) return;
 		let [ts, ti] = to;

@@ -1,3 +1,4 @@
+// @ts-check
 // The entry point: connects the socket, the model and the views, and turns what the
 // user did into commands.
 import * as W from "./wire.js";
@@ -9,10 +10,13 @@ import { askForText } from "./alert.js";
 import { takeCredentialFromLink } from "./access.js";
 import { SearchField } from "./search.js";
 import { Sidebar, wide } from "./split.js";
+import { warnFrame } from "./warnings.js";
 
 const K = W.K;
-const $ = (sel) => document.querySelector(sel);
+/** The page's own elements (index.html), which are always there. @type {(sel: string) => HTMLElement} */
+const $ = (sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
 const model = new Model();
+/** @type {TableView | null} */
 let view = null;
 let reloading = false;
 const trail = []; // depth → {list, row, scrollTop}: where each level was left, for returning
@@ -71,6 +75,7 @@ function leave(command, row) {
 /// As UIKit pushes before the next screen has its data: the new page slides in at once,
 /// titled after the tapped row, and fills in when its `screen` arrives (showScreen). The
 /// answer to the tap without that screen (an error, or no push after all) slides it back.
+/** @type {TableView | null} */
 let early = null; // the TableView pushed ahead of its screen
 function startPush(row) {
 	const sc = model.screen;
@@ -78,7 +83,7 @@ function startPush(row) {
 	early.setScreen(screenFromWire({ [K.screen]: { [K.list]: null, [K.version]: 0, [K.title]: row.text,
 		[K.back]: sc.title, [K.style]: sc.style, [K.sections]: [] } }));
 	transition($(".pages"), view.page, early.page, W.TRANSITION.push);
-	nav.show(early.screen, true);
+	nav.show(early.state.screen, true);
 }
 
 function cancelPush() {
@@ -147,7 +152,7 @@ function receive(msg) {
 		case W.ERROR:
 			if (msg[K.ref] === navigating.ref) (navigating.ref = 0), cancelPush();
 			settle(msg[K.ref]); // a refused command's change goes back
-			if (view?.drag?.dropped) (view.drag = null), view.render();
+			if (view?.state.drag?.dropped) view.state.endDrag(), view.render();
 			return toast(msg[K.message] || msg[K.code]);
 		case W.NOTICE: return toast(msg[K.text]);
 	}
@@ -164,7 +169,8 @@ function showScreen(msg) {
 	try {
 		result = model.setScreen(msg);
 		for (const { ref, cmd } of socket.restored.splice(0)) model.propose(ref, cmd); // kept over a reload
-	} catch {
+	} catch (error) {
+		warnFrame(`could not show the screen of list ${msg[K.screen]?.[K.list]}; asking for it again`, W.SCREEN, error);
 		return requestReload();
 	}
 	reloading = false;
@@ -199,7 +205,8 @@ function applyDiff(msg) {
 	let result;
 	try {
 		result = model.receiveDiff(msg);
-	} catch {
+	} catch (error) {
+		warnFrame(`could not apply the diff of list ${msg[K.list]} from version ${msg[K.from]} to ${msg[K.to]}; asking for the screen again`, W.DIFF, error);
 		return requestReload();
 	}
 	for (const changes of result.changes) view.applyChanges(changes, isOwn);
@@ -226,16 +233,16 @@ function showToolbar() {
 	const bar = $(".toolbar");
 	bar.hidden = !(sc?.editing && sc.editable);
 	if (bar.hidden || !view) return;
-	const n = view.selected.size;
-	const del = $(".tb-delete");
+	const n = view.state.selected.size;
+	const del = /** @type {HTMLButtonElement} */ ($(".tb-delete"));
 	del.disabled = n === 0;
 	del.textContent = n ? `Delete (${n})` : "Delete";
-	$(".tb-rename").disabled = n !== 1;
+	/** @type {HTMLButtonElement} */ ($(".tb-rename")).disabled = n !== 1;
 }
 
-$(".tb-delete").onclick = () => view.selected.size && actions.remove([...view.selected]);
+$(".tb-delete").onclick = () => view.state.selected.size && actions.remove([...view.state.selected]);
 $(".tb-rename").onclick = () => {
-	const at = locate(model.screen, [...view.selected][0]);
+	const at = locate(model.screen, [...view.state.selected][0]);
 	if (at) actions.rename(model.screen.sections[at[0]].rows[at[1]]);
 };
 // Adds at the end of the last section (before its "insert" row), or first when the end
@@ -262,16 +269,16 @@ function toast(text) {
 
 // A tap anywhere but on the row swiped open closes it (taps on the table say so themselves).
 document.addEventListener("pointerdown", (e) => {
-	if (view?.openSwipe && !view.scroller.contains(e.target)) view.closeSwipe();
+	if (view?.state.openSwipe && !view.scroller.contains(e.target)) view.closeSwipe();
 });
 
 document.addEventListener("keydown", (e) => {
-	if (!view || e.target.closest?.("input, .scrim, .swipe-actions") || e.ctrlKey || e.metaKey) return;
+	if (!view || /** @type {Element} */ (e.target).closest?.("input, .scrim, .swipe-actions") || e.ctrlKey || e.metaKey) return;
 	if (e.key === "/" && !$(".searchbar").hidden) $(".searchbar input").focus(); // as Cmd-F on iPad
 	else if (e.key === "Escape") {
-		if (view.openSwipe || view.confirming) {
+		if (view.state.openSwipe || view.state.confirming) {
 			view.closeSwipe();
-			view.confirming = null;
+			view.state.confirm(null);
 			view.render();
 		} else if (model.screen.back != null) goBack();
 	} else if (!(sidebar.view?.page.contains(e.target) ? sidebar.view : view).key(e)) return;

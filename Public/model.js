@@ -1,7 +1,19 @@
+// @ts-check
 // The screen as plain data, kept current by the server's screen, diff and rows messages.
 // No DOM here: the patcher reads this and the browser tests drive it directly.
 import * as W from "./wire.js";
 const { K } = W;
+
+/** A row's id as the page keys it: the wire's id as a string.
+ * @typedef {string} RowId */
+/** One row as the page holds it (rowFromWire).
+ * @typedef {ReturnType<typeof rowFromWire>} Row */
+/** A section; `rows` has `count` entries, null for rows not fetched yet.
+ * @typedef {{id: string, header: string | null, footer: string | null, rows: (Row | null)[]}} Section */
+/** The screen shown (screenFromWire).
+ * @typedef {ReturnType<typeof screenFromWire>} Screen */
+/** What one applied diff touched (applyOps); `renamed`: own inserts the server has named.
+ * @typedef {{removed: Set<RowId>, inserted: Set<RowId>, moved: Set<RowId>, updated: Set<RowId>, sections: boolean, renamed?: [RowId, RowId][]}} Changes */
 
 /// A section's `rows` always has `count` entries; rows not fetched yet are `null`.
 export function rowFromWire(w) {
@@ -24,6 +36,7 @@ export function rowFromWire(w) {
 	};
 }
 
+/** @returns {Section} */
 export function sectionFromWire(w) {
 	const sent = w[K.rows] || [];
 	const rows = new Array(Math.max(w[K.count] ?? sent.length, sent.length)).fill(null);
@@ -140,6 +153,8 @@ export function applyOps(sections, ops) {
 	return changes;
 }
 
+/** Where row `rowId` is: [section, index], or null.
+ * @param {{sections: Section[]}} screen @param {RowId} rowId @returns {[number, number] | null} */
 export function locate(screen, rowId) {
 	for (let s = 0; s < screen.sections.length; s++) {
 		const r = screen.sections[s].rows.findIndex((row) => row?.id === rowId);

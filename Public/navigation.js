@@ -1,3 +1,4 @@
+// @ts-check
 // UINavigationController's chrome: the bar (title, back button named after the
 // previous screen, Edit/Done) and the slide between pages on push and pop.
 import { afterMotion, reducedMotion } from "./dom.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Lists taller than a browser lays out. Chromium caps an element at 33,554,432 px (a
 // million 44 px rows is 44,000,000), so a long section's rows area is drawn shorter
 // (`h` instead of its real `R`), and while the viewport passes through it the rows are

@@ -1,3 +1,4 @@
+// @ts-check
 // A draggable thumb for long lists without an index strip (the index does its job on
 // those that have one): dragging it anywhere reaches any row of a list of millions,
 // which a native scroll thumb a few pixels tall cannot, and it says which row it is at.
@@ -8,6 +9,7 @@ const THUMB = 44; // px: .thumb's height; the track is the scroller less 4 px ea
 let made = 0;
 
 export class Scrubber {
+	/** @param {import("./table.js").TableView} view */
 	constructor(view) {
 		this.view = view;
 		this.grab = null; // px from the thumb's top where the pointer holds it
@@ -49,10 +51,11 @@ export class Scrubber {
 
 	/// Called by each render, reading no layout: `tops` where each section's rows are
 	/// drawn (less their offset), `p` the scroll position, `max` its largest.
+	/** @param {number[]} tops @param {number} p @param {number} max @param {number} view */
 	update(tops, p, max, view) {
 		const v = this.view;
-		const secs = v.screen.sections;
-		const total = v.heights.reduce((n, [real]) => n + real, 0);
+		const secs = v.state.screen.sections;
+		const total = v.state.heights.reduce((n, [real]) => n + real, 0);
 		this.root.hidden = !!v.strip || total < LONG * view;
 		v.page.classList.toggle("scrubbed", !this.root.hidden);
 		if (this.root.hidden) return;
@@ -61,7 +64,7 @@ export class Scrubber {
 		let s = 0;
 		while (s + 1 < secs.length && tops[s + 1] <= p) s++;
 		const n = secs[s].rows.length;
-		const i = Math.min(n - 1, v.rowHeights[s].indexAt(p - tops[s]));
+		const i = Math.min(n - 1, v.state.rowHeights[s].indexAt(p - tops[s]));
 		// The page's language: WebKitGTK under LANG=C has none.
 		const num = (k) => k.toLocaleString(document.documentElement.lang);
 		const text = `Row ${num(i + 1)} of ${num(n)}`;

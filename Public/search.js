@@ -1,3 +1,4 @@
+// @ts-check
 // UISearchController's field on searchable screens: what is typed goes to the server,
 // which filters the whole list and sends the results as the screen; Escape or Cancel
 // ends the search.

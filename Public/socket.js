@@ -1,3 +1,4 @@
+// @ts-check
 // The WebSocket: connects, says hello with the stored session token, queues commands
 // until welcomed, and reconnects with exponential back-off when the line drops. A
 // reconnect says which list and version the page holds (`have`): a server that can
@@ -8,6 +9,7 @@
 // page (sessionStorage).
 import * as W from "./wire.js";
 import { credential, showAccessNeeded, showIdentity, UNAUTHORIZED_CLOSE } from "./access.js";
+import { warnFrame } from "./warnings.js";
 
 const TOKEN_KEY = "tableweb.session";
 const UNSENT_KEY = "tableweb.unsent";
@@ -72,7 +74,11 @@ export class Socket {
 		else if (!carried) ws.onopen = () => ws.send(JSON.stringify(hello));
 		ws.onmessage = (e) => {
 			let msg;
-			try { msg = JSON.parse(e.data); } catch { return; }
+			const kind = typeof e.data === "string" ? "text" : "binary";
+			try { msg = JSON.parse(e.data); } catch (error) { return warnFrame("dropped a frame that is not JSON", kind, error); }
+			if (msg === null || typeof msg !== "object" || Array.isArray(msg)) {
+				return warnFrame("dropped a frame that is not a JSON object", kind, String(e.data).slice(0, 80));
+			}
 			if (msg[W.K.type] === W.WELCOME) {
 				this.token = msg[W.K.session];
 				this.welcomed = true;

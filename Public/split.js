@@ -1,9 +1,11 @@
+// @ts-check
 // UISplitViewController on wide windows: the level beneath the top in a column beside
 // it, live (the server sends its diffs too), the row leading to the top highlighted; a
 // tap there replaces the top. Narrower: the phone layout, same stack.
 import * as W from "./wire.js";
 import { Model } from "./model.js";
 import { TableView } from "./table.js";
+import { warnFrame } from "./warnings.js";
 
 export const wide = matchMedia("(min-width: 1000px)");
 
@@ -26,12 +28,12 @@ export class Sidebar {
 		if (!side) return this.view?.page.remove(), (this.view = null);
 		this.model.setScreen(side);
 		const sc = this.model.screen;
-		if (this.view?.screen.list !== sc.list) {
+		if (this.view?.state.screen.list !== sc.list) {
 			this.view?.page.remove();
 			this.view = new TableView(this.actions);
 			this.root.appendChild(this.view.page);
 		}
-		this.view.current = side[W.K.selected];
+		this.view.state.setCurrent(side[W.K.selected]);
 		this.title.textContent = sc.title;
 		this.root.setAttribute("aria-label", sc.title);
 		this.view.setScreen(sc);
@@ -45,7 +47,13 @@ export class Sidebar {
 			this.view.rowsArrived(sec?.id, msg[W.K.from]);
 			return true;
 		}
-		const result = this.model.receiveDiff(msg);
+		let result;
+		try {
+			result = this.model.receiveDiff(msg);
+		} catch (error) {
+			warnFrame(`could not apply the diff of the sidebar's list ${msg[W.K.list]} from version ${msg[W.K.from]} to ${msg[W.K.to]}; asking for the screen again`, W.DIFF, error);
+			return "gap";
+		}
 		for (const changes of result.changes) this.view.applyChanges(changes, () => false);
 		return result.gap ? "gap" : true;
 	}

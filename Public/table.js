@@ -1,3 +1,4 @@
+// @ts-check
 // UITableView for one screen: sections and their headers in the flow, rows absolutely
 // placed inside each section and only the visible ones (plus a margin) in the DOM,
 // keyed by row id so that diffs move, insert and remove the same nodes. Fetching rows
@@ -13,13 +14,31 @@ import { drawnHeights, rowOffsets, scrollFor } from "./scale.js";
 import { SectionHeights, heightOf } from "./heights.js";
 import { Scrubber } from "./scrubber.js";
 import { EDITING_STYLE as E } from "./wire.js";
+import { TableState } from "./tablestate.js";
 
 const H = ROW_HEIGHT;
+
+/** @typedef {import("./model.js").Row} Row */
+/** @typedef {import("./model.js").RowId} RowId */
+/** @typedef {import("./model.js").Screen} Screen */
+/** @typedef {import("./model.js").Changes} Changes */
+/** What a table's rows do (main.js makes them: for the top screen, for the sidebar).
+ * @typedef {{
+ *   tap: (row: Row) => unknown, accessory: (row: Row) => unknown,
+ *   toggle: (row: Row, on: boolean) => unknown, remove: (ids: RowId[]) => unknown,
+ *   perform: (row: Row, id: string) => unknown,
+ *   insertAt: (sectionId: string, afterId: RowId | null) => unknown,
+ *   move: (row: Row, sectionId: string, afterId: RowId | null) => unknown,
+ *   rename: (row: Row) => unknown, fetch: (sectionId: string, from: number, count: number) => unknown,
+ *   selectionChanged: () => void, titleExpanded: (on: boolean, style: string) => void,
+ *   isPending?: (id: RowId) => boolean,
+ * }} TableActions */
 
 export class TableView {
 	/// `actions` carries out what the user did: tap, accessory, toggle, remove(ids),
 	/// insertAt(sectionId, afterId), move(row, sectionId, afterId), rename(row),
 	/// fetch(sectionId, from, count), selectionChanged(), titleExpanded(on, style).
+	/** @param {TableActions} actions */
 	constructor(actions) {
 		this.actions = actions;
 		this.page = el("div", "page");
@@ -28,52 +47,42 @@ export class TableView {
 		this.table = this.scroller.appendChild(el("div", "table"));
 		this.largeTitle = this.table.appendChild(el("div", "large-title")); // the bar's h1 names it
 		this.largeTitle.setAttribute("aria-hidden", "true");
-		this.expanded = null; // whether the large title shows (root screens, scrolled to the top)
+		this.state = new TableState(); // the screen, picks, gestures and sizes: written only through its methods
 		this.tableHeader = this.table.appendChild(el("div", "table-header"));
 		this.tableFooter = this.table.appendChild(el("div", "table-footer"));
 		this.strip = null;
 		this.scrubber = new Scrubber(this);
-		this.offsets = []; // section → px its rows are drawn above their place (scale.js)
-		this.heights = []; // section → [real, drawn] height of its rows area
-		this.rowHeights = []; // section → SectionHeights; rebuilt when `sized` is false
-		this.sized = false;
-		this.measured = new Map(); // row id → px: self-sizing rows as drawn at `width`
-		this.width = 0;
-		this.anchor = null; // [s, i, id, top]: the first row on screen at the last layout
-		this.keepAnchor = false; // heights changed under the viewport: keep that row still
 		this.cells = new Map(); // row id, or "~section~index" for a row not fetched yet → node
 		this.sectionEls = new Map(); // section id → {root, header, rows, footer}
-		this.selected = new Set(); // rows picked in editing mode for "Delete (n)"
-		this.confirming = null; // the row whose minus control was turned
-		this.openSwipe = null; // {node}: at most one row swiped open
-		this.drag = null; // {id, s, from, ts, to, tops, dropped}: a row being reordered by pointer
-		this.suppressClick = false; // a gesture just ended: the click it makes is not a tap
 		this.fetcher = new RowFetcher((id, from, count) => actions.fetch(id, from, count));
-		this.screen = null;
 		this.frame = 0;
 		this.scroller.addEventListener("scroll", () => this.schedule(), { passive: true });
 		this.scroller.addEventListener("click", (e) => this.click(e));
 		new ResizeObserver(() => {
-			if (this.scroller.clientWidth !== this.width) this.measured.clear(), (this.sized = false);
+			if (this.scroller.clientWidth !== this.state.width) this.state.resized();
 			this.schedule();
 		}).observe(this.scroller);
 		attachGestures(this);
 		attachMenu(this);
-		Object.assign(this, keyboard);
+		// The keyboard and focus (keys.js), as the view's own methods.
+		this.focusAt = keyboard.focusAt;
+		this.step = keyboard.step;
+		this.key = keyboard.key;
+		this.firstVisible = keyboard.firstVisible;
+		this.moveBy = keyboard.moveBy;
 	}
 
+	/** @param {Screen} screen */
 	setScreen(screen) {
-		const sameList = this.screen?.list === screen.list;
-		this.screen = screen;
+		const sameList = this.state.screen?.list === screen.list;
+		this.state.showScreen(screen);
 		this.page.className = `page ${screen.style}${screen.indexTitles ? " indexed" : ""}`;
 		this.page.classList.toggle("editing", screen.editing);
 		this.largeTitle.textContent = screen.title;
 		this.largeTitle.hidden = screen.back != null; // large titles on root screens, as in Settings
-		this.expanded = null;
 		this.fetcher.clear();
-		this.sized = false;
 		if (!sameList || !screen.editing) this.endEditingState();
-		for (const id of this.selected) if (!locate(screen, id)) this.selected.delete(id);
+		this.state.keepSelected((id) => locate(screen, id));
 		this.tableHeader.textContent = screen.header ?? "";
 		this.tableHeader.hidden = screen.header == null;
 		this.tableFooter.textContent = screen.footer ?? "";
@@ -85,23 +94,26 @@ export class TableView {
 
 	/// Scrolls so that row `i` of section `s` is at the viewport's top less `pad`, or with
 	/// `bottom` its end at the viewport's bottom; real offsets, however long the list.
+	/** @param {number} s @param {number} i */
 	scrollToRow(s, i, pad = 0, bottom = false) {
-		const els = this.sectionEls.get(this.screen.sections[s].id);
+		const els = this.sectionEls.get(this.state.screen.sections[s].id);
 		const view = this.scroller.clientHeight;
-		const [real, drawn] = this.heights[s] ?? [Infinity, Infinity];
-		const hs = this.rowHeights[s];
+		const [real, drawn] = this.state.heights[s] ?? [Infinity, Infinity];
+		const hs = this.state.rowHeights[s];
 		const y = bottom ? hs.top(i + 1) - view : hs.top(i) - pad;
 		this.scroller.scrollTop = scrollFor(els.rows.offsetTop, drawn, real, y, view);
 	}
 
 	/// Where row `i` of section `s` is drawn in the scroller now.
+	/** @param {number} s @param {number} i */
 	rowTop(s, i) {
-		const at = this.rowHeights[s]?.top(i) ?? i * H;
-		return this.sectionEls.get(this.screen.sections[s].id).rows.offsetTop + at - (this.offsets[s] ?? 0);
+		const at = this.state.rowHeights[s]?.top(i) ?? i * H;
+		return this.sectionEls.get(this.state.screen.sections[s].id).rows.offsetTop + at - (this.state.offsets[s] ?? 0);
 	}
 
+	/** @param {boolean} on */
 	setEditing(on) {
-		this.screen.editing = on;
+		this.state.setEditing(on);
 		this.page.classList.toggle("editing", on);
 		if (!on) this.endEditingState();
 		this.closeSwipe();
@@ -109,14 +121,13 @@ export class TableView {
 	}
 
 	endEditingState() {
-		this.selected.clear();
-		this.confirming = null;
+		this.state.clearSelection();
 		this.actions.selectionChanged();
 	}
 
 	buildSections() {
 		const seen = new Set();
-		for (const sec of this.screen.sections) {
+		for (const sec of this.state.screen.sections) {
 			seen.add(sec.id);
 			let els = this.sectionEls.get(sec.id);
 			if (!els) {
@@ -146,16 +157,16 @@ export class TableView {
 
 	/// An indexed list's empty sections show no header (as Contacts); the strip keeps them.
 	showHeaders() {
-		for (const sec of this.screen.sections) {
+		for (const sec of this.state.screen.sections) {
 			const e = this.sectionEls.get(sec.id);
-			e.header.hidden = e.footer.hidden = !!this.screen.indexTitles && !sec.rows.length;
+			e.header.hidden = e.footer.hidden = !!this.state.screen.indexTitles && !sec.rows.length;
 		}
 	}
 
 	buildIndex() {
 		this.strip?.remove();
 		this.strip = null;
-		const titles = this.screen.indexTitles;
+		const titles = this.state.screen.indexTitles;
 		if (!titles?.length) return;
 		const strip = (this.strip = this.page.appendChild(el("nav", "index-strip")));
 		strip.setAttribute("aria-label", "Section index");
@@ -175,9 +186,10 @@ export class TableView {
 
 	/// The n-th index title jumps to the n-th section (protocol: `indexTitles`), or the
 	/// next one with rows (else the last one with rows).
+	/** @param {number} k */
 	scrollToIndexTitle(k) {
 		const has = (s) => s.rows.length;
-		const sec = this.screen.sections.slice(k).find(has) ?? this.screen.sections.findLast(has);
+		const sec = this.state.screen.sections.slice(k).find(has) ?? this.state.screen.sections.findLast(has);
 		if (!sec) return;
 		this.scroller.scrollTop = this.sectionEls.get(sec.id).root.offsetTop;
 		this.render();
@@ -189,9 +201,10 @@ export class TableView {
 
 	/// Where row `i` of section `s` is drawn, taking a drag in progress into account: the
 	/// dragged row leaves a gap in section `d.s` and opens one in `d.ts`.
+	/** @param {number} s @param {number} i @param {string} id */
 	rowY(s, i, id) {
-		const d = this.drag;
-		if (!d) return this.rowHeights[s].top(i);
+		const d = this.state.drag;
+		if (!d) return this.state.rowHeights[s].top(i);
 		if (id === d.id) return d.tops[d.ts] + d.to * H - d.tops[s] - (s > d.ts ? H : 0); // dropped
 		if (s === d.s && i > d.from) i--;
 		if (s === d.ts && i >= d.to) i++;
@@ -205,36 +218,37 @@ export class TableView {
 	/// Draws the rows near the viewport; returns whether self-sizing rows measured
 	/// otherwise than estimated (and so were drawn in the wrong place).
 	layOut() {
-		const sc = this.screen;
+		const st = this.state;
+		const sc = st.screen;
 		if (!sc || !this.page.isConnected) return false;
 		const sections = sc.sections;
 		const els = sections.map((sec) => this.sectionEls.get(sec.id));
-		const d = this.drag;
+		const d = st.drag;
 		const view = this.scroller.clientHeight || 800;
-		if (!this.sized) {
-			this.width = this.scroller.clientWidth;
-			this.rowHeights = sections.map((sec) => new SectionHeights(sec.rows, this.measured, this.width));
-			this.sized = true;
+		if (!st.sized) {
+			const width = this.scroller.clientWidth;
+			st.sizedTo(width, sections.map((sec) => new SectionHeights(sec.rows, st.measured, width)));
 		}
-		const hs = this.rowHeights;
-		const real = sections.map((sec, s) => hs[s].total + (d ? (s === d.ts) - (s === d.s) : 0) * H);
+		const hs = st.rowHeights;
+		const real = sections.map((sec, s) => hs[s].total + (d ? +(s === d.ts) - +(s === d.s) : 0) * H);
 		const drawn = drawnHeights(real, view);
-		this.heights = real.map((r, s) => [r, drawn[s]]);
+		st.setHeights(real.map((r, s) => [r, drawn[s]]));
 		sections.forEach((sec, s) => {
 			els[s].rows.style.height = `${drawn[s]}px`;
 			els[s].rows.classList.toggle("lifted", d?.s === s);
 			els[s].rows.classList.toggle("scaled", drawn[s] < real[s]);
 		});
 		let p = this.scroller.scrollTop;
-		const a = this.keepAnchor && this.anchor;
-		this.page.classList.toggle("still", this.keepAnchor); // rows measured, not moved: no glide
-		this.keepAnchor = false;
+		const keep = st.takeKeepAnchor();
+		const a = keep && st.anchor;
+		this.page.classList.toggle("still", keep); // rows measured, not moved: no glide
 		if (a && sections[a[0]]?.rows[a[1]]?.id === a[2] && !drawn.some((h, s) => h < real[s])) {
 			const moved = els[a[0]].rows.offsetTop + hs[a[0]].top(a[1]) - a[3];
 			// Rows above it grew or shrank. Read back: Firefox keeps whole pixels.
 			if (moved) (this.scroller.scrollTop = p + moved), (p = this.scroller.scrollTop);
 		}
-		const o = (this.offsets = rowOffsets(els.map((e) => e.rows.offsetTop), drawn, real, p, view));
+		const o = rowOffsets(els.map((e) => e.rows.offsetTop), drawn, real, p, view);
+		st.setOffsets(o);
 		const tops = els.map((e, s) => e.rows.offsetTop - o[s]);
 		const base = o.map((x) => Math.round(x / 100_000) * 100_000); // cells move only when this steps
 		els.forEach((e, s) => (e.layer.style.transform = base[s] === o[s] ? "" : `translateY(${base[s] - o[s]}px)`));
@@ -254,7 +268,7 @@ export class TableView {
 			this.fetcher.fetchMissing(sec, first, last);
 		});
 		const focused = cellState.get(document.activeElement?.closest?.(".cell"));
-		for (const keep of [this.drag?.id, focused?.key]) {
+		for (const keep of [st.drag?.id, focused?.key]) {
 			if (!keep || wanted.has(keep)) continue;
 			const at = keep.startsWith("~") ? null : locate(sc, keep);
 			if (at) want(...at);
@@ -264,13 +278,14 @@ export class TableView {
 			node.remove();
 			this.cells.delete(key);
 		}
+		/** @type {[HTMLElement, Row, number, number][]} */
 		const grown = []; // [node, row, s, i]: self-sizing rows to measure
 		for (const [key, [s, i, row]] of wanted) {
 			const n = sections[s].rows.length;
 			const state = {
-				editing: sc.editing, selected: row && this.selected.has(row.id),
-				confirming: row && this.confirming === row.id, last: i === n - 1, posinset: i + 1, setsize: n,
-				current: row && this.current === row.id, pending: !!row && !!this.actions.isPending?.(row.id),
+				editing: sc.editing, selected: row && st.selected.has(row.id),
+				confirming: row && st.confirming === row.id, last: i === n - 1, posinset: i + 1, setsize: n,
+				current: row && st.current === row.id, pending: !!row && !!this.actions.isPending?.(row.id),
 			};
 			const sig = JSON.stringify(state);
 			let node = this.cells.get(key);
@@ -284,15 +299,15 @@ export class TableView {
 			if (cs.row !== row || cs.sig !== sig) {
 				fillCell(node, row, state, sc.cell);
 				node.classList.toggle("pending", state.pending); // made offline, not sent yet
-				if (this.openSwipe?.node === node) row && !sc.editing ? keepSwipeOpen(this, node) : (this.openSwipe = null);
+				if (st.openSwipe?.node === node) row && !sc.editing ? keepSwipeOpen(this, node) : st.setOpenSwipe(null);
 				for (const c of cs.fx) node.classList.add(c);
 				cs.row = row;
 				cs.sig = sig;
 				cs.width = 0;
 			}
-			if (row && row.lines !== 1 && cs.width !== this.width) grown.push([node, row, s, i]);
+			if (row && row.lines !== 1 && cs.width !== st.width) grown.push([node, row, s, i]);
 			cs.pos = [s, i];
-			if (this.drag?.id === key && !this.drag.dropped) continue;
+			if (st.drag?.id === key && !st.drag.dropped) continue;
 			node.style.transform = `translateY(${this.rowY(s, i, key) - base[s]}px)`;
 			if (node.parentNode !== els[s].layer) els[s].layer.appendChild(node);
 		}
@@ -302,55 +317,60 @@ export class TableView {
 		}
 		this.scrubber.update(tops, p, max, view);
 		const expanded = !this.largeTitle.hidden && p < this.largeTitle.offsetHeight - 4; // collapses into the bar
-		if (expanded !== this.expanded) this.actions.titleExpanded((this.expanded = expanded), sc.style);
+		if (st.titleExpanded(expanded)) this.actions.titleExpanded(expanded, sc.style);
+		/** @type {import("./tablestate.js").Anchor | null} */
 		let anchor = null;
 		for (const [key, [s, i, row]] of wanted) {
 			const top = tops[s] + hs[s].top(i);
 			if (row && top + hs[s].height(i) > p && (!anchor || top < anchor[3])) anchor = [s, i, key, top];
 		}
-		this.anchor = anchor;
+		st.setAnchor(anchor);
 		return this.measure(grown);
 	}
 
 	/// Measures self-sizing rows just drawn; a row that is taller or shorter than
 	/// estimated moves those after it, but not what is on screen (see `anchor`), so
 	/// scrolling up into rows not measured yet never jumps.
+	/** @param {[HTMLElement, Row, number, number][]} grown */
 	measure(grown) {
+		const st = this.state;
 		let changed = false;
 		for (const [node, row] of grown) {
 			const h = node.getBoundingClientRect().height;
-			cellState.get(node).width = this.width;
-			if (h !== heightOf(row, this.measured, this.width)) changed = true;
-			this.measured.set(row.id, h);
+			cellState.get(node).width = st.width;
+			if (h !== heightOf(row, st.measured, st.width)) changed = true;
+			st.setMeasured(row.id, h);
 		}
-		if (changed) this.sized = false, (this.keepAnchor = true);
+		if (changed) st.remeasured();
 		return changed;
 	}
 
+	/** @param {string | undefined} sectionId @param {number} [from] */
 	rowsArrived(sectionId, from) {
+		const st = this.state;
 		this.fetcher.arrived(sectionId, from);
-		const s = this.screen.sections.findIndex((sec) => sec.id === sectionId);
-		const rows = this.screen.sections[s]?.rows ?? [];
-		for (let i = from; i < Math.min(rows.length, from + FETCH_PAGE) && this.sized; i++) {
-			if (s < 0 || heightOf(rows[i], this.measured, this.width) !== H) this.sized = false;
+		const s = st.screen.sections.findIndex((sec) => sec.id === sectionId);
+		const rows = st.screen.sections[s]?.rows ?? [];
+		for (let i = from; i < Math.min(rows.length, from + FETCH_PAGE) && st.sized; i++) {
+			if (s < 0 || heightOf(rows[i], st.measured, st.width) !== H) st.invalidateSizes();
 		}
-		if (s < 0) this.sized = false;
-		this.keepAnchor ||= !this.sized;
+		if (s < 0) st.invalidateSizes();
+		st.keepAnchorIfUnsized();
 		this.schedule();
 	}
 
 	/// Shows one applied diff: removed rows slide out, inserted ones slide in, moved
 	/// ones travel (their nodes keep their identity), and rows someone else changed flash.
+	/** @param {Changes} changes @param {(id: RowId) => boolean} isOwn */
 	applyChanges(changes, isOwn) {
-		if (this.drag?.dropped) this.drag = null;
+		if (this.state.drag?.dropped) this.state.endDrag();
 		for (const [from, to] of changes.renamed ?? []) { // an own insert the server has named
 			const node = this.cells.get(from);
 			if (node) this.cells.delete(from), this.cells.set(to, node), (cellState.get(node).key = to);
 		}
 		let refocus = null;
 		for (const id of changes.removed) {
-			this.selected.delete(id);
-			if (this.confirming === id) this.confirming = null;
+			this.state.rowRemoved(id);
 			const node = this.cells.get(id);
 			if (!node) continue;
 			if (node.contains(document.activeElement)) refocus = cellState.get(node).pos;
@@ -360,7 +380,7 @@ export class TableView {
 		}
 		if (changes.sections) this.buildSections();
 		else this.showHeaders();
-		this.sized = false;
+		this.state.invalidateSizes();
 		this.render();
 		for (const id of changes.inserted) this.effect(id, "inserting", 400);
 		for (const id of changes.updated) if (!isOwn(id)) this.effect(id, "flash", 1200);
@@ -369,6 +389,7 @@ export class TableView {
 	}
 
 	/// A transient class that survives the cell being refilled.
+	/** @param {RowId} id @param {string} cls @param {number} ms */
 	effect(id, cls, ms) {
 		const node = this.cells.get(id);
 		if (!node) return;
@@ -380,8 +401,9 @@ export class TableView {
 
 	/// The HIG's feedback on coming back: the row you came from highlights, then clears.
 	/// `scroll` is where the level was left: a scrollTop, or the id of the first row.
+	/** @param {RowId} rowId @param {number | string | null} scroll */
 	returnTo(rowId, scroll) {
-		const at = typeof scroll === "string" && locate(this.screen, scroll);
+		const at = typeof scroll === "string" && locate(this.state.screen, scroll);
 		if (at) this.render(), this.scrollToRow(...at);
 		else if (typeof scroll === "number") this.scroller.scrollTop = scroll;
 		this.render();
@@ -390,37 +412,37 @@ export class TableView {
 		if (node) node.focus({ preventScroll: true });
 	}
 
+	/** @param {MouseEvent} e */
 	click(e) {
-		const node = e.target.closest(".cell");
+		const t = /** @type {Element} */ (e.target);
+		const node = /** @type {HTMLElement | null} */ (t.closest(".cell"));
 		// A finger's swipe makes no click: a key's (detail 0) is not the gesture's.
-		if (this.suppressClick && e.detail) return void (this.suppressClick = false);
-		this.suppressClick = false;
-		if (this.openSwipe) {
-			const act = node === this.openSwipe.node && chosenAction(this, node, e.target.closest(".swipe-actions button"));
+		if (this.state.suppressClick && e.detail) return void this.state.setSuppressClick(false);
+		this.state.setSuppressClick(false);
+		if (this.state.openSwipe) {
+			const act = node === this.state.openSwipe.node && chosenAction(this, node, t.closest(".swipe-actions button"));
 			if (act) perform(this, cellState.get(node).row, act);
 			return this.closeSwipe();
 		}
 		const row = node && cellState.get(node).row;
 		if (!row) return;
-		const t = e.target;
 		if (t.closest(".switch")) return this.toggle(node, row);
 		if (t.closest(".info")) return this.actions.accessory(row);
 		if (t.closest(".delete-confirm")) return this.actions.remove([row.id]);
-		if (t.closest(".minus") && !this.selected.has(row.id)) {
-			this.confirming = this.confirming === row.id ? null : row.id;
+		if (t.closest(".minus") && !this.state.selected.has(row.id)) {
+			this.state.confirm(this.state.confirming === row.id ? null : row.id);
 			return this.render();
 		}
 		this.activate(node, row, false);
 	}
 
 	/// A tap on the row itself (or Enter): select, pick for deletion, or insert.
+	/** @param {HTMLElement} node @param {Row} row @param {boolean} byKey */
 	activate(node, row, byKey) {
-		if (this.screen.editing) {
+		if (this.state.screen.editing) {
 			if (row.editing === E.insert) return this.actions.insertAt(this.sectionOf(row).id, this.rowBefore(row)?.id ?? null);
 			if (row.editing !== E.delete) return;
-			if (this.selected.has(row.id)) this.selected.delete(row.id);
-			else this.selected.add(row.id);
-			this.confirming = null;
+			this.state.toggleSelected(row.id);
 			this.actions.selectionChanged();
 			return this.render();
 		}
@@ -430,26 +452,29 @@ export class TableView {
 		this.actions.tap(row);
 	}
 
+	/** @param {HTMLElement} node @param {Row} row */
 	toggle(node, row) {
 		const on = !row.control.on;
 		node.querySelector(".switch")?.setAttribute("aria-checked", String(on));
 		this.actions.toggle(row, on);
 	}
 
+	/** @param {Row} row */
 	sectionOf(row) {
-		return this.screen.sections[locate(this.screen, row.id)[0]];
+		return this.state.screen.sections[locate(this.state.screen, row.id)[0]];
 	}
 
+	/** @param {Row} row */
 	rowBefore(row) {
-		const [s, i] = locate(this.screen, row.id);
-		return i > 0 ? this.screen.sections[s].rows[i - 1] : null;
+		const [s, i] = locate(this.state.screen, row.id);
+		return i > 0 ? this.state.screen.sections[s].rows[i - 1] : null;
 	}
 
 	closeSwipe() {
-		const open = this.openSwipe;
-		this.openSwipe = null;
+		const open = this.state.openSwipe;
+		this.state.setOpenSwipe(null);
 		if (!open) return;
-		const content = open.node.querySelector(".content");
+		const content = /** @type {HTMLElement} */ (open.node.querySelector(".content"));
 		content.style.transform = "";
 		afterMotion(() => open.node.querySelector(".swipe-actions")?.remove(), 250);
 	}

@@ -1,3 +1,4 @@
+// @ts-check
 // Every wire key and message type name of protocol-core, in one place.
 
 export const SUBPROTOCOL = "tableweb.v1";

@@ -69,7 +69,7 @@ def new_page(browser, url=None, **context_options):
 def _note_answer(page, frame):
     with contextlib.suppress(ValueError, TypeError):
         message = json.loads(frame)
-        if message.get("type") in ("ack", "error"):
+        if isinstance(message, dict) and message.get("type") in ("ack", "error"):
             page.answers.append(message)
 
 

@@ -1,8 +1,8 @@
 """A TCP proxy between a browser and the server, for page tests that need the network
 itself in every engine: it reads the WebSocket messages the server sends to the page
 (`frames`, text messages as JSON, in order), counts the page's WebSocket connections, and
-can cut them (`drop()`, as a network that goes away does) or leave upgrades unanswered
-(`hold`). Bytes pass through unchanged; the page is opened at `url`."""
+can cut them (`drop()`, as a network that goes away does), leave upgrades unanswered
+(`hold`) or slip a frame of its own in (`inject`). Bytes pass through unchanged; the page is opened at `url`."""
 import asyncio
 import json
 import struct
@@ -38,6 +38,20 @@ class Proxy(LoopbackProxy):
                              self._pipe(server_reader, client_writer, self._reader() if websocket else None),
                              return_exceptions=True)
         self._lines.discard(line)
+
+    def inject(self, payload, binary=False):
+        """Sends `payload` (str or bytes) to every page connection as one frame from the
+        server (unmasked), between the server's frames: for a frame the server would never
+        send. Call it while the line is idle."""
+        data = payload.encode() if isinstance(payload, str) else payload
+        size = len(data)
+        head = bytes([0x82 if binary else 0x81])
+        head += bytes([size]) if size < 126 else bytes([126]) + struct.pack(">H", size) if size < 65536 \
+            else bytes([127]) + struct.pack(">Q", size)
+        def send():
+            for client, _ in list(self._lines):
+                client.write(head + data)
+        self._loop.call_soon_threadsafe(send)
 
     async def _pipe(self, reader, writer, parser=None):
         if parser:

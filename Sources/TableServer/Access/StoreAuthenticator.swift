@@ -2,7 +2,7 @@ import Logging
 import TableModel
 import TableStore
 
-/// The credentials of `tableweb access grant`, kept (as digests) in the ``Store``: open
+/// The credentials of `tableweb access grant`, kept (as digests) in the `Store`: open
 /// while the store holds no grant, and from the first grant on, only a `hello` with a
 /// granted credential gets in.
 ///

@@ -5,12 +5,12 @@ import TableStore
 /// the server publish them from the change log.
 ///
 /// It polls `PRAGMA data_version` about every 50 ms on a connection of its own,
-/// off the service thread; when the value moves, it hands ``SessionHost/catchUpWithLog()``
+/// off the service thread; when the value moves, it hands `SessionHost.catchUpWithLog()`
 /// to the core thread (docs/threading.md), the way `reloadList` reaches it from other threads. The
 /// server's own commits move it too: the catch-up then finds them published and skips
 /// them. One tiny read per tick; nothing on the path of a message.
 ///
-/// On PostgreSQL there is no polling: a ``ChangeListener`` hears each commit's
+/// On PostgreSQL there is no polling: a `ChangeListener` hears each commit's
 /// announcement (`LISTEN`/`NOTIFY`) instead.
 package final class ChangeWatch: Sendable {
   private let task: Task<Void, Never>?

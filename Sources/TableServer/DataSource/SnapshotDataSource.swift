@@ -1,7 +1,7 @@
 import TableModel
 
 /// A data source that holds its lists as whole snapshots, in the spirit of
-/// `UITableViewDiffableDataSource`: build a ``TableSnapshot``, ``apply(_:)`` it from any
+/// `UITableViewDiffableDataSource`: build a `TableSnapshot`, ``apply(_:)`` it from any
 /// thread, and every viewer of that list gets the difference as one diff.
 ///
 /// ```swift

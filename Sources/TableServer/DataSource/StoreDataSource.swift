@@ -2,7 +2,7 @@ import Logging
 import TableModel
 import TableStore
 
-/// The lists of a SQLite ``Store``, as a table data source: the embedded default behind
+/// The lists of a SQLite `Store`, as a table data source: the embedded default behind
 /// `tableweb serve`. It also keeps the sessions' navigation stacks.
 ///
 /// - Important: Not thread-safe (neither is the store): use only on the core thread
@@ -101,7 +101,7 @@ public final class StoreDataSource: TableDataSource, SessionStorage, GroupCommit
     }
   }
 
-  /// Every store write `body` makes joins one transaction (``Store/committingTogether(_:)``).
+  /// Every store write `body` makes joins one transaction (`Store/committingTogether(_:)`).
   public func committingTogether(_ body: () -> Void) throws(GroupCommitFailure) {
     do {
       try store.committingTogether(body)

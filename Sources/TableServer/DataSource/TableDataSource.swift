@@ -4,9 +4,9 @@ import TableModel
 /// part of `UITableViewDelegate` that decides what selecting a row does.
 ///
 /// A *list* is what one screen shows (UIKit: one table view's data), named by an id you
-/// choose. For each list the server asks for a ``TableSnapshot``: its title and style,
+/// choose. For each list the server asks for a `TableSnapshot`: its title and style,
 /// its sections (`numberOfSections`, `titleForHeaderInSection`, …) and each row's cell
-/// (`cellForRowAt`: ``Row`` with its ``CellStyle``, ``AccessoryType``, switch, editing
+/// (`cellForRowAt`: `Row` with its `CellStyle`, `AccessoryType`, switch, editing
 /// style). The server keeps the snapshot of every list someone is looking at and diffs it
 /// when you say the list changed (``TablewebServer/reloadList(_:)``).
 ///
@@ -43,7 +43,7 @@ public protocol TableDataSource: AnyObject {
 
   /// The rows of `list` that match `query` (`UISearchController`'s results), at the list's
   /// current version; sections without a match are left out. The default filters
-  /// ``snapshot(of:)`` with ``SearchQuery/matches(_:)`` (case- and accent-insensitive, on
+  /// ``snapshot(of:)`` with `SearchQuery/matches(_:)` (case- and accent-insensitive, on
   /// text and detail); a data source over a large store answers it there, as the SQLite
   /// store does in SQL, or matches rows its own way.
   func search(_ query: SearchQuery, in list: String) throws(ProtocolError) -> TableSnapshot

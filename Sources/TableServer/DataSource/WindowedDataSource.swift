@@ -20,7 +20,7 @@ public protocol WindowedDataSource: TableDataSource {
   /// Where the row `id` stands in `list` now, or nil when the list shows no such row.
   func indexPath(ofRow id: String, in list: String) throws(ProtocolError) -> TableIndexPath?
 
-  /// The list's version now, when the data source keeps versions (``keepsVersions``):
+  /// The list's version now, when the data source keeps versions (`keepsVersions`):
   /// positions read at that version are the ones a diff to it may name. Nil by default:
   /// then a change to a long list sends its viewers their screen again.
   func currentVersion(of list: String) throws(ProtocolError) -> Int?

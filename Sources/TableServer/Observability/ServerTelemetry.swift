@@ -11,7 +11,7 @@ import TableModel
 ///
 /// - Important: Confined to the service thread (``SessionHost`` calls it there), except
 ///   ``prometheusText()``, which the registry makes safe from any thread, and
-///   ``httpRefused(_:_:)``, which the transport calls on its own thread.
+///   `httpRefused(_:_:)`, which the transport calls on its own thread.
 package final class ServerTelemetry {
   public let logger: Logger
   public let registry: PrometheusCollectorRegistry

@@ -96,7 +96,7 @@ package final class SessionHost: ConnectionDelegate {
 
   /// Another process committed to the data: publish what the change log holds since
   /// (see ``ChangeWatch``). With `announced` (the `list:version` announcements heard, see
-  /// ``ChangeListener``), the log is read only when one names a version not yet published.
+  /// `ChangeListener`), the log is read only when one names a version not yet published.
   public func catchUpWithLog(announced: [String]? = nil) {
     thread.check()
     if let announced, server?.hasPublished(announced) == true { return }
@@ -121,7 +121,7 @@ package final class SessionHost: ConnectionDelegate {
 
   /// The transport could not queue a frame for `connection` (its bounded queue is full)
   /// and drops what follows until its queue is replaced: by the connection's fresh
-  /// screen, as ``perform(_:since:)`` does when `send` refuses a frame at once. For a
+  /// screen, as `perform(_:since:)` does when `send` refuses a frame at once. For a
   /// transport that finds the queue full later, on another thread (``CoreRelay``).
   public func resynchronize(_ connection: ConnectionID) {
     thread.check()

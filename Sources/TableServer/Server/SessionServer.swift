@@ -22,7 +22,7 @@ package struct SessionServer {
   public let authenticator: (any Authenticator)?
 
   /// Sessions with at least one open connection. The others live only in storage.
-  /// Written only through ``keep(_:)`` and ``drop(_:)``, which keep `audiences` true.
+  /// Written only through `keep(_:)` and `drop(_:)`, which keep `audiences` true.
   public internal(set) var sessions: [SessionToken: Session] = [:]
   /// The sessions whose top screen shows each list: who gets that list's diffs.
   var audiences: [String: Set<SessionToken>] = [:]

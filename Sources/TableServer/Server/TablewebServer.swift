@@ -182,6 +182,7 @@ public final class TablewebServer: Service, Sendable {
   ///     nil lets everyone in. Revocations it reports close connections within 2 s.
   ///   - onServerRunning: told the bound port once the server listens (port 0 picks one):
   ///     for tests, and for printing the address.
+  ///   - configuration: the port, limits and the rest (``TablewebServer/Configuration``).
   public init(
     dataSource: some TableDataSource, sessionStorage: (any SessionStorage)? = nil,
     authenticator: (any Authenticator)? = nil,

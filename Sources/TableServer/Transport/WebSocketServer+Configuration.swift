@@ -24,7 +24,7 @@ extension WebSocketServer {
     public var hangUpAfterIdleSeconds: Int
     /// Whether to offer permessage-deflate to clients that ask for it.
     public var permessageDeflate: Bool
-    /// Exact paths answered by the ``HTTPResponder`` given to ``WebSocketServer/start(delegate:responder:)``
+    /// Exact paths answered by the ``HTTPResponder`` given to ``WebSocketServer/start(delegate:responder:onRefusal:)``
     /// instead of the static files (`/healthz`, `/metrics`).
     public var dynamicPaths: [String]
     /// Whether the static page is served at all (false for a metrics-only listener).

@@ -87,7 +87,7 @@ package final class WebSocketServer: @unchecked Sendable {
   }
 
   /// The port the server listens on: the configured one, or the one the system picked for
-  /// port 0. Zero before ``start(delegate:)``. Any thread.
+  /// port 0. Zero before ``start(delegate:responder:onRefusal:)``. Any thread.
   public var port: Int { shared.withLock { $0.port } }
 
   /// Whether the caller runs on the libwebsockets service thread.

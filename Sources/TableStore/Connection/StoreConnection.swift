@@ -100,7 +100,7 @@ extension StoreConnection {
   }
 }
 
-/// The SQL dialect a ``StoreConnection`` speaks.
+/// The SQL dialect a `StoreConnection` speaks.
 package enum SQLDialect: String, Sendable {
   case sqlite
   case postgres

@@ -3,7 +3,7 @@ import TableModel
 
 extension Database {
   /// Defines `tableweb_search_key(text, detail)` on this connection: a row's
-  /// ``SearchQuery/key(text:detail:)``, which the store keeps in `row.search` (see the
+  /// `SearchQuery/key(text:detail:)`, which the store keeps in `row.search` (see the
   /// schema's triggers). Every connection that writes rows needs it, so the store defines
   /// it before anything else runs.
   public func defineSearchKeyFunction() throws(SQLiteError) {

@@ -1,6 +1,6 @@
 import TableModel
 
-/// A row action of a data file's screen: what the page shows (``RowAction``) and what the
+/// A row action of a data file's screen: what the page shows (`RowAction`) and what the
 /// store does when someone chooses it (`docs/data-format.md`, "Row actions").
 public struct AppAction: Sendable, Hashable {
   /// The built-in effects a data file may give an action.

@@ -8,7 +8,7 @@ extension PostgresConnection {
   /// Connects again with the same parameters after the connection broke (the server
   /// restarted, the backend was terminated): libpq's `PQreset`. Statements are prepared
   /// again on first use; `LISTEN`s are not renewed. Throws when the server still cannot be
-  /// reached. Makes one attempt now, whatever ``backoff`` says: see
+  /// reached. Makes one attempt now, whatever `backoff` says: see
   /// ``reconnectWithBackoff(now:)``.
   public func reconnect() throws(PostgresError) {
     if isPipelined { PQexitPipelineMode(handle) }
@@ -21,7 +21,7 @@ extension PostgresConnection {
     }
   }
 
-  /// Connects again when the connection is broken, as often as ``backoff`` allows: before
+  /// Connects again when the connection is broken, as often as `backoff` allows: before
   /// the next attempt is due it throws at once (SQLSTATE `08006`, "… next attempt in
   /// 0.4 s") without touching the network, so a storm of commands during an outage costs
   /// no connection attempts and no waiting. The outage is logged when it is first seen

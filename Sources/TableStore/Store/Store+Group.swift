@@ -37,7 +37,7 @@ extension Store {
     case broken(StoreError)
   }
 
-  /// Runs `body`, in which every write (``write(_:)``) joins one transaction, opened at
+  /// Runs `body`, in which every write (`write(_:)`) joins one transaction, opened at
   /// the first write and committed when `body` returns. Reads before the first write run
   /// as usual; after it they see the group's own changes. Nothing is visible to other
   /// connections until the end.

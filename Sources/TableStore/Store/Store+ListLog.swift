@@ -65,7 +65,7 @@ extension Store {
     try changeLogStore.highWater()
   }
 
-  /// The most entries ``logEntries(after:limit:)`` returns by default: fewer means the
+  /// The most entries ``logEntries(after:limit:skipping:)`` returns by default: fewer means the
   /// log held no more when it was read.
   public static let logBatch = 1_000
 
@@ -73,7 +73,7 @@ extension Store {
   /// its list and version) says true comes without its edits and prior rows, which are
   /// then not decoded: a server skips what it has published already (its own commits).
   /// Inside a group (``committingTogether(_:)``), after the first read there: none, since
-  /// only the group's own entries can have come (see ``logReadIsNeeded()``).
+  /// only the group's own entries can have come (see `logReadIsNeeded()`).
   public func logEntries(
     after id: Int, limit: Int = logBatch, skipping: (String, Int?) -> Bool = { _, _ in false }
   ) throws(StoreError) -> [LogEntry] {

@@ -4,7 +4,7 @@ import TableModel
 /// their ordered rows, switch and checkmark state, list versions, and sessions.
 ///
 /// Every command is one transaction that bumps each list it changes by exactly one
-/// version and returns what changed (``TableChange``), so the server can make the diff
+/// version and returns what changed (`TableChange`), so the server can make the diff
 /// without reading the list again.
 ///
 /// - Important: A `Store` is one SQLite connection and is not `Sendable`: use it from one
@@ -13,7 +13,7 @@ import TableModel
 ///   processes may use the same file; SQLite's locks (and the busy timeout) keep them
 ///   apart, and every read runs in one transaction so it sees one consistent state. On
 ///   PostgreSQL, several servers share the database the same way: writers commit one at a
-///   time (see ``PostgresStoreConnection``).
+///   time (see `PostgresStoreConnection`).
 public final class Store {
   let database: any StoreConnection
   /// The file's path or the PostgreSQL URL, as given (a URL may hold a password: show

@@ -102,7 +102,7 @@ extension StoreError: PostgresErrorConvertible {
     )
   }
 
-  /// Whether this is a COMMIT whose outcome is unknown (``commitOutcomeUnknown(_:)``).
+  /// Whether this is a COMMIT whose outcome is unknown (`commitOutcomeUnknown(_:)`).
   public var isCommitOutcomeUnknown: Bool {
     if case .commitOutcomeUnknown = self { return true }
     return false
