@@ -5,7 +5,7 @@ import TableStore
 /// the server publish them from the change log.
 ///
 /// It polls `PRAGMA data_version` about every 50 ms on a connection of its own,
-/// off the service thread; when the value moves, it hands `SessionHost.catchUpWithLog()`
+/// off the service thread; when the value moves, it hands `SessionHost.catchUpWithLog(announced:)`
 /// to the core thread (docs/threading.md), the way `reloadList` reaches it from other threads. The
 /// server's own commits move it too: the catch-up then finds them published and skips
 /// them. One tiny read per tick; nothing on the path of a message.
