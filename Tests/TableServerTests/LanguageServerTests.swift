@@ -93,7 +93,7 @@ import Testing
     snapshot.language = "ja"
     let server = TablewebServer(
       dataSource: SnapshotDataSource(root: snapshot), configuration: .init(port: 0))
-    try server.start()
+    try await server.start()
     do {
       let peer = try Peer(url: "ws://127.0.0.1:\(server.port)/ws")
       #expect(peer.screen?["language"] == .string("ja"))
