@@ -13,7 +13,11 @@ import Testing
   /// The core's stored properties that are the services it calls, not its state: the
   /// checkpoint shares them, and going back to it does not undo what they did (the data
   /// source's transaction is rolled back by the data source).
-  static let services: Set<String> = ["dataSource", "sessionStorage", "authenticator", "onCommand"]
+  /// `capabilities` is what the data source declared (it names the data source again), and
+  /// `diagnostics` where the core reports what it cannot tell a client (a logger).
+  static let services: Set<String> = [
+    "dataSource", "sessionStorage", "authenticator", "onCommand", "capabilities", "diagnostics",
+  ]
 
   /// Every stored property of the core that this suite fills and checks. A property added
   /// to `SessionServer` fails `theCheckpointCoversEveryStoredProperty` until it is named
