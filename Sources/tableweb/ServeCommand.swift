@@ -75,7 +75,10 @@ struct ServeCommand: AsyncParsableCommand {
   var allowedHost: [String] = []
 
   @Option(
-    help: "The largest message a client may send, in bytes. [TABLEWEB_MAX_MESSAGE_SIZE, default 65536]")
+    help: """
+      The largest message a client may send, in bytes. \
+      [TABLEWEB_MAX_MESSAGE_SIZE, default 65536]
+      """)
   var maxMessageSize: Int?
 
   /// The old name of --max-message-size (and TABLEWEB_MAX_FRAME of its variable), kept

@@ -39,9 +39,11 @@ struct DiffApplyTests {
 
   @Test func indexesOutOfRangeAreNamed() {
     #expect(
-      reason([.delete(at: TableIndexPath(row: 3, section: 0))]) == "delete [0,3]: section 0 had 3 rows")
+      reason([.delete(at: TableIndexPath(row: 3, section: 0))])
+        == "delete [0,3]: section 0 had 3 rows")
     #expect(
-      reason([.delete(at: TableIndexPath(row: -1, section: 0))]) == "delete [0,-1]: section 0 had 3 rows"
+      reason([.delete(at: TableIndexPath(row: -1, section: 0))])
+        == "delete [0,-1]: section 0 had 3 rows"
     )
     #expect(reason([.deleteSection(at: 2)]) == "deleteSection 2: the list had 2 sections")
     #expect(

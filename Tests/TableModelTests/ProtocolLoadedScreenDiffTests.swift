@@ -25,7 +25,9 @@ private func shape(_ screen: LoadedScreen) -> [String] {
   }
 }
 
-private func at(_ section: Int, _ row: Int) -> TableIndexPath { TableIndexPath(row: row, section: section) }
+private func at(_ section: Int, _ row: Int) -> TableIndexPath {
+  TableIndexPath(row: row, section: section)
+}
 
 @Suite struct LoadedScreenDiffTests {
   @Test func theDocumentsExampleDiff() throws {

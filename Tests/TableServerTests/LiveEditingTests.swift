@@ -120,6 +120,27 @@ import Testing
     #expect(driver.texts(c2) == driver.texts(c1))
   }
 
+  /// An `update`'s detail: a text sets it, leaving it out keeps it, `null` clears it (the
+  /// wire's three cases, carried to the data source as `TableEdit.DetailChange?`).
+  @Test(arguments: StoreKind.allCases)
+  mutating func anUpdateSetsKeepsAndClearsTheDetail(kind: StoreKind) throws {
+    try setUp(kind)
+    var driver = try fixture.makeDriver()
+    let c1 = open([("Lhome", "Rtasks")], in: &driver)
+    func eggs() -> (text: JSONValue?, detail: JSONValue?) {
+      let row = driver.screen(c1)["sections"]!.arrayValue![0]["rows"]!.arrayValue![1]
+      return (row["text"], row["detail"])
+    }
+    _ = driver.send(c1, #"{"type":"update","list":"Ltasks","row":"Reggs","detail":"2 dozen"}"#)
+    #expect(eggs().detail == .string("2 dozen"))
+    _ = driver.send(c1, #"{"type":"update","list":"Ltasks","row":"Reggs","text":"Brown eggs"}"#)
+    #expect(eggs().text == .string("Brown eggs"))
+    #expect(eggs().detail == .string("2 dozen"))
+    _ = driver.send(c1, #"{"type":"update","list":"Ltasks","row":"Reggs","detail":null}"#)
+    #expect(eggs().text == .string("Brown eggs"))
+    #expect(eggs().detail == .null)
+  }
+
   /// Commands may name any list on the session's screen, beneath the top one too: ids are
   /// stable, so a command sent just before going deeper still means the same rows. A list
   /// off the session's screen is `not_allowed` (ReachTests).

@@ -46,7 +46,9 @@ public enum TableEdit: Sendable, Hashable {
 
 extension TableEdit {
   @available(*, deprecated, renamed: "toggle(row:isOn:)")
-  public static func setSwitch(row: String, isOn: Bool) -> TableEdit { .toggle(row: row, isOn: isOn) }
+  public static func setSwitch(row: String, isOn: Bool) -> TableEdit {
+    .toggle(row: row, isOn: isOn)
+  }
 
   @available(*, deprecated, renamed: "tap(row:)")
   public static func select(row: String) -> TableEdit { .tap(row: row) }

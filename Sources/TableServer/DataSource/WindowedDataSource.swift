@@ -65,7 +65,9 @@ extension StoreDataSource: WindowedDataSource {
     }
   }
 
-  public func indexPath(ofRow id: String, in list: String) throws(ProtocolError) -> TableIndexPath? {
+  public func indexPath(ofRow id: String, in list: String) throws(ProtocolError)
+    -> TableIndexPath?
+  {
     do {
       return try store.indexPath(ofRow: id, in: list)
     } catch {

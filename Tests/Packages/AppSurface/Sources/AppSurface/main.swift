@@ -79,7 +79,11 @@ final class Shelf: WindowedDataSource, SessionStorage, ChangeLogReading, GroupCo
   func prefix(of list: String, rowLimit: Int) throws(ProtocolError) -> ListPrefix? {
     var first = try snapshot(of: list)
     let counts = first.sections.map(\.rows.count)
-    first.sections = first.sections.map { var s = $0; s.rows = Array(s.rows.prefix(rowLimit)); return s }
+    first.sections = first.sections.map { section in
+      var cut = section
+      cut.rows = Array(section.rows.prefix(rowLimit))
+      return cut
+    }
     return ListPrefix(snapshot: first, counts: counts)
   }
 
