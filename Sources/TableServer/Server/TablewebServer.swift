@@ -151,7 +151,10 @@ public final class TablewebServer: Service, Sendable {
   /// What ``start()`` hands to the listeners' service threads before they begin, made on
   /// the thread that made the server: taken once, under the lock, by ``start()``.
   private let handover: LockedValue<Handover?>
-  private struct Handover {
+  // Unchecked: it moves once, from the thread that made the server to the listeners
+  // before their threads begin (start() takes it under the lock); after that the host is
+  // reached only through `host`, which checks its thread.
+  private struct Handover: @unchecked Sendable {
     /// The transport's delegate: the session host itself, or the relay that puts it on
     /// a thread of its own.
     let delegate: any ConnectionDelegate
