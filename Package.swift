@@ -61,7 +61,9 @@ let package = Package(
       dependencies: [
         "TableModel", "CSQLite", "CCrypto", "CPostgres",
         .product(name: "Logging", package: "swift-log"),
-      ]),
+      ],
+      // The ICU Foundation uses on Linux, for indexed lists' sort keys (SortKeyCollator).
+      linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]),
 
     // The demo app: the data `tableweb serve` starts with on a new database.
     .target(name: "TableDemo", dependencies: ["TableModel", "TableStore"]),

@@ -1,3 +1,4 @@
+import Foundation
 import StoreTestSupport
 import TableModel
 import Testing
@@ -120,5 +121,31 @@ import Testing
       try store.snapshot(of: "L").sections.filter { !$0.rows.isEmpty }.map(\.header)
         == ["O", "Z", "Å", "Ö"])
     #expect(try store.snapshot(of: "L").sections.last { !$0.rows.isEmpty }?.rows.map(\.text) == ["Örjan", "Östen"])
+  }
+}
+
+/// The sort keys order texts exactly as Foundation's locale comparison does.
+@Suite struct SortKeyCollatorTests {
+  @Test(arguments: ["sv", "ru", "ja", "zh-Hans", "he", "ar", "el"])
+  func keysSortAsFoundationCompares(language: String) throws {
+    let collator = try #require(SortKeyCollator(locale: language.replacing("-", with: "_")))
+    let texts = [
+      "Åsa", "Ärla", "Örjan", "Anna", "anna", "Zack", "Émile", "Übel", "Борис", "Ёлка", "Елена",
+      "Анна", "さくら", "サクラ", "がく", "かおり", "山田", "王芳", "白云", "阿明", "אבי", "תמר", "שרה",
+      "أحمد", "احمد", "بدر", "Ωmega", "Άλφα", "άλφα", "Βήτα", "1984", "#tag", "",
+    ]
+    let locale = Foundation.Locale(identifier: language)
+    let byKeys = texts.sorted {
+      let (a, b) = (collator.key($0), collator.key($1))
+      return a != b ? a.lexicographicallyPrecedes(b) : $0 < $1
+    }
+    let byFoundation = texts.sorted {
+      switch $0.compare($1, options: [], range: nil, locale: locale) {
+      case .orderedAscending: return true
+      case .orderedDescending: return false
+      case .orderedSame: return $0 < $1
+      }
+    }
+    #expect(byKeys == byFoundation)
   }
 }

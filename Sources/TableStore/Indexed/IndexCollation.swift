@@ -30,6 +30,9 @@ struct IndexCollation {
 
   fileprivate struct Localized {
     var locale: Locale
+    /// The language's sort keys; nil where the toolchain's ICU cannot be imported (pairs
+    /// are then compared through Foundation, in the same order).
+    var collator: SortKeyCollator?
     var alphabet: Alphabet
     /// Where A–Z start in `titles`, for Latin text the alphabet does not cover: 0 when the
     /// alphabet's letters are A–Z themselves (pinyin), else after the alphabet.
@@ -40,7 +43,7 @@ struct IndexCollation {
     (UInt8(ascii: "A")...UInt8(ascii: "Z")).map { String(UnicodeScalar($0)) }
 
   /// The standard collation: A–Z and "#".
-  static let standard = IndexCollation(titles: latinLetters + ["#"], localized: nil)
+  static var standard: IndexCollation { IndexCollation(titles: latinLetters + ["#"], localized: nil) }
 
   private init(titles: [String], localized: Localized?) {
     self.titles = titles
@@ -61,7 +64,10 @@ struct IndexCollation {
     }
     self.init(
       titles: titles + ["#"],
-      localized: Localized(locale: Locale(identifier: language), alphabet: alphabet, latin: latin))
+      localized: Localized(
+        locale: Locale(identifier: language),
+        collator: SortKeyCollator(locale: language.replacing("-", with: "_")),
+        alphabet: alphabet, latin: latin))
   }
 
   /// The alphabets this type knows, by language; nil for the standard collation.
@@ -159,11 +165,21 @@ struct IndexCollation {
       return Self.precedes(
         (Self.sortKey(a.text), a.text, a.id), (Self.sortKey(b.text), b.text, b.id))
     }
+    if let collator = localized.collator {
+      return Self.precedes((collator.key(a.text), a), (collator.key(b.text), b))
+    }
     switch a.text.compare(b.text, options: [], range: nil, locale: localized.locale) {
     case .orderedAscending: return true
     case .orderedDescending: return false
     case .orderedSame: return a.text != b.text ? a.text < b.text : a.id < b.id
     }
+  }
+
+  /// Whether row `a` sorts before row `b`, given their sort keys.
+  private static func precedes(_ a: (key: [UInt8], row: Row), _ b: (key: [UInt8], row: Row)) -> Bool {
+    if a.key != b.key { return a.key.lexicographicallyPrecedes(b.key) }
+    if a.row.text != b.row.text { return a.row.text < b.row.text }
+    return a.row.id < b.row.id
   }
 
   /// The sections of an indexed list holding `rows`.
@@ -181,7 +197,15 @@ struct IndexCollation {
     }
     var memo: [Character: Int] = [:]
     for row in rows { sections[sectionIndex(of: row.text, memo: &memo)].rows.append(row) }
-    for index in sections.indices { sections[index].rows.sort(by: precedes) }
+    for index in sections.indices {
+      if let collator = localized?.collator {
+        var keyed = sections[index].rows.map { (key: collator.key($0.text), row: $0) }
+        keyed.sort(by: Self.precedes)
+        sections[index].rows = keyed.map(\.row)
+      } else {
+        sections[index].rows.sort(by: precedes)
+      }
+    }
     return sections
   }
 
