@@ -3,8 +3,9 @@
 import { el } from "./dom.js";
 import { cellState } from "./cell.js";
 import { EDITING_STYLE } from "./wire.js";
+import { word } from "./words.js";
 
-const DELETE = { id: null, title: "Delete", color: "red" }; // the plain swipe-to-delete
+const DELETE = { id: null, get title() { return word("delete"); }, color: "red" }; // the plain swipe-to-delete
 
 /// The list's actions `row` offers: those it names (`row.actions`), in its order, or all.
 const offered = ({ screen: { actions: all } }, row) => row.actions?.map((id) => all.find((a) => a.id === id)).filter(Boolean) ?? all;

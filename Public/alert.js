@@ -1,5 +1,6 @@
 // UIAlertController with a text field: asks for a row's text.
 import { el } from "./dom.js";
+import { word } from "./words.js";
 
 /// Resolves to the trimmed text, or null when cancelled or left empty.
 export function askForText(title, value, okLabel) {
@@ -16,7 +17,7 @@ export function askForText(title, value, okLabel) {
 		input.value = value;
 		input.maxLength = 1000;
 		const buttons = box.appendChild(el("div", "buttons"));
-		const cancel = buttons.appendChild(el("button", null, "Cancel"));
+		const cancel = buttons.appendChild(el("button", null, word("cancel")));
 		const ok = buttons.appendChild(el("button", null, okLabel));
 		const close = (result) => {
 			scrim.remove();

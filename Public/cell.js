@@ -3,6 +3,7 @@
 import { cellButton, el } from "./dom.js";
 import { ACCESSORY_TYPE as A, CELL_STYLE, EDITING_STYLE as E } from "./wire.js";
 import { fillCustom } from "./custom.js";
+import { word } from "./words.js";
 
 export const ROW_HEIGHT = 44;
 const IMAGE_STYLES = new Set([CELL_STYLE.default, CELL_STYLE.subtitle, CELL_STYLE.value1]);
@@ -38,7 +39,7 @@ export function fillCell(node, row, state, cell) {
 
 	if (state.editing && row.editing !== E.none) {
 		const insert = row.editing === E.insert;
-		content.appendChild(cellButton(`edit-control ${insert ? "plus" : "minus"}`, `${insert ? "Insert" : "Delete"} ${row.text}`));
+		content.appendChild(cellButton(`edit-control ${insert ? "plus" : "minus"}`, word(insert ? "insertRow" : "deleteRow", { text: row.text })));
 	}
 	if (custom) {
 		said = fillCustom(content, row, cell);
@@ -52,7 +53,7 @@ export function fillCell(node, row, state, cell) {
 	const labels = custom ? null : content.appendChild(el("div", "labels"));
 	const texts = custom ? [] : [labels.appendChild(el("span", "text", row.text))];
 	if (!custom && row.detail != null && row.style !== CELL_STYLE.default) texts.push(labels.appendChild(el("span", "detail", row.detail)));
-	node.setAttribute("aria-label", [...said, row.accessory === A.checkmark && "checked", row.flagged && "flagged"].filter(Boolean).join(", "));
+	node.setAttribute("aria-label", [...said, row.accessory === A.checkmark && word("checked"), row.flagged && word("flagged")].filter(Boolean).join(", "));
 	if (row.lines !== 1) {
 		node.classList.add("multi"); // self-sizing: the row grows to its text (`lines`: 0 any, n at most n)
 		for (const t of texts) if (row.lines > 1) t.classList.add("clamp"), (t.style.webkitLineClamp = String(row.lines));
@@ -67,7 +68,7 @@ export function fillCell(node, row, state, cell) {
 		if (acc) content.appendChild(acc);
 	}
 	if (state.editing && state.confirming) {
-		content.appendChild(cellButton("delete-confirm", null, "Delete"));
+		content.appendChild(cellButton("delete-confirm", null, word("delete")));
 	} else if (state.editing && row.movable) {
 		content.appendChild(el("span", "reorder")).setAttribute("aria-hidden", "true");
 	}
@@ -78,7 +79,7 @@ function accessoryFor(kind, text) {
 	if (kind === A.none) return null;
 	const acc = el("span", "accessory");
 	if (kind === A.detail || kind === A.detailDisclosure) {
-		acc.appendChild(cellButton("info", `More info about ${text}`, "i"));
+		acc.appendChild(cellButton("info", word("moreInfo", { text }), "i"));
 	}
 	if (kind === A.disclosure || kind === A.detailDisclosure) acc.appendChild(el("span", "chev"));
 	if (kind === A.checkmark) acc.appendChild(el("span", "checkmark"));

@@ -2,6 +2,7 @@
 // previous screen, Edit/Done) and the slide between pages on push and pop.
 import { afterMotion, reducedMotion } from "./dom.js";
 import { TRANSITION } from "./wire.js";
+import { word } from "./words.js";
 
 export class NavigationBar {
 	constructor(root, { onBack, onEdit }) {
@@ -20,10 +21,10 @@ export class NavigationBar {
 		this.backButton.hidden = screen.back == null;
 		this.backLabel.textContent = screen.back ?? "";
 		// As UINavigationBar does, a previous title that does not fit becomes "Back".
-		if (this.backLabel.scrollWidth > this.backLabel.clientWidth) this.backLabel.textContent = "Back";
-		this.backButton.setAttribute("aria-label", `Back to ${screen.back ?? ""}`);
+		if (this.backLabel.scrollWidth > this.backLabel.clientWidth) this.backLabel.textContent = word("back");
+		this.backButton.setAttribute("aria-label", word("backTo", { title: screen.back ?? "" }));
 		this.editButton.hidden = !screen.editable;
-		this.editButton.textContent = screen.editing ? "Done" : "Edit";
+		this.editButton.textContent = word(screen.editing ? "done" : "edit");
 		this.editButton.classList.toggle("done", screen.editing);
 		if (animated) {
 			this.root.classList.remove("fade");

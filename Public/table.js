@@ -13,6 +13,7 @@ import { drawnHeights, rowOffsets, scrollFor } from "./scale.js";
 import { SectionHeights, heightOf } from "./heights.js";
 import { Scrubber } from "./scrubber.js";
 import { EDITING_STYLE as E } from "./wire.js";
+import { word } from "./words.js";
 
 const H = ROW_HEIGHT;
 
@@ -158,7 +159,7 @@ export class TableView {
 		const titles = this.screen.indexTitles;
 		if (!titles?.length) return;
 		const strip = (this.strip = this.page.appendChild(el("nav", "index-strip")));
-		strip.setAttribute("aria-label", "Section index");
+		strip.setAttribute("aria-label", word("sectionIndex"));
 		for (const t of titles) strip.appendChild(el("span", null, t));
 		const jump = (e) => {
 			const r = strip.getBoundingClientRect();
