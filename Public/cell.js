@@ -5,7 +5,20 @@ import { ACCESSORY_TYPE as A, CELL_STYLE, EDITING_STYLE as E } from "./wire.js";
 import { fillCustom } from "./custom.js";
 import { word } from "./words.js";
 
-export const ROW_HEIGHT = 44;
+let rem = 16;
+
+/// px per rem: the browser's default font size, a person's text size. Sizes are in rem,
+/// so a table's rows grow with it; it is read afresh when a table lays out anew.
+export function readRem() {
+	rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+	return rem;
+}
+
+/// `n` rem in px, at the text size last read.
+export const rems = (n) => n * rem;
+
+/// UITableView's 44 pt row (2.75rem, style.css's --row), in px.
+export const rowHeight = () => rems(2.75);
 const IMAGE_STYLES = new Set([CELL_STYLE.default, CELL_STYLE.subtitle, CELL_STYLE.value1]);
 
 /// What the table keeps about each cell node, instead of expando properties on it:

@@ -18,14 +18,17 @@ export class NavigationBar {
 	show(screen, animated) {
 		this.title.textContent = screen.title;
 		document.title = screen.title;
-		this.backButton.hidden = screen.back == null;
-		this.backLabel.textContent = screen.back ?? "";
-		// As UINavigationBar does, a previous title that does not fit becomes "Back".
-		if (this.backLabel.scrollWidth > this.backLabel.clientWidth) this.backLabel.textContent = word("back");
-		this.backButton.setAttribute("aria-label", word("backTo", { title: screen.back ?? "" }));
 		this.editButton.hidden = !screen.editable;
 		this.editButton.textContent = word(screen.editing ? "done" : "edit");
 		this.editButton.classList.toggle("done", screen.editing);
+		this.backButton.hidden = screen.back == null;
+		this.backLabel.hidden = false;
+		this.backLabel.textContent = screen.back ?? "";
+		// As UINavigationBar does, a previous title that does not fit becomes "Back".
+		if (this.backLabel.scrollWidth > this.backLabel.clientWidth) this.backLabel.textContent = word("back");
+		// …and one where even that does not fit (large text) leaves the chevron alone.
+		this.backLabel.hidden = this.backLabel.scrollWidth > this.backLabel.clientWidth;
+		this.backButton.setAttribute("aria-label", word("backTo", { title: screen.back ?? "" }));
 		if (animated) {
 			this.root.classList.remove("fade");
 			void this.root.offsetWidth; // restarts the fade

@@ -3,7 +3,7 @@
 // keyed by row id so that diffs move, insert and remove the same nodes. Fetching rows
 // is fetcher.js's, the keyboard and focus keys.js's, pointer gestures gestures.js's.
 import { el, afterMotion } from "./dom.js";
-import { cellState, fillCell, ROW_HEIGHT } from "./cell.js";
+import { cellState, fillCell, readRem, rems, rowHeight } from "./cell.js";
 import { locate } from "./model.js";
 import { attachGestures, chosenAction, keepSwipeOpen } from "./gestures.js";
 import { attachMenu, perform } from "./actions.js";
@@ -14,8 +14,6 @@ import { SectionHeights, heightOf } from "./heights.js";
 import { Scrubber } from "./scrubber.js";
 import { EDITING_STYLE as E } from "./wire.js";
 import { word } from "./words.js";
-
-const H = ROW_HEIGHT;
 
 export class TableView {
 	/// `actions` carries out what the user did: tap, accessory, toggle, remove(ids),
@@ -54,10 +52,15 @@ export class TableView {
 		this.frame = 0;
 		this.scroller.addEventListener("scroll", () => this.schedule(), { passive: true });
 		this.scroller.addEventListener("click", (e) => this.click(e));
-		new ResizeObserver(() => {
-			if (this.scroller.clientWidth !== this.width) this.measured.clear(), (this.sized = false);
+		this.rem = 0; // px per rem when the rows were last sized
+		const probe = this.page.appendChild(el("div", "rem-probe")); // 1rem wide: resized with the text size
+		const resized = new ResizeObserver(() => {
+			if (this.scroller.clientWidth !== this.width || readRem() !== this.rem) this.measured.clear(), (this.sized = false);
+			this.fitIndex();
 			this.schedule();
-		}).observe(this.scroller);
+		});
+		resized.observe(this.scroller);
+		resized.observe(probe);
 		attachGestures(this);
 		attachMenu(this);
 		Object.assign(this, keyboard);
@@ -97,7 +100,7 @@ export class TableView {
 
 	/// Where row `i` of section `s` is drawn in the scroller now.
 	rowTop(s, i) {
-		const at = this.rowHeights[s]?.top(i) ?? i * H;
+		const at = this.rowHeights[s]?.top(i) ?? i * rowHeight();
 		return this.sectionEls.get(this.screen.sections[s].id).rows.offsetTop + at - (this.offsets[s] ?? 0);
 	}
 
@@ -160,7 +163,7 @@ export class TableView {
 		if (!titles?.length) return;
 		const strip = (this.strip = this.page.appendChild(el("nav", "index-strip")));
 		strip.setAttribute("aria-label", word("sectionIndex"));
-		for (const t of titles) strip.appendChild(el("span", null, t));
+		this.fitIndex();
 		const jump = (e) => {
 			const r = strip.getBoundingClientRect();
 			const k = Math.max(0, Math.min(titles.length - 1, Math.floor(((e.clientY - r.top) / r.height) * titles.length)));
@@ -172,6 +175,22 @@ export class TableView {
 			jump(e);
 		});
 		strip.addEventListener("pointermove", (e) => strip.hasPointerCapture(e.pointerId) && jump(e));
+	}
+
+	/// Shows the index titles that fit the page's height; as UIKit's strip does when they
+	/// do not all fit (large text, a short window), every other one becomes a dot.
+	fitIndex() {
+		const titles = this.screen?.indexTitles;
+		if (!this.strip || !titles) return;
+		const fits = Math.max(3, Math.floor((this.page.clientHeight - rems(1)) / rems(.875)));
+		let shown = titles;
+		if (titles.length > fits) {
+			const keep = Math.ceil(fits / 2);
+			shown = Array.from({ length: keep }, (_, j) => titles[Math.round((j * (titles.length - 1)) / Math.max(1, keep - 1))])
+				.flatMap((t, j) => (j ? ["•", t] : [t]));
+		}
+		const spans = [...this.strip.children].map((s) => s.textContent);
+		if (spans.join("\n") !== shown.join("\n")) this.strip.replaceChildren(...shown.map((t) => el("span", null, t)));
 	}
 
 	/// The n-th index title jumps to the n-th section (protocol: `indexTitles`), or the
@@ -193,6 +212,7 @@ export class TableView {
 	rowY(s, i, id) {
 		const d = this.drag;
 		if (!d) return this.rowHeights[s].top(i);
+		const H = rowHeight();
 		if (id === d.id) return d.tops[d.ts] + d.to * H - d.tops[s] - (s > d.ts ? H : 0); // dropped
 		if (s === d.s && i > d.from) i--;
 		if (s === d.ts && i >= d.to) i++;
@@ -214,11 +234,12 @@ export class TableView {
 		const view = this.scroller.clientHeight || 800;
 		if (!this.sized) {
 			this.width = this.scroller.clientWidth;
+			this.rem = readRem();
 			this.rowHeights = sections.map((sec) => new SectionHeights(sec.rows, this.measured, this.width));
 			this.sized = true;
 		}
 		const hs = this.rowHeights;
-		const real = sections.map((sec, s) => hs[s].total + (d ? (s === d.ts) - (s === d.s) : 0) * H);
+		const real = sections.map((sec, s) => hs[s].total + (d ? (s === d.ts) - (s === d.s) : 0) * rowHeight());
 		const drawn = drawnHeights(real, view);
 		this.heights = real.map((r, s) => [r, drawn[s]]);
 		sections.forEach((sec, s) => {
@@ -333,7 +354,7 @@ export class TableView {
 		const s = this.screen.sections.findIndex((sec) => sec.id === sectionId);
 		const rows = this.screen.sections[s]?.rows ?? [];
 		for (let i = from; i < Math.min(rows.length, from + FETCH_PAGE) && this.sized; i++) {
-			if (s < 0 || heightOf(rows[i], this.measured, this.width) !== H) this.sized = false;
+			if (s < 0 || heightOf(rows[i], this.measured, this.width) !== rowHeight()) this.sized = false;
 		}
 		if (s < 0) this.sized = false;
 		this.keepAnchor ||= !this.sized;
