@@ -28,6 +28,8 @@ function openMenu(view, node, x, y) {
 	if (!acts?.length || view.screen.editing || app.querySelector(".menu")) return false;
 	view.closeSwipe();
 	const scrim = app.appendChild(el("div", "scrim menu-scrim"));
+	scrim.setAttribute("role", "dialog"); // modal, as UIKit's menu: a tap outside closes it
+	scrim.setAttribute("aria-label", row.text);
 	const menu = scrim.appendChild(el("div", "menu"));
 	menu.role = "menu";
 	menu.ariaLabel = row.text;

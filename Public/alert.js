@@ -15,6 +15,7 @@ export function askForText(title, value, okLabel) {
 		box.appendChild(el("h2", null, title));
 		const input = box.appendChild(el("input"));
 		input.value = value;
+		input.setAttribute("aria-label", title);
 		input.maxLength = 1000;
 		const buttons = box.appendChild(el("div", "buttons"));
 		const cancel = buttons.appendChild(el("button", null, word("cancel")));
