@@ -19,6 +19,9 @@ enum DemoApp {
               style: .value1,
               children: contacts(zones: zones)),
             AppRow(id: "root-world", text: "World", children: world(zones: zones)),
+            AppRow(
+              id: "root-hebrew", text: "עברית", detail: "Hebrew", style: .value1,
+              children: hebrew()),
           ]),
         AppSection(
           id: "root-configure", header: "Configure",

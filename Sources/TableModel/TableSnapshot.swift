@@ -25,6 +25,10 @@ public struct TableSnapshot: Sendable, Hashable {
   public var actions: [RowAction] = []
   /// The list's custom cell layout, which rows with `values` fill; nil: none.
   public var cell: CellTemplate?
+  /// The language of the list's text, a BCP 47 tag (`"he"`, `"pt-BR"`, `"zh-Hans"`); nil:
+  /// not known. Sent with every `screen`: the page takes `lang`, `dir` and its own words
+  /// from it. Set it on every snapshot of an app in one language.
+  public var language: String?
 
   public init(
     list: String, version: Int, title: String, style: TableStyle = .plain,

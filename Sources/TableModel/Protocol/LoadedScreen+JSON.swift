@@ -23,6 +23,8 @@ extension LoadedScreen {
     if let search { members.append((WireKey.search, .string(search))) }
     if let cell { members.append((WireKey.cell, cell.jsonValue)) }
     if !actions.isEmpty { members.append((WireKey.actions, .array(actions.map(\.jsonValue)))) }
+    // v1.2: omitted when not known, which a client reads as null.
+    if let language { members.append((WireKey.language, .string(language))) }
     return .object(JSONObject(uniqueMembers: members))
   }
 
@@ -42,6 +44,7 @@ extension LoadedScreen {
       sections: try LoadedSection.sections(WireKey.sections, of: fields),
       isSearchable: try fields.optional(WireKey.searchable) == nil ? false : fields.bool(WireKey.searchable),
       search: try fields.optionalString(WireKey.search))
+    language = try fields.optionalString(WireKey.language)
     if fields.optional(WireKey.cell) != nil { cell = try CellTemplate(reading: fields.object(WireKey.cell)) }
     if fields.optional(WireKey.actions) != nil {
       for action in try fields.objects(WireKey.actions) { actions.append(try RowAction(reading: action)) }

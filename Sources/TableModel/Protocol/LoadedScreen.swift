@@ -25,6 +25,8 @@ public struct LoadedScreen: Sendable, Hashable {
   public var actions: [RowAction] = []
   /// The list's custom cell layout (an extension, sent only when there is one).
   public var cell: CellTemplate?
+  /// The language of the screen's text (an extension of v1.2, sent only when known).
+  public var language: String?
 
   public init(
     list: String, version: Int, title: String, backTitle: String? = nil,
@@ -69,5 +71,6 @@ public struct LoadedScreen: Sendable, Hashable {
       sections: sections, isSearchable: snapshot.isSearchable, search: search)
     actions = snapshot.actions
     cell = snapshot.cell
+    language = snapshot.language
   }
 }

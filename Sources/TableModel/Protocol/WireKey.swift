@@ -58,6 +58,7 @@ enum WireKey {
   static let flagged = "flagged"
   static let values = "values"
   static let cell = "cell"
+  static let language = "language"
   static let image = "image"
   static let accessory = "accessory"
   static let control = "control"

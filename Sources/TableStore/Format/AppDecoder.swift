@@ -84,6 +84,17 @@ struct AppDecoder {
     return id
   }
 
+  /// A screen's `language`: a well-formed BCP 47 tag.
+  private func language(_ object: JSONObject, at path: String) throws(StoreError) -> String? {
+    guard let tag = try optionalString(object, "language", at: path) else { return nil }
+    if let problem = LanguageTag.problem(in: tag) {
+      throw fail(
+        member(path, "language"),
+        "\"\(tag)\" is not a BCP 47 language tag like \"he\", \"pt-BR\" or \"zh-Hans\": \(problem)")
+    }
+    return tag
+  }
+
   /// A screen's custom cell layout: slot names unique, kinds known.
   private func cell(_ value: JSONValue?, at path: String) throws(StoreError) -> CellTemplate? {
     guard let value, !value.isNull else { return nil }
@@ -186,7 +197,7 @@ struct AppDecoder {
       allowed: [
         "id", "title", "style", "selection", "editable", "index", "header", "footer", "sections",
         "searchable",
-        "actions", "cell",
+        "actions", "cell", "language",
       ])
     var screen = AppScreen(title: "")
     screen.id = try id(object, at: path)
@@ -202,6 +213,7 @@ struct AppDecoder {
     screen.footer = try optionalString(object, "footer", at: path)
     screen.actions = try actions(object["actions"], at: member(path, "actions"))
     screen.cell = try cell(object["cell"], at: member(path, "cell"))
+    screen.language = try language(object, at: path)
     let sectionsPath = member(path, "sections")
     let sectionValues: [JSONValue]
     switch object["sections"] {

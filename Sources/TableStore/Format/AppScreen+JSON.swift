@@ -7,6 +7,7 @@ extension AppScreen {
     var object = JSONObject()
     if let id { object["id"] = .string(id) }
     object["title"] = .string(title)
+    if let language { object["language"] = .string(language) }
     if style != .plain { object["style"] = .string(style.rawValue) }
     if selection != .none { object["selection"] = .string(selection.rawValue) }
     if isEditable { object["editable"] = .bool(true) }

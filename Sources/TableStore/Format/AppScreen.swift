@@ -19,6 +19,9 @@ public struct AppScreen: Sendable, Hashable {
   public var actions: [AppAction] = []
   /// The screen's custom cell layout, which rows with `values` fill.
   public var cell: CellTemplate?
+  /// The language of the screen's text, a BCP 47 tag (v1.2 `language`); nil: the app's,
+  /// which is the root screen's.
+  public var language: String?
 
   public init(
     id: String? = nil, title: String, style: TableStyle = .plain, selection: SelectionMode = .none,

@@ -14,9 +14,14 @@ struct ListRecord {
   var footer: String?
   var version: Int
   var isSearchable: Bool
+  /// The list's own `language`, as imported (and exported).
+  var ownLanguage: String?
+  /// The language its screens are in: its own, else the root list's.
+  var language: String?
 
   static let columns =
-    "id, key, parent_row, title, style, selection, editable, indexed, header, footer, version, searchable"
+    "id, key, parent_row, title, style, selection, editable, indexed, header, footer, version, searchable, language, "
+    + "COALESCE(language, (SELECT root.language FROM list root WHERE root.parent_row IS NULL ORDER BY root.id LIMIT 1))"
   // Built once: the statement cache hashes the SQL of every statement it hands out.
   static let selectByKey = "SELECT \(columns) FROM list WHERE key = ?"
   static let selectByID = "SELECT \(columns) FROM list WHERE id = ?"
@@ -34,12 +39,16 @@ struct ListRecord {
     footer = s.optionalString(9)
     version = s.int(10)
     isSearchable = s.bool(11)
+    ownLanguage = s.optionalString(12)
+    language = s.optionalString(13)
   }
 
   /// The list's snapshot before its sections are read.
   var emptySnapshot: TableSnapshot {
-    TableSnapshot(
+    var snapshot = TableSnapshot(
       list: key, version: version, title: title, style: style, selection: selection,
       isEditable: isEditable, header: header, footer: footer, isSearchable: isSearchable)
+    snapshot.language = language
+    return snapshot
   }
 }

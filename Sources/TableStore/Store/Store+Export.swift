@@ -22,6 +22,7 @@ extension Store {
       footer: list.footer, isSearchable: list.isSearchable)
     screen.actions = try actions(ofList: list.id)
     screen.cell = try cell(ofList: list.id)
+    screen.language = list.ownLanguage
     for section in try storedSections(of: list) {
       let rows = try fetchAll(
         """

@@ -75,11 +75,11 @@ private struct Importer {
     guard
       let listID = try store.fetchInt(
         """
-        INSERT INTO list (key, parent_row, title, style, selection, editable, indexed, header, footer, version, searchable)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+        INSERT INTO list (key, parent_row, title, style, selection, editable, indexed, header, footer, version, searchable, language)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
         """, listKey, parentRow, screen.title, screen.style.rawValue, screen.selection.rawValue,
         screen.isEditable, screen.isIndexed, screen.header, screen.footer,
-        (versions[listKey] ?? 0) + 1, screen.isSearchable)
+        (versions[listKey] ?? 0) + 1, screen.isSearchable, screen.language)
     else { throw .notFound("list \(listKey)") }
     try store.insertActions(screen.actions, list: listID)
     try store.insertCell(screen.cell, list: listID)

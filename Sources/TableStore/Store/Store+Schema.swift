@@ -160,6 +160,10 @@ extension Store {
     """
     SELECT 1;
     """,
+    // 9: data format v1.2's `language` of a screen (BCP 47); NULL: the root list's.
+    """
+    ALTER TABLE list ADD COLUMN language TEXT;
+    """,
   ]
 
   /// Brings the schema up to date, one migration per transaction. A migration takes the

@@ -70,7 +70,8 @@ final class Fixture {
   /// The SQLite file's path, or the PostgreSQL database's URL: what `Store(path:)` opens.
   let path: String
 
-  init(_ kind: StoreKind) throws {
+  /// `app`: the data file imported (the fixture's own by default).
+  init(_ kind: StoreKind, app: String = Fixture.app) throws {
     self.kind = kind
     folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tableweb-\(UUID().uuidString)")
@@ -80,7 +81,7 @@ final class Fixture {
     case .postgres: path = try PostgresCluster.shared.get().newDatabase()
     }
     let store = try Store(path: path)
-    try store.importJSON(Fixture.app)
+    try store.importJSON(app)
   }
 
   deinit {
