@@ -6,6 +6,7 @@ text, 3:1 for large text)."""
 import pytest
 
 import axe
+import engines
 from page_helpers import answered, cell, drill, go_back, new_page, serving, swipe  # noqa: F401
 from page_helpers import browser  # noqa: F401 (fixtures)
 from test_examples import start_hello
@@ -17,10 +18,10 @@ SCHEMES = {"light": {"color_scheme": "light"}, "dark": {"color_scheme": "dark"},
            "more-dark": {"color_scheme": "dark", "contrast": "more"}}
 
 
-@pytest.fixture(autouse=True)
-def chromium_only(engine):
-    if engine != "chromium":
-        pytest.skip("axe-core is injected through Playwright's evaluate")
+@pytest.fixture(scope="module", params=[e for e in engines.ENGINES if e == "chromium"])
+def engine(request):
+    """Chromium alone: axe-core is injected through Playwright's evaluate."""
+    return request.param
 
 
 def settle(page):
@@ -69,6 +70,10 @@ def test_every_demo_screen_passes_axe(browser, server, scheme):
         settle(page)
         check("a contact (value2 rows)")
         go_back(page, "Contacts")
+        go_back(page, "tableweb")
+        drill(page, "root-hebrew", "אנשי קשר")
+        settle(page)
+        check("a Hebrew list (right to left)")
         go_back(page, "tableweb")
         drill(page, "root-world", "World")
         settle(page)

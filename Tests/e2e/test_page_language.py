@@ -3,6 +3,7 @@ UIKit mirrors them. The language is the data's (`screen.language`), else the bro
 (`navigator.language`, which a context's `locale` sets)."""
 import pytest
 
+import engines
 from page_helpers import (  # noqa: F401 (fixtures)
     Server, answered, browser, cell, drill, go_back, new_page, open_app, serving, swipe)
 
@@ -29,7 +30,7 @@ RTL = {"ar", "he"}
 
 server = serving(None)  # the demo app, whose data names no language
 
-MIRRORED = {"title": "אנשים", "style": "plain", "editable": True, "sections": [{"id": "s", "rows": [
+MIRRORED = {"title": "אנשים", "language": "he", "style": "plain", "editable": True, "sections": [{"id": "s", "rows": [
     {"id": f"p{i}", "text": name, "detail": None, "accessory": "disclosure",
      "children": {"title": name, "style": "insetGrouped", "sections": [
          {"id": f"d{i}", "rows": [{"id": f"d{i}-phone", "text": "טלפון", "detail": "050-000000", "style": "value1"}]}]}}
@@ -41,10 +42,10 @@ MIRRORED = {"title": "אנשים", "style": "plain", "editable": True, "sections
                 {"id": "delete", "title": "מחיקה", "edge": "trailing", "color": "red", "effect": "delete"}]}
 
 
-@pytest.fixture(autouse=True)
-def chromium_only(engine):
-    if engine != "chromium":
-        pytest.skip("a context's locale is Playwright's")
+@pytest.fixture(scope="module", params=[e for e in engines.ENGINES if e == "chromium"])
+def engine(request):
+    """Chromium alone: a context's locale is Playwright's."""
+    return request.param
 
 
 def document_language(page):
@@ -78,6 +79,23 @@ def test_the_pages_words_follow_the_browsers_language(browser, server, locale):
         page.close_context()
 
 
+def test_the_datas_language_wins_over_the_browsers(browser, server):
+    page = open_app(browser, server, locale="de-DE")
+    try:
+        assert document_language(page) == ["de-DE", "ltr"]  # the demo's root names no language
+        drill(page, "root-hebrew", "אנשי קשר")  # a screen with "language": "he"
+        assert document_language(page) == ["he", "rtl"]
+        assert page.locator(".nav-edit").text_content() == WORDS["he"][0]
+        assert page.locator(".searchbar input").get_attribute("placeholder") == WORDS["he"][4]
+        strip = page.locator(".index-strip").bounding_box()
+        assert strip["x"] + strip["width"] < 40
+        go_back(page, "tableweb")
+        assert document_language(page) == ["de-DE", "ltr"]
+        assert page.errors == []
+    finally:
+        page.close_context()
+
+
 @pytest.fixture(scope="module")
 def hebrew(engine):
     s = Server(MIRRORED)
@@ -90,10 +108,10 @@ def box(locator):
 
 
 def test_a_hebrew_list_is_mirrored(browser, hebrew):
-    page = open_app(browser, hebrew, locale="he-IL")
+    page = open_app(browser, hebrew, locale="en-US")  # the data's language, not the browser's
     try:
         width = page.viewport_size["width"]
-        assert document_language(page) == ["he-IL", "rtl"]
+        assert document_language(page) == ["he", "rtl"]
         row = box(cell(page, "p0"))
         text = box(cell(page, "p0").locator(".text"))
         chev = box(cell(page, "p0").locator(".accessory .chev"))

@@ -7,6 +7,7 @@ import contextlib
 
 import pytest
 
+import engines
 from page_helpers import (  # noqa: F401 (fixtures)
     Server, answered, browser, cell, drill, go_back, new_page, numbered_list, serving, swipe)
 
@@ -14,10 +15,10 @@ server = serving(None)  # the demo app
 BIG = 32  # px: twice the browser's 16
 
 
-@pytest.fixture(autouse=True)
-def chromium_only(engine):
-    if engine != "chromium":
-        pytest.skip("the default font size is set through Chromium's DevTools protocol")
+@pytest.fixture(scope="module", params=[e for e in engines.ENGINES if e == "chromium"])
+def engine(request):
+    """Chromium alone: the default font size is set through Chromium's DevTools protocol."""
+    return request.param
 
 
 @contextlib.contextmanager
