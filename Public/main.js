@@ -9,7 +9,7 @@ import { askForText } from "./alert.js";
 import { takeCredentialFromLink } from "./access.js";
 import { SearchField } from "./search.js";
 import { Sidebar, wide } from "./split.js";
-import { setLanguage, word } from "./words.js";
+import { setLanguage, whenWordsChange, word } from "./words.js";
 
 const K = W.K;
 const $ = (sel) => document.querySelector(sel);
@@ -21,6 +21,15 @@ const own = new Map(); // row id → time: rows this page just changed, which do
 
 takeCredentialFromLink();
 setLanguage(null); // the browser's, until a screen names the data's
+whenWordsChange(() => { // a language's table has arrived: what shows words is drawn again
+	if (!model.screen || !view) return;
+	nav.show(model.screen, false);
+	field.show(model.screen, view.largeTitle);
+	view.buildIndex();
+	view.render();
+	sidebar.view?.render();
+	showToolbar();
+});
 const url = new URL(W.WS_PATH, location.href);
 url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
 const socket = new Socket(url.href, {

@@ -21,7 +21,6 @@ export class Scrubber {
 		root.setAttribute("aria-orientation", "vertical");
 		root.setAttribute("aria-valuemin", "0");
 		root.setAttribute("aria-valuemax", "100");
-		root.setAttribute("aria-label", word("scrollPosition"));
 		this.thumb = root.appendChild(el("div", "thumb"));
 		this.bubble = this.thumb.appendChild(el("div", "bubble"));
 		root.addEventListener("pointerdown", (e) => {
@@ -66,6 +65,7 @@ export class Scrubber {
 		const i = Math.min(n - 1, v.rowHeights[s].indexAt(p - tops[s]));
 		const text = word("rowOf", { i: i + 1, n });
 		this.bubble.textContent = secs[s].header ? `${secs[s].header}: ${text}` : text;
+		this.root.setAttribute("aria-label", word("scrollPosition"));
 		this.root.setAttribute("aria-valuenow", String(Math.round(f * 100)));
 		this.root.setAttribute("aria-valuetext", this.bubble.textContent);
 	}

@@ -13,7 +13,7 @@ import { drawnHeights, rowOffsets, scrollFor } from "./scale.js";
 import { SectionHeights, heightOf } from "./heights.js";
 import { Scrubber } from "./scrubber.js";
 import { EDITING_STYLE as E } from "./wire.js";
-import { word } from "./words.js";
+import { word, wordsVersion } from "./words.js";
 
 export class TableView {
 	/// `actions` carries out what the user did: tap, accessory, toggle, remove(ids),
@@ -293,6 +293,7 @@ export class TableView {
 				editing: sc.editing, selected: row && this.selected.has(row.id),
 				confirming: row && this.confirming === row.id, last: i === n - 1, posinset: i + 1, setsize: n,
 				current: row && this.current === row.id, pending: !!row && !!this.actions.isPending?.(row.id),
+				words: wordsVersion(), // the page's words in its labels
 			};
 			const sig = JSON.stringify(state);
 			let node = this.cells.get(key);

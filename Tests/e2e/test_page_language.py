@@ -2,6 +2,7 @@
 UIKit mirrors them. The language is the data's (`screen.language`), else the browser's
 (`navigator.language`, which a context's `locale` sets)."""
 import pytest
+from playwright.sync_api import expect
 
 import engines
 from page_helpers import (  # noqa: F401 (fixtures)
@@ -60,18 +61,18 @@ def test_the_pages_words_follow_the_browsers_language(browser, server, locale):
         assert document_language(page) == [locale, "rtl" if locale in RTL else "ltr"]
         drill(page, "root-contacts", "Contacts")
         field = page.locator(".searchbar input")
-        assert field.get_attribute("placeholder") == search
-        assert field.get_attribute("aria-label") == search
+        expect(field).to_have_attribute("placeholder", search)  # once its table has loaded
+        expect(field).to_have_attribute("aria-label", search)
         assert back in page.locator(".nav-back").get_attribute("aria-label")
         field.focus()
-        assert page.locator(".search-cancel").text_content() == cancel
+        expect(page.locator(".search-cancel")).to_have_text(cancel)
         page.locator(".search-cancel").click()
         go_back(page, "tableweb")
         drill(page, "root-tasks", "Tasks")
-        assert page.locator(".nav-edit").text_content() == edit
+        expect(page.locator(".nav-edit")).to_have_text(edit)
         answered(page, page.locator(".nav-edit").click)
-        assert page.locator(".nav-edit").text_content() == done
-        assert page.locator(".tb-delete").text_content() == delete
+        expect(page.locator(".nav-edit")).to_have_text(done)
+        expect(page.locator(".tb-delete")).to_have_text(delete)
         cell(page, "task-later-0").click()
         assert page.locator(".tb-delete").text_content().startswith(delete)
         assert page.errors == []
@@ -85,8 +86,8 @@ def test_the_datas_language_wins_over_the_browsers(browser, server):
         assert document_language(page) == ["de-DE", "ltr"]  # the demo's root names no language
         drill(page, "root-hebrew", "אנשי קשר")  # a screen with "language": "he"
         assert document_language(page) == ["he", "rtl"]
-        assert page.locator(".nav-edit").text_content() == WORDS["he"][0]
-        assert page.locator(".searchbar input").get_attribute("placeholder") == WORDS["he"][4]
+        expect(page.locator(".nav-edit")).to_have_text(WORDS["he"][0])
+        expect(page.locator(".searchbar input")).to_have_attribute("placeholder", WORDS["he"][4])
         strip = page.locator(".index-strip").bounding_box()
         assert strip["x"] + strip["width"] < 40
         go_back(page, "tableweb")
