@@ -16,6 +16,10 @@ server = serving(None)  # the demo app
 SCHEMES = {"light": {"color_scheme": "light"}, "dark": {"color_scheme": "dark"},
            "more": {"color_scheme": "light", "contrast": "more"},
            "more-dark": {"color_scheme": "dark", "contrast": "more"}}
+# The tint of Edit in each: iOS's accessible blue on light bars, and under Increase
+# Contrast iOS's own high-contrast blues.
+TINT = {"light": "rgb(0, 98, 204)", "dark": "rgb(10, 132, 255)", "more": "rgb(0, 64, 221)",
+        "more-dark": "rgb(64, 156, 255)"}
 
 
 @pytest.fixture(scope="module", params=[e for e in engines.ENGINES if e == "chromium"])
@@ -93,6 +97,7 @@ def test_every_demo_screen_passes_axe(browser, server, scheme):
         drill(page, "root-tasks", "Tasks")
         settle(page)
         check("tasks")
+        assert page.locator(".nav-edit").evaluate("b => getComputedStyle(b).color") == TINT[scheme]
         swipe(page, "task-today-1", -120)
         check("tasks, a trailing swipe")
         page.locator(".nav-title").click()
