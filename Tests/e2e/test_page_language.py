@@ -158,6 +158,12 @@ def test_a_hebrew_list_is_mirrored(browser, hebrew):
         page.locator(".nav-title").click()
         page.wait_for_timeout(300)
 
+        cell(page, "p4").focus()
+        page.keyboard.press("Shift+F10")  # the context menu, by key: at the row's leading (right) end
+        menu = box(page.locator(".menu"))
+        assert menu["x"] + menu["width"] > width - 40 and menu["x"] + menu["width"] <= width
+        page.keyboard.press("Escape")
+
         # Editing: the delete control at the right, the reorder control at the left.
         answered(page, page.locator(".nav-edit").click)
         minus = box(cell(page, "p0").locator(".minus"))

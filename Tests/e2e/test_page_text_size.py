@@ -125,6 +125,13 @@ def test_rows_grow_with_the_text_size_and_nothing_is_cut_or_overlaps(browser, se
         assert max(b["x"] + b["width"] for b in buttons) <= content["x"] + content["width"] + sum(
             b["width"] for b in buttons) + 1
         page.locator(".nav-title").click()
+        cell(page, "task-today-3").locator(".text").click(button="right")
+        menu = page.locator(".menu").bounding_box()  # inside the window, its items whole
+        assert menu["x"] >= 0 and menu["x"] + menu["width"] <= page.viewport_size["width"]
+        assert menu["y"] >= 0 and menu["y"] + menu["height"] <= page.viewport_size["height"]
+        assert page.evaluate("""() => [...document.querySelectorAll('.menu button')]
+            .every((b) => b.scrollWidth <= b.clientWidth + 1 && b.scrollHeight <= b.clientHeight + 1)""")
+        page.keyboard.press("Escape")
         answered(page, page.locator(".nav-edit").click)
         cell(page, "task-today-2").locator(".minus").click()
         page.wait_for_selector(".delete-confirm")
