@@ -17,7 +17,7 @@ RUN = """async () => {
 def violations(page):
     """What axe-core finds wrong with the page as it is now: [{id, impact, help, nodes}]."""
     if not page.evaluate("() => typeof axe === 'object'"):
-        page.evaluate(SOURCE)
+        page.evaluate("() => {\n" + SOURCE + "\n}")  # a function: Playwright's and webdriver_page's evaluate call it
     return page.evaluate(RUN)
 
 
