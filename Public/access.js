@@ -1,5 +1,7 @@
 // @ts-check
 // Access (v1.1): an access link's credential, who you are, and "Access needed".
+import { word } from "./words.js";
+
 const KEY = "tableweb.access";
 export const UNAUTHORIZED_CLOSE = 4401;
 const $ = (s) => document.querySelector(s);
@@ -31,9 +33,9 @@ export function showAccessNeeded(message) {
 	if ($(".access-needed")) return;
 	const s = add($("#app"), "section", "access-needed", "");
 	s.setAttribute("role", "alert");
-	add(s, "h2", "", "Access needed");
-	add(s, "p", "", credential() ? "This browser's access link is no longer valid." : "This server needs an access link.");
-	add(s, "p", "", "Ask its owner for one (http://host:port/#access=…) and open it here once.");
+	add(s, "h2", "", word("accessNeeded"));
+	add(s, "p", "", word(credential() ? "accessExpired" : "accessMissing"));
+	add(s, "p", "", word("accessAsk"));
 	if (message) add(s, "p", "detail", message);
 	for (const e of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".loading, .banner"))) e.hidden = true;
 }

@@ -4,9 +4,10 @@
 import { el } from "./dom.js";
 import { cellState } from "./cell.js";
 import { EDITING_STYLE } from "./wire.js";
+import { isRightToLeft, word } from "./words.js";
 /** @typedef {import("./table.js").TableView} TableView */
 
-const DELETE = { id: null, title: "Delete", color: "red" }; // the plain swipe-to-delete
+const DELETE = { id: null, get title() { return word("delete"); }, color: "red" }; // the plain swipe-to-delete
 
 /// The list's actions `row` offers: those it names (`row.actions`), in its order, or all.
 const offered = ({ state: { screen: { actions: all } } }, row) => row.actions?.map((id) => all.find((a) => a.id === id)).filter(Boolean) ?? all;
@@ -31,17 +32,22 @@ function openMenu(view, node, x, y) {
 	if (!acts?.length || view.state.screen.editing || app.querySelector(".menu")) return false;
 	view.closeSwipe();
 	const scrim = app.appendChild(el("div", "scrim menu-scrim"));
+	scrim.setAttribute("role", "dialog"); // modal, as UIKit's menu: a tap outside closes it
+	scrim.setAttribute("aria-label", row.text);
 	const menu = scrim.appendChild(el("div", "menu"));
 	menu.role = "menu";
 	menu.ariaLabel = row.text;
-	const box = app.getBoundingClientRect();
-	const r = node.getBoundingClientRect();
-	menu.style.left = `${Math.max(8, Math.min((x ?? r.left + 16) - box.left, box.width - 208))}px`;
-	menu.style.top = `${Math.max(8, Math.min((y ?? r.bottom) - box.top, box.height - 48 * acts.length - 8))}px`;
 	const close = () => (scrim.remove(), node.focus({ preventScroll: true }));
 	const items = acts.map((act) => Object.assign(menu.appendChild(el("button", `c-${act.color}`, act.title)), {
 		role: "menuitem", onclick: (e) => (e.stopPropagation(), close(), perform(view, row, act)),
 	}));
+	// Inside the window whatever the text size; by key, at the row's leading end.
+	const box = app.getBoundingClientRect();
+	const r = node.getBoundingClientRect();
+	const m = menu.getBoundingClientRect();
+	const at = x ?? (isRightToLeft() ? r.right - 16 - m.width : r.left + 16);
+	menu.style.left = `${Math.max(8, Math.min(at - box.left, box.width - m.width - 8))}px`;
+	menu.style.top = `${Math.max(8, Math.min((y ?? r.bottom) - box.top, box.height - m.height - 8))}px`;
 	scrim.onclick = close;
 	menu.onkeydown = (e) => {
 		e.stopPropagation();

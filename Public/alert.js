@@ -1,6 +1,7 @@
 // @ts-check
 // UIAlertController with a text field: asks for a row's text.
 import { el } from "./dom.js";
+import { word } from "./words.js";
 
 /// Resolves to the trimmed text, or null when cancelled or left empty.
 export function askForText(title, value, okLabel) {
@@ -15,9 +16,10 @@ export function askForText(title, value, okLabel) {
 		box.appendChild(el("h2", null, title));
 		const input = box.appendChild(el("input"));
 		input.value = value;
+		input.setAttribute("aria-label", title);
 		input.maxLength = 1000;
 		const buttons = box.appendChild(el("div", "buttons"));
-		const cancel = buttons.appendChild(el("button", null, "Cancel"));
+		const cancel = buttons.appendChild(el("button", null, word("cancel")));
 		const ok = buttons.appendChild(el("button", null, okLabel));
 		const close = (result) => {
 			scrim.remove();

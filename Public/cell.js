@@ -4,8 +4,22 @@
 import { cellButton, el } from "./dom.js";
 import { ACCESSORY_TYPE as A, CELL_STYLE, EDITING_STYLE as E } from "./wire.js";
 import { fillCustom } from "./custom.js";
+import { word } from "./words.js";
 
-export const ROW_HEIGHT = 44;
+let rem = 16;
+
+/// px per rem: the browser's default font size, a person's text size. Sizes are in rem,
+/// so a table's rows grow with it; it is read afresh when a table lays out anew.
+export function readRem() {
+	rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+	return rem;
+}
+
+/// `n` rem in px, at the text size last read.
+export const rems = (n) => n * rem;
+
+/// UITableView's 44 pt row (2.75rem, style.css's --row), in px.
+export const rowHeight = () => rems(2.75);
 const IMAGE_STYLES = new Set([CELL_STYLE.default, CELL_STYLE.subtitle, CELL_STYLE.value1]);
 
 /// What the table keeps about each cell node, instead of expando properties on it:
@@ -40,7 +54,7 @@ export function fillCell(node, row, state, cell) {
 
 	if (state.editing && row.editing !== E.none) {
 		const insert = row.editing === E.insert;
-		content.appendChild(cellButton(`edit-control ${insert ? "plus" : "minus"}`, `${insert ? "Insert" : "Delete"} ${row.text}`));
+		content.appendChild(cellButton(`edit-control ${insert ? "plus" : "minus"}`, word(insert ? "insertRow" : "deleteRow", { text: row.text })));
 	}
 	if (custom) {
 		said = fillCustom(content, row, cell);
@@ -54,7 +68,7 @@ export function fillCell(node, row, state, cell) {
 	const labels = custom ? null : content.appendChild(el("div", "labels"));
 	const texts = custom ? [] : [labels.appendChild(el("span", "text", row.text))];
 	if (!custom && row.detail != null && row.style !== CELL_STYLE.default) texts.push(labels.appendChild(el("span", "detail", row.detail)));
-	node.setAttribute("aria-label", [...said, row.accessory === A.checkmark && "checked", row.flagged && "flagged"].filter(Boolean).join(", "));
+	node.setAttribute("aria-label", [...said, row.accessory === A.checkmark && word("checked"), row.flagged && word("flagged")].filter(Boolean).join(", "));
 	if (row.lines !== 1) {
 		node.classList.add("multi"); // self-sizing: the row grows to its text (`lines`: 0 any, n at most n)
 		for (const t of texts) if (row.lines > 1) t.classList.add("clamp"), (t.style.webkitLineClamp = String(row.lines));
@@ -69,7 +83,7 @@ export function fillCell(node, row, state, cell) {
 		if (acc) content.appendChild(acc);
 	}
 	if (state.editing && state.confirming) {
-		content.appendChild(cellButton("delete-confirm", null, "Delete"));
+		content.appendChild(cellButton("delete-confirm", null, word("delete")));
 	} else if (state.editing && row.movable) {
 		content.appendChild(el("span", "reorder")).setAttribute("aria-hidden", "true");
 	}
@@ -80,7 +94,7 @@ function accessoryFor(kind, text) {
 	if (kind === A.none) return null;
 	const acc = el("span", "accessory");
 	if (kind === A.detail || kind === A.detailDisclosure) {
-		acc.appendChild(cellButton("info", `More info about ${text}`, "i"));
+		acc.appendChild(cellButton("info", word("moreInfo", { text }), "i"));
 	}
 	if (kind === A.disclosure || kind === A.detailDisclosure) acc.appendChild(el("span", "chev"));
 	if (kind === A.checkmark) acc.appendChild(el("span", "checkmark"));

@@ -1,13 +1,17 @@
 // @ts-check
 // Pointer gestures on a table: swipe-to-delete and drag-to-reorder, by touch or mouse.
 import { el } from "./dom.js";
-import { ROW_HEIGHT as H, cellState } from "./cell.js";
+import { cellState, rems, rowHeight } from "./cell.js";
 import { actionsFor, perform } from "./actions.js";
+import { isRightToLeft } from "./words.js";
 /** @typedef {import("./table.js").TableView} TableView */
 
 const SWIPE_SLOP = 8;
-const SWIPE_OPEN = 80; // one button's width
-const EDGE = 48; // auto-scroll zone at the top and bottom while reordering
+const EDGE = 3; // rem: auto-scroll zone at the top and bottom while reordering
+
+// Swipes are measured along the reading direction, as UIKit's: the leading edge is the
+// left one, or the right one in a right-to-left language.
+const along = () => (isRightToLeft() ? -1 : 1);
 
 /** @param {TableView} view */
 export function attachGestures(view) {
@@ -45,13 +49,15 @@ function addSwipeActions(view, node, side) {
 	const box = node.appendChild(el("div", `swipe-actions ${side} c-${acts[0]?.color}`));
 	box.onkeydown = (e) => { if (e.key === "Escape") view.closeSwipe(), node.focus(); };
 	for (const act of acts) box.appendChild(el("button", `c-${act.color}`, act.title)).act = act;
-	return acts.length * SWIPE_OPEN * (side === "leading" ? 1 : -1);
+	// As wide as the buttons are drawn: their words and the text size set it.
+	const width = [...box.children].reduce((w, b) => w + b.getBoundingClientRect().width, 0);
+	return width * (side === "leading" ? 1 : -1);
 }
 
 /// A cell refilled while swiped open (its row or its neighbours changed) stays open.
 /** @param {TableView} view @param {HTMLElement} node */
 export function keepSwipeOpen(view, node) {
-	/** @type {HTMLElement} */ (node.querySelector(".content")).style.transform = `translateX(${addSwipeActions(view, node, view.state.openSwipe.side)}px)`;
+	/** @type {HTMLElement} */ (node.querySelector(".content")).style.transform = `translateX(${along() * addSwipeActions(view, node, view.state.openSwipe.side)}px)`;
 }
 
 /// The action a tapped button stands for (buttons are rebuilt with their row).
@@ -70,8 +76,9 @@ function swipe(view, node, down) {
 	let dx = base;
 	let side = open?.side;
 	let full = 0;
+	const dir = along();
 	track((e) => {
-		const mx = e.clientX - down.clientX;
+		const mx = dir * (e.clientX - down.clientX);
 		const my = e.clientY - down.clientY;
 		if (!swiping) {
 			if (Math.abs(mx) < SWIPE_SLOP || Math.abs(mx) < Math.abs(my)) return;
@@ -82,7 +89,7 @@ function swipe(view, node, down) {
 		dx = Math.max(sets.trailing.length ? -width : 0, Math.min(sets.leading.length ? width : 0, base + mx));
 		const now = dx > 0 ? "leading" : "trailing";
 		if (now !== side) (side = now), (full = addSwipeActions(view, node, side));
-		content.style.transform = `translateX(${dx}px)`;
+		content.style.transform = `translateX(${dir * dx}px)`;
 	}, () => {
 		if (!swiping) return;
 		view.state.setSuppressClick(true);
@@ -91,11 +98,11 @@ function swipe(view, node, down) {
 		if (first && Math.abs(dx) > width * 0.6) {
 			// A full swipe performs the edge's first action; a destructive one slides the row away.
 			view.state.setOpenSwipe(null);
-			if (first.color === "red") content.style.transform = `translateX(${Math.sign(dx) * width}px)`;
+			if (first.color === "red") content.style.transform = `translateX(${dir * Math.sign(dx) * width}px)`;
 			else view.state.setOpenSwipe({ node }), view.closeSwipe();
 			perform(view, row, first);
 		} else if (Math.abs(dx) > Math.abs(full) / 2 && Math.sign(dx) === Math.sign(full)) {
-			content.style.transform = `translateX(${full}px)`;
+			content.style.transform = `translateX(${dir * full}px)`;
 			view.state.setOpenSwipe({ node, side, dx: full });
 		} else {
 			view.state.setOpenSwipe({ node });
@@ -113,6 +120,7 @@ function reorder(view, node, down) {
 	const secs = view.state.screen.sections;
 	const state = cellState.get(node);
 	const [s, from] = state.pos;
+	const H = rowHeight();
 	// Where each section's rows start with the dragged row taken out: the slots it can take.
 	const tops = secs.map((sec, k) => view.sectionEls.get(sec.id).rows.offsetTop - (k > s ? H : 0));
 	const room = (k) => secs[k].rows.length - +(k === s);
@@ -139,7 +147,8 @@ function reorder(view, node, down) {
 	};
 	let frame = requestAnimationFrame(function autoScroll() {
 		const r = sc.getBoundingClientRect();
-		const v = y < r.top + EDGE ? y - r.top - EDGE : y > r.bottom - EDGE ? y - r.bottom + EDGE : 0;
+		const edge = rems(EDGE);
+		const v = y < r.top + edge ? y - r.top - edge : y > r.bottom - edge ? y - r.bottom + edge : 0;
 		if (v) sc.scrollTop += v / 3;
 		update(); // also while the sections around the gap resize
 		frame = requestAnimationFrame(autoScroll);

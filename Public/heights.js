@@ -4,29 +4,30 @@
 // until it has been drawn and measured, then known. Positions are i × ROW_HEIGHT plus
 // the sum of the differences of the rows before, kept as a sorted list of exceptions
 // so that a million uniform rows cost nothing.
-import { ROW_HEIGHT as H } from "./cell.js";
+import { rems, rowHeight } from "./cell.js";
 import { CELL_STYLE } from "./wire.js";
 
-const SUBTITLE = 56; // px: UITableViewCell.subtitle, a 17 pt line over a 12 pt one
-const LINE = 21; // px: one more line of 17 px text
+const SUBTITLE = 3.5; // rem: UITableViewCell.subtitle, a 17 pt line over a 12 pt one
+const LINE = 1.3125; // rem: one more line of 17 pt text
 
 /// How tall `row` is: as measured (`measured`: id → px), else estimated.
 export function heightOf(row, measured, width) {
-	if (!row) return H;
-	const base = row.style === CELL_STYLE.subtitle ? SUBTITLE : H;
+	if (!row) return rowHeight();
+	const base = row.style === CELL_STYLE.subtitle ? rems(SUBTITLE) : rowHeight();
 	if (row.lines === 1) return base;
 	const known = measured.get(row.id);
 	if (known) return known;
-	const perLine = Math.max(10, (width - 80) / 8.5); // characters of 17 px text
+	const perLine = Math.max(10, (width - rems(5)) / rems(.53)); // characters of 17 pt text
 	const wanted = Math.ceil(Math.max(row.text.length, row.detail?.length ?? 0) / perLine);
 	const lines = row.lines > 0 ? Math.min(row.lines, wanted) : wanted;
-	return base + Math.max(0, lines - 1) * LINE;
+	return base + Math.max(0, lines - 1) * rems(LINE);
 }
 
 /// The heights of one section's rows.
 export class SectionHeights {
 	constructor(rows, measured, width) {
 		this.n = rows.length;
+		const H = (this.h = rowHeight()); // the rows' height at this text size
 		this.at = []; // indexes of the rows not H tall, ascending
 		this.extra = []; // extra[k]: the differences of the rows at[0...k-1] (prefix sums)
 		let sum = 0;
@@ -52,7 +53,7 @@ export class SectionHeights {
 	}
 
 	top(i) {
-		return i * H + this.extra[this.count(i)];
+		return i * this.h + this.extra[this.count(i)];
 	}
 
 	height(i) {

@@ -1,6 +1,6 @@
 // @ts-check
 // The keyboard and focus for a TableView: mixed into it, so `this` is the view.
-import { cellState, ROW_HEIGHT as H } from "./cell.js";
+import { cellState, rems, rowHeight } from "./cell.js";
 import { EDITING_STYLE, TABLE_STYLE } from "./wire.js";
 
 /** @typedef {import("./table.js").TableView} TableView */
@@ -15,10 +15,10 @@ export const keyboard = {
 		i = Math.max(0, Math.min(i, sections[s].rows.length - 1));
 		this.render();
 		const y = this.rowTop(s, i);
-		const pad = this.state.screen.style === TABLE_STYLE.plain ? 28 : 0;
+		const pad = this.state.screen.style === TABLE_STYLE.plain ? rems(1.75) : 0; // a plain header
 		const sc = this.scroller;
 		if (y - pad < sc.scrollTop) this.scrollToRow(s, i, pad);
-		else if (y + H > sc.scrollTop + sc.clientHeight) this.scrollToRow(s, i, 0, true);
+		else if (y + rowHeight() > sc.scrollTop + sc.clientHeight) this.scrollToRow(s, i, 0, true);
 		this.render();
 		const row = sections[s].rows[i];
 		this.cells.get(row ? row.id : `~${sections[s].id}~${i}`)?.focus({ preventScroll: true });

@@ -11,6 +11,7 @@ import { takeCredentialFromLink } from "./access.js";
 import { SearchField } from "./search.js";
 import { Sidebar, wide } from "./split.js";
 import { warnFrame } from "./warnings.js";
+import { setLanguage, whenWordsChange, word } from "./words.js";
 
 const K = W.K;
 /** The page's own elements (index.html), which are always there. @type {(sel: string) => HTMLElement} */
@@ -23,6 +24,16 @@ const trail = []; // depth → {list, row, scrollTop}: where each level was left
 const own = new Map(); // row id → time: rows this page just changed, which do not flash
 
 takeCredentialFromLink();
+setLanguage(null); // the browser's, until a screen names the data's
+whenWordsChange(() => { // a language's table has arrived: what shows words is drawn again
+	if (!model.screen || !view) return;
+	nav.show(model.screen, false);
+	field.show(model.screen, view.largeTitle);
+	view.buildIndex();
+	view.render();
+	sidebar.view?.render();
+	showToolbar();
+});
 const url = new URL(W.WS_PATH, location.href);
 url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
 const socket = new Socket(url.href, {
@@ -103,11 +114,11 @@ const commands = (list) => ({
 	perform: (row, id) => send(W.action(list(), row.id, id), [row.id]),
 	move: (row, section, after) => send(W.move(list(), row.id, section, after), [row.id]),
 	async insertAt(section, after) {
-		const text = await askForText("New Row", "", "Add");
+		const text = await askForText(word("newRow"), "", word("add"));
 		if (text) send(W.insert(list(), section, after, text));
 	},
 	async rename(row) {
-		const text = await askForText("Rename", row.text, "Save");
+		const text = await askForText(word("rename"), row.text, word("save"));
 		if (text && text !== row.text) send(W.rename(list(), row.id, text), [row.id]);
 	},
 	fetch: (section, from, count) => socket.sendIfOpen(W.fetchRows(list(), section, from, count)),
@@ -175,6 +186,7 @@ function showScreen(msg) {
 	}
 	reloading = false;
 	const sc = model.screen;
+	setLanguage(sc.language);
 	$(".loading").hidden = true;
 	if (view && previous?.list === sc.list && sc.transition === W.TRANSITION.none) {
 		view.setScreen(sc);
@@ -236,7 +248,7 @@ function showToolbar() {
 	const n = view.state.selected.size;
 	const del = /** @type {HTMLButtonElement} */ ($(".tb-delete"));
 	del.disabled = n === 0;
-	del.textContent = n ? `Delete (${n})` : "Delete";
+	del.textContent = n ? word("deleteCount", { n }) : word("delete");
 	/** @type {HTMLButtonElement} */ ($(".tb-rename")).disabled = n !== 1;
 }
 

@@ -66,6 +66,7 @@ export function screenFromWire(msg) {
 		footer: s[K.footer] ?? null,
 		searchable: !!s[K.searchable],
 		search: s[K.search] ?? null, // the query these are the results of
+		language: s[K.language] ?? null, // v1.2: sets the page's lang, dir and words
 		sections: (s[K.sections] || []).map(sectionFromWire),
 		actions: s.actions || [], // extension: row actions
 		cell: s.cell?.slots ? s.cell : null, // extension: custom cell layout

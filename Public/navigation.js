@@ -3,6 +3,7 @@
 // previous screen, Edit/Done) and the slide between pages on push and pop.
 import { afterMotion, reducedMotion } from "./dom.js";
 import { TRANSITION } from "./wire.js";
+import { word } from "./words.js";
 
 export class NavigationBar {
 	constructor(root, { onBack, onEdit }) {
@@ -18,14 +19,17 @@ export class NavigationBar {
 	show(screen, animated) {
 		this.title.textContent = screen.title;
 		document.title = screen.title;
+		this.editButton.hidden = !screen.editable;
+		this.editButton.textContent = word(screen.editing ? "done" : "edit");
+		this.editButton.classList.toggle("done", screen.editing);
 		this.backButton.hidden = screen.back == null;
+		this.backLabel.hidden = false;
 		this.backLabel.textContent = screen.back ?? "";
 		// As UINavigationBar does, a previous title that does not fit becomes "Back".
-		if (this.backLabel.scrollWidth > this.backLabel.clientWidth) this.backLabel.textContent = "Back";
-		this.backButton.setAttribute("aria-label", `Back to ${screen.back ?? ""}`);
-		this.editButton.hidden = !screen.editable;
-		this.editButton.textContent = screen.editing ? "Done" : "Edit";
-		this.editButton.classList.toggle("done", screen.editing);
+		if (this.backLabel.scrollWidth > this.backLabel.clientWidth) this.backLabel.textContent = word("back");
+		// …and one where even that does not fit (large text) leaves the chevron alone.
+		this.backLabel.hidden = this.backLabel.scrollWidth > this.backLabel.clientWidth;
+		this.backButton.setAttribute("aria-label", word("backTo", { title: screen.back ?? "" }));
 		if (animated) {
 			this.root.classList.remove("fade");
 			void this.root.offsetWidth; // restarts the fade

@@ -3,9 +3,10 @@
 // those that have one): dragging it anywhere reaches any row of a list of millions,
 // which a native scroll thumb a few pixels tall cannot, and it says which row it is at.
 import { el } from "./dom.js";
+import { rems } from "./cell.js";
+import { word } from "./words.js";
 
-const LONG = 20;
-const THUMB = 44; // px: .thumb's height; the track is the scroller less 4 px each end // viewports: a list this long gets a scrubber
+const LONG = 20; // viewports: a list this long gets a scrubber
 let made = 0;
 
 export class Scrubber {
@@ -22,7 +23,6 @@ export class Scrubber {
 		root.setAttribute("aria-orientation", "vertical");
 		root.setAttribute("aria-valuemin", "0");
 		root.setAttribute("aria-valuemax", "100");
-		root.setAttribute("aria-label", "Scroll position");
 		this.thumb = root.appendChild(el("div", "thumb"));
 		this.bubble = this.thumb.appendChild(el("div", "bubble"));
 		root.addEventListener("pointerdown", (e) => {
@@ -60,15 +60,15 @@ export class Scrubber {
 		v.page.classList.toggle("scrubbed", !this.root.hidden);
 		if (this.root.hidden) return;
 		const f = Math.min(1, p / Math.max(1, max));
-		this.thumb.style.transform = `translateY(${f * (view - 8 - THUMB)}px)`;
+		// .thumb is 2.75rem tall; the track is the scroller less .25rem at each end.
+		this.thumb.style.transform = `translateY(${f * (view - rems(3.25))}px)`;
 		let s = 0;
 		while (s + 1 < secs.length && tops[s + 1] <= p) s++;
 		const n = secs[s].rows.length;
 		const i = Math.min(n - 1, v.state.rowHeights[s].indexAt(p - tops[s]));
-		// The page's language: WebKitGTK under LANG=C has none.
-		const num = (k) => k.toLocaleString(document.documentElement.lang);
-		const text = `Row ${num(i + 1)} of ${num(n)}`;
+		const text = word("rowOf", { i: i + 1, n });
 		this.bubble.textContent = secs[s].header ? `${secs[s].header}: ${text}` : text;
+		this.root.setAttribute("aria-label", word("scrollPosition"));
 		this.root.setAttribute("aria-valuenow", String(Math.round(f * 100)));
 		this.root.setAttribute("aria-valuetext", this.bubble.textContent);
 	}

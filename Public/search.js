@@ -3,6 +3,7 @@
 // which filters the whole list and sends the results as the screen; Escape or Cancel
 // ends the search.
 import { search } from "./wire.js";
+import { word } from "./words.js";
 
 export class SearchField {
 	constructor(root, send) {
@@ -50,7 +51,7 @@ export class SearchField {
 		this.list = screen.list;
 		this.showCancel();
 		const found = screen.sections.reduce((n, s) => n + s.rows.length, 0);
-		this.status.textContent = screen.search == null ? "" : found ? `${found} result${found > 1 ? "s" : ""}` : "No Results";
+		this.status.textContent = screen.search == null ? "" : found ? word("results", { n: found }) : word("noResults");
 		this.root.classList.toggle("empty", screen.search != null && !found);
 	}
 }

@@ -4,7 +4,7 @@
 // keyed by row id so that diffs move, insert and remove the same nodes. Fetching rows
 // is fetcher.js's, the keyboard and focus keys.js's, pointer gestures gestures.js's.
 import { el, afterMotion } from "./dom.js";
-import { cellState, fillCell, ROW_HEIGHT } from "./cell.js";
+import { cellState, fillCell, readRem, rems, rowHeight } from "./cell.js";
 import { locate } from "./model.js";
 import { attachGestures, chosenAction, keepSwipeOpen } from "./gestures.js";
 import { attachMenu, perform } from "./actions.js";
@@ -15,8 +15,7 @@ import { SectionHeights, heightOf } from "./heights.js";
 import { Scrubber } from "./scrubber.js";
 import { EDITING_STYLE as E } from "./wire.js";
 import { TableState } from "./tablestate.js";
-
-const H = ROW_HEIGHT;
+import { word, wordsVersion } from "./words.js";
 
 /** @typedef {import("./model.js").Row} Row */
 /** @typedef {import("./model.js").RowId} RowId */
@@ -58,10 +57,14 @@ export class TableView {
 		this.frame = 0;
 		this.scroller.addEventListener("scroll", () => this.schedule(), { passive: true });
 		this.scroller.addEventListener("click", (e) => this.click(e));
-		new ResizeObserver(() => {
-			if (this.scroller.clientWidth !== this.state.width) this.state.resized();
+		const probe = this.page.appendChild(el("div", "rem-probe")); // 1rem wide: resized with the text size
+		const resized = new ResizeObserver(() => {
+			if (this.scroller.clientWidth !== this.state.width || readRem() !== this.state.rem) this.state.resized();
+			this.fitIndex();
 			this.schedule();
-		}).observe(this.scroller);
+		});
+		resized.observe(this.scroller);
+		resized.observe(probe);
 		attachGestures(this);
 		attachMenu(this);
 		// The keyboard and focus (keys.js), as the view's own methods.
@@ -107,7 +110,7 @@ export class TableView {
 	/// Where row `i` of section `s` is drawn in the scroller now.
 	/** @param {number} s @param {number} i */
 	rowTop(s, i) {
-		const at = this.state.rowHeights[s]?.top(i) ?? i * H;
+		const at = this.state.rowHeights[s]?.top(i) ?? i * rowHeight();
 		return this.sectionEls.get(this.state.screen.sections[s].id).rows.offsetTop + at - (this.state.offsets[s] ?? 0);
 	}
 
@@ -169,8 +172,8 @@ export class TableView {
 		const titles = this.state.screen.indexTitles;
 		if (!titles?.length) return;
 		const strip = (this.strip = this.page.appendChild(el("nav", "index-strip")));
-		strip.setAttribute("aria-label", "Section index");
-		for (const t of titles) strip.appendChild(el("span", null, t));
+		strip.setAttribute("aria-label", word("sectionIndex"));
+		this.fitIndex();
 		const jump = (e) => {
 			const r = strip.getBoundingClientRect();
 			const k = Math.max(0, Math.min(titles.length - 1, Math.floor(((e.clientY - r.top) / r.height) * titles.length)));
@@ -182,6 +185,22 @@ export class TableView {
 			jump(e);
 		});
 		strip.addEventListener("pointermove", (e) => strip.hasPointerCapture(e.pointerId) && jump(e));
+	}
+
+	/// Shows the index titles that fit the page's height; as UIKit's strip does when they
+	/// do not all fit (large text, a short window), every other one becomes a dot.
+	fitIndex() {
+		const titles = this.state.screen?.indexTitles;
+		if (!this.strip || !titles) return;
+		const fits = Math.max(3, Math.floor((this.page.clientHeight - rems(1)) / rems(.875)));
+		let shown = titles;
+		if (titles.length > fits) {
+			const keep = Math.ceil(fits / 2);
+			shown = Array.from({ length: keep }, (_, j) => titles[Math.round((j * (titles.length - 1)) / Math.max(1, keep - 1))])
+				.flatMap((t, j) => (j ? ["•", t] : [t]));
+		}
+		const spans = [...this.strip.children].map((s) => s.textContent);
+		if (spans.join("\n") !== shown.join("\n")) this.strip.replaceChildren(...shown.map((t) => el("span", null, t)));
 	}
 
 	/// The n-th index title jumps to the n-th section (protocol: `indexTitles`), or the
@@ -205,6 +224,7 @@ export class TableView {
 	rowY(s, i, id) {
 		const d = this.state.drag;
 		if (!d) return this.state.rowHeights[s].top(i);
+		const H = rowHeight();
 		if (id === d.id) return d.tops[d.ts] + d.to * H - d.tops[s] - (s > d.ts ? H : 0); // dropped
 		if (s === d.s && i > d.from) i--;
 		if (s === d.ts && i >= d.to) i++;
@@ -227,10 +247,10 @@ export class TableView {
 		const view = this.scroller.clientHeight || 800;
 		if (!st.sized) {
 			const width = this.scroller.clientWidth;
-			st.sizedTo(width, sections.map((sec) => new SectionHeights(sec.rows, st.measured, width)));
+			st.sizedTo(width, sections.map((sec) => new SectionHeights(sec.rows, st.measured, width)), readRem());
 		}
 		const hs = st.rowHeights;
-		const real = sections.map((sec, s) => hs[s].total + (d ? +(s === d.ts) - +(s === d.s) : 0) * H);
+		const real = sections.map((sec, s) => hs[s].total + (d ? +(s === d.ts) - +(s === d.s) : 0) * rowHeight());
 		const drawn = drawnHeights(real, view);
 		st.setHeights(real.map((r, s) => [r, drawn[s]]));
 		sections.forEach((sec, s) => {
@@ -286,6 +306,7 @@ export class TableView {
 				editing: sc.editing, selected: row && st.selected.has(row.id),
 				confirming: row && st.confirming === row.id, last: i === n - 1, posinset: i + 1, setsize: n,
 				current: row && st.current === row.id, pending: !!row && !!this.actions.isPending?.(row.id),
+				words: wordsVersion(), // the page's words in its labels
 			};
 			const sig = JSON.stringify(state);
 			let node = this.cells.get(key);
@@ -352,7 +373,7 @@ export class TableView {
 		const s = st.screen.sections.findIndex((sec) => sec.id === sectionId);
 		const rows = st.screen.sections[s]?.rows ?? [];
 		for (let i = from; i < Math.min(rows.length, from + FETCH_PAGE) && st.sized; i++) {
-			if (s < 0 || heightOf(rows[i], st.measured, st.width) !== H) st.invalidateSizes();
+			if (s < 0 || heightOf(rows[i], st.measured, st.width) !== rowHeight()) st.invalidateSizes();
 		}
 		if (s < 0) st.invalidateSizes();
 		st.keepAnchorIfUnsized();

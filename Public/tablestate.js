@@ -33,6 +33,7 @@ export class TableState {
 	#sized = false;
 	/** @type {Map<RowId, number>} */ #measured = new Map();
 	#width = 0;
+	#rem = 0;
 	/** @type {Anchor | null} */ #anchor = null;
 	#keepAnchor = false;
 
@@ -71,6 +72,8 @@ export class TableState {
 	 * @returns {ReadonlyMap<RowId, number>} */
 	get measured() { return this.#measured; }
 	get width() { return this.#width; }
+	/** px per rem when the rows were last sized: a text-size change sizes them again. */
+	get rem() { return this.#rem; }
 	/** The first row on screen at the last layout.
 	 * @returns {Readonly<Anchor> | null} */
 	get anchor() { return this.#anchor; }
@@ -203,9 +206,10 @@ export class TableState {
 		this.#keepAnchor ||= !this.#sized;
 	}
 
-	/** @param {number} width @param {SectionHeights[]} rowHeights */
-	sizedTo(width, rowHeights) {
+	/** @param {number} width @param {SectionHeights[]} rowHeights @param {number} rem */
+	sizedTo(width, rowHeights, rem) {
 		this.#width = width;
+		this.#rem = rem;
 		this.#rowHeights = rowHeights;
 		this.#sized = true;
 	}

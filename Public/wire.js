@@ -55,6 +55,7 @@ export const K = Object.freeze({
 	scroll: "scroll", selected: "selected", // extensions (docs/protocol.md)
 	searchable: "searchable", search: "search", query: "query", // v1.1
 	commandId: "commandId", // extension: a command sent again is applied once
+	language: "language", // v1.2: the data's language, a BCP 47 tag
 });
 
 // The one control kind

@@ -106,6 +106,8 @@ def shoot_all(browser):
                 shoot(page, f"tasks-editing-{scheme}")
                 page.locator(".nav-edit").click()
         split_view(browser, server)
+        right_to_left(browser, server)
+        large_text(browser, server)
         long_list(browser)
     finally:
         server.close()
@@ -124,6 +126,36 @@ def split_view(browser, server):
             page.wait_for_selector(".sidebar .cell.current")
             page.wait_for_timeout(450)
             shoot(page, f"split-{scheme}")
+
+
+def right_to_left(browser, server):
+    """The demo's Hebrew list ("language": "he"): mirrored, with a leading swipe open."""
+    for scheme in ("light", "dark"):
+        with new_page(browser, server.url, color_scheme=scheme, **PHONE) as page:
+            page.set_default_timeout(10000)
+            settle(page)
+            drill(page, "root-hebrew", "אנשי קשר")
+            settle(page)
+            first = page.locator(".page:last-child .cell[data-id]").first.get_attribute("data-id")
+            swipe(page, first, -120)  # leftwards: the leading action, on the right
+            page.wait_for_timeout(400)
+            shoot(page, f"rtl-{scheme}")
+
+
+def large_text(browser, server):
+    """The demo at 200 % text: the browser's default font size at 32 px (Chromium only: set
+    through its DevTools protocol, as its Appearance › Font size setting sets it)."""
+    if browser.name != "chromium":
+        return
+    for scheme in ("light", "dark"):
+        with new_page(browser, color_scheme=scheme, **PHONE) as page:
+            page.context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 32}})
+            page.goto(server.url)
+            page.set_default_timeout(10000)
+            settle(page)
+            drill(page, "root-settings", "Settings")
+            settle(page)
+            shoot(page, f"text-200-{scheme}")
 
 
 LONG = {"title": "Log", "style": "plain", "sections": [{"id": "log", "rows": [

@@ -121,8 +121,8 @@ def test_cell_styles_lay_out_like_uikit(page):
     text, detail = (cell(page, "s-subtitle").locator(p).bounding_box() for p in (".text", ".detail"))
     assert detail["y"] >= text["y"] + text["height"] - 1  # subtitle: below
     text, detail = (cell(page, "s-value1").locator(p).bounding_box() for p in (".text", ".detail"))
-    assert style("s-value1", ".detail", "textAlign") == "right" and detail["x"] > text["x"]
-    assert style("s-value2", ".text", "textAlign") == "right"
+    assert style("s-value1", ".detail", "textAlign") == "end" and detail["x"] > text["x"]
+    assert style("s-value2", ".text", "textAlign") == "end"  # "right" in a left-to-right list
     assert style("s-value2", ".text", "color") == style("a-info", ".info", "color")  # the tint
     assert cell(page, "a-check").locator(".checkmark").count() == 1
     assert cell(page, "a-detail").locator(".info").count() == 1
