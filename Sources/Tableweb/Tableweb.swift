@@ -10,6 +10,7 @@
 @_exported import enum TableServer.TransportError
 @_exported import protocol TableServer.TableDataSource
 @_exported import protocol TableServer.WindowedDataSource
+@_exported import struct TableServer.DataSourceCapabilities
 @_exported import struct TableServer.ListPrefix
 @_exported import protocol TableServer.ChangeLogReading
 @_exported import protocol TableServer.GroupCommitting

@@ -16,6 +16,10 @@ final class Shelf: WindowedDataSource, SessionStorage, ChangeLogReading, GroupCo
   @unchecked Sendable
 {
   var items = ["Apples", "Bananas", "Cherries"]
+  // What it offers, declared: adopting the protocols alone changes nothing.
+  var capabilities: DataSourceCapabilities {
+    DataSourceCapabilities(windows: self, changeLog: self, groupCommit: self)
+  }
   var sessions: [SessionToken: NavigationStack] = [:]
 
   func rootList() throws(ProtocolError) -> String { "shelf" }
@@ -136,7 +140,7 @@ configuration.publicDirectory = nil
 configuration.maxMessageSize = 64 * 1024
 let server = TablewebServer(
   dataSource: shelf, sessionStorage: shelf, authenticator: Door(), configuration: configuration)
-try server.start()
+try await server.start()
 server.reloadList("shelf")
 server.performBatchUpdates(in: "shelf", [.move(row: "Apples", section: "all", after: "Cherries")])
 print("AppSurface: served on port \(server.port), \(ours)")
