@@ -247,7 +247,8 @@ export class TableView {
 		const view = this.scroller.clientHeight || 800;
 		if (!st.sized) {
 			const width = this.scroller.clientWidth;
-			st.sizedTo(width, sections.map((sec) => new SectionHeights(sec.rows, st.measured, width)), readRem());
+			const rem = readRem(); // first: the heights below are in this text size's px
+			st.sizedTo(width, sections.map((sec) => new SectionHeights(sec.rows, st.measured, width)), rem);
 		}
 		const hs = st.rowHeights;
 		const real = sections.map((sec, s) => hs[s].total + (d ? +(s === d.ts) - +(s === d.s) : 0) * rowHeight());
