@@ -6,6 +6,11 @@ import Foundation
 /// - `import { a, b as c } from "./x.js";` or `import * as X from "./x.js";`, one a line;
 /// - `export function|async function|class|const|let NAME …` at the start of a line.
 ///
+/// Comments that fill whole lines (`//`, `///`, and `/* … */` or `/** … */` blocks that start
+/// a line: the JSDoc types `tsc` checks) and blank lines are left out of the joined module;
+/// the browser never reads them, and they were a tenth of what went over the wire. Public/
+/// has no string that spans lines, so a line that starts with a comment is one.
+///
 /// Each module becomes a function called once, in dependency order, that returns its
 /// exports; an import becomes a `const` read from the module it names. Exports are read
 /// once, so no module may reassign an exported `let` after its first run (none does).
@@ -51,10 +56,33 @@ struct ModuleAssembler {
     "tw$" + String(name.dropLast(3).map { $0.isLetter || $0.isNumber ? $0 : "_" })
   }
 
+  /// `lines` without the comments that fill whole lines and without blank lines; what
+  /// follows a block comment's end on its last line stays.
+  static func code(_ lines: [Substring]) -> [Substring] {
+    var code: [Substring] = []
+    var inBlock = false
+    for line in lines {
+      var rest = line.drop { $0 == " " || $0 == "\t" }
+      if inBlock || rest.hasPrefix("/*") {
+        guard let end = rest.range(of: "*/") else {
+          inBlock = true
+          continue
+        }
+        inBlock = false
+        rest = rest[end.upperBound...].drop { $0 == " " || $0 == "\t" }
+        if !rest.isEmpty { code.append(rest) }
+        continue
+      }
+      if rest.isEmpty || rest.hasPrefix("//") { continue }
+      code.append(line)
+    }
+    return code
+  }
+
   private func rewrite(_ name: String) throws -> String {
     var body = ""
     var exports: [String] = []
-    for line in lines(of: name) {
+    for line in Self.code(lines(of: name)) {
       if let (binding, module) = try parseImport(line, in: name) {
         body += "const \(binding) = \(Self.variable(for: module));\n"
       } else if line.hasPrefix("export ") {
