@@ -86,6 +86,7 @@ struct ClusterBenchmark: ParsableCommand {
     let sqlitePath = folder.appendingPathComponent("cluster.sqlite").path
     try BenchmarkServer.runToEnd(executable, ["import", app.path, "--db", sqlitePath])
     let sqlite = try ClusterRun(executable: executable, db: sqlitePath, servers: 1, postgres: nil)
+    defer { sqlite.stop() }  // also when a measurement fails
     let sqliteLatency = try sqlite.latency(viewers: viewers, rounds: rounds)
     let sqliteRate = try sqlite.throughput(
       writers: writers, lists: lists, through: 1, seconds: seconds)
@@ -94,6 +95,7 @@ struct ClusterBenchmark: ParsableCommand {
     try BenchmarkServer.runToEnd(executable, ["import", app.path, "--db", postgres])
     let cluster = try ClusterRun(
       executable: executable, db: postgres, servers: servers, postgres: database)
+    defer { cluster.stop() }
     let latency = try cluster.latency(viewers: viewers, rounds: rounds)
     let oneRate = try cluster.throughput(
       writers: writers, lists: lists, through: 1, seconds: seconds)

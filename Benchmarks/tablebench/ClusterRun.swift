@@ -15,12 +15,15 @@ final class ClusterRun {
   private let db: String
   /// The server each client is connected to.
   private var serverOf: [Int: Int] = [:]
+  private var stopped = false
 
   init(executable: String, db: String, servers: Int, postgres: PostgresConnection?) throws {
     let ports = try (0..<servers).map { _ in try freeLoopbackPort() }
     self.ports = ports
     processes = try ports.map { port in
-      try BenchmarkServer.launch(executable, ["serve", "--port", String(port), "--db", db])
+      try BenchmarkServer.launch(
+        executable, ["serve", "--port", String(port), "--db", db],
+        environment: BenchmarkServer.raisedLimits)
     }
     clients = FanoutClients(port: ports[0])
     self.postgres = postgres
@@ -28,7 +31,10 @@ final class ClusterRun {
     for port in ports { try BenchmarkServer.waitForPort(UInt16(port)) }
   }
 
+  /// Ends the servers; again does nothing.
   func stop() {
+    guard !stopped else { return }
+    stopped = true
     for process in processes {
       process.terminate()
       process.waitUntilExit()
@@ -44,11 +50,12 @@ final class ClusterRun {
   }
 
   /// `viewers` viewers of list L0 spread over the servers; each of `rounds` edits is made
-  /// through the next server in turn, timed until each viewer has its diff.
+  /// through the next server in turn, timed until each viewer has its diff. The changers
+  /// show L0 too (a session edits only lists on its screen), but are not timed.
   func latency(viewers: Int, rounds: Int) throws -> Latency {
     let servers = ports.count
     let watching = Set(try join((0..<viewers).map { ($0 % servers, 0) }))
-    let changers = try join((0..<servers).map { ($0, nil) })
+    let changers = try join((0..<servers).map { ($0, 0) })
     var result = Latency()
     var random = Generator(seed: 11)
     for round in 0..<rounds {
