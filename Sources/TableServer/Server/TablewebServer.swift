@@ -77,6 +77,9 @@ public final class TablewebServer: Service, Sendable {
     /// Reverse proxies whose `X-Forwarded-For` is believed (see
     /// ``WebSocketServer/Configuration/trustedProxies``).
     public var trustedProxies: [String] = []
+    /// Whether the page built in brings its service worker, which answers a second visit
+    /// from the browser's cache (see ``WebSocketServer/Configuration/pageWorker``).
+    public var pageWorker = true
 
     public init(
       host: String = "127.0.0.1", port: Int = 8080, pageDirectory: String? = nil,
@@ -147,6 +150,7 @@ public final class TablewebServer: Service, Sendable {
     transportConfiguration.maxConnectionsPerAddress = configuration.maxConnectionsPerAddress
     transportConfiguration.maxPendingHeadersPerAddress = configuration.maxPendingHeadersPerAddress
     transportConfiguration.trustedProxies = configuration.trustedProxies
+    transportConfiguration.pageWorker = configuration.pageWorker
     transport = WebSocketServer(configuration: transportConfiguration)
     if configuration.servesMetrics, let metricsPort = configuration.metricsPort {
       let metrics = WebSocketServer(
