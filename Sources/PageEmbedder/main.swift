@@ -29,7 +29,8 @@ func replacing(_ old: String, with new: String, in html: String) throws -> Strin
   return html.replacingOccurrences(of: old, with: new)
 }
 
-func build(_ paths: [String]) throws -> (assets: [Asset], workerOff: Asset, scriptHashes: [String]) {
+func build(_ paths: [String]) throws -> (assets: [Asset], workerOff: Asset, scriptHashes: [String])
+{
   var files: [String: [UInt8]] = [:]
   for path in paths {
     let url = URL(fileURLWithPath: path)
@@ -69,7 +70,8 @@ func build(_ paths: [String]) throws -> (assets: [Asset], workerOff: Asset, scri
     Asset(name: styleName, bytes: css, immutable: true),
     Asset(name: "sw.js", bytes: Array(builtWorker.utf8), immutable: false),
   ]
-  for (name, bytes) in files.sorted(by: { $0.key < $1.key }) where name != "index.html" && name != "sw.js" {
+  for (name, bytes) in files.sorted(by: { $0.key < $1.key })
+  where name != "index.html" && name != "sw.js" {
     assets.append(Asset(name: name, bytes: bytes, immutable: false))
   }
   return (assets, Asset(name: "sw.js", bytes: worker, immutable: false), [scriptHash])
@@ -84,7 +86,8 @@ func builtServiceWorker(
     "const BUILD = null;\n", with: "const BUILD = \(json(String(build)));\n", in: template)
   worker = try replacing(
     "const FILES = { html: null, assets: [] };\n",
-    with: "const FILES = { html: \(json(htmlETag)), assets: [\(assets.map(json).joined(separator: ", "))] };\n",
+    with:
+      "const FILES = { html: \(json(htmlETag)), assets: [\(assets.map(json).joined(separator: ", "))] };\n",
     in: worker)
   return worker
 }

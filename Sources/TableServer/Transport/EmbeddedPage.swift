@@ -67,7 +67,8 @@ public enum EmbeddedPage {
   static func response(
     path: String, acceptEncoding: String?, ifNoneMatch: String?, worker: Bool = true
   ) -> HTTPResponse? {
-    let found = path == workerPath && !worker ? workerOffEntry : entries[path == "/" ? "/index.html" : path]
+    let found =
+      path == workerPath && !worker ? workerOffEntry : entries[path == "/" ? "/index.html" : path]
     guard let entry = found else { return nil }
     var headers = WebSocketServer.pageHeaders
     headers["cache-control:"] = entry.immutable ? immutableCacheControl : "no-cache"
