@@ -18,7 +18,19 @@ const HASHED = /^(page-[0-9a-f]{12}\.js|style-[0-9a-f]{12}\.css)$/;
 
 self.addEventListener("install", (event) => {
 	self.skipWaiting();
-	if (BUILD) event.waitUntil(cacheBuild());
+	if (!BUILD) return;
+	event.waitUntil(cacheBuild());
+	// Where the browser takes static routes (Chromium), it answers the page and its files
+	// from the cache itself, without starting this worker first; elsewhere `answer` does.
+	if (event.addRoutes && typeof URLPattern === "function") {
+		const base = new URL(scope()).pathname;
+		event.waitUntil(event.addRoutes([
+			{ condition: { requestMode: "navigate", urlPattern: new URLPattern({ pathname: base }) },
+				source: { cacheName: CACHE } },
+			{ condition: { urlPattern: new URLPattern({ pathname: base + "(page|style)-:hash.:ext", search: "" }) },
+				source: "cache" },
+		]).catch(() => {}));
+	}
 });
 
 self.addEventListener("activate", (event) => {
