@@ -2,8 +2,9 @@
 that delays every chunk (Tests/e2e/delayproxy.py), at 0 and 150 ms round trip, the page
 built into the binary (as `tableweb serve` serves it). Prints, as medians of RUNS:
 - first screen cold (a new browser profile: nothing cached) and warm (the same profile
-  again), from the start of the navigation to the first row on screen, with the requests
-  the page made and the bytes that crossed the network;
+  again, its service worker installed and stopped, as after a while away), from the start
+  of the navigation to the first row on screen, with the requests the page made and the
+  bytes that crossed the network (what the worker answered crosses none);
 - for each of a person's own edits, the time from the gesture (the event the page handles)
   to the first frame drawn after its change is in the DOM, and to the server's answer;
 - at 150 ms with 2 % of chunks lost (each held back as a TCP retransmission would hold
@@ -46,12 +47,25 @@ NETWORK = """() => performance.getEntriesByType('resource').concat(performance.g
   .filter((e) => e.name.startsWith('http')).map((e) => e.transferSize)"""
 
 
-def first_screen(context, url):
+# Once the cold visit's first row is up: the page's service worker installed (its cache
+# filled), as it is when a person comes back later.
+INSTALLED = """() => Promise.race([navigator.serviceWorker.ready.then(() => true),
+  new Promise((resolve) => setTimeout(() => resolve(false), 20000))])"""
+
+
+def first_screen(context, url, cold):
     page = context.new_page()
     page.goto(url)
     page.wait_for_function("window.firstRowAt !== undefined", timeout=20_000)
     at = page.evaluate("window.firstRowAt")
     sizes = page.evaluate(NETWORK)
+    if cold:
+        assert page.evaluate(INSTALLED), "the service worker did not install"
+        # Stopped, as the browser stops an idle worker: the warm visit starts it again.
+        session = context.new_cdp_session(page)
+        session.send("ServiceWorker.enable")
+        session.send("ServiceWorker.stopAllWorkers")
+        session.detach()
     page.close()
     return at, len(sizes), sum(sizes)
 
@@ -61,8 +75,8 @@ def first_screens(browser, url):
     for _ in range(RUNS):
         context = browser.new_context(viewport=PHONE, bypass_csp=True)
         context.add_init_script(FIRST_ROW)
-        cold.append(first_screen(context, url))
-        warm.append(first_screen(context, url))
+        cold.append(first_screen(context, url, cold=True))
+        warm.append(first_screen(context, url, cold=False))
         context.close()
     return cold, warm
 

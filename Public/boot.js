@@ -23,3 +23,10 @@
 		window.tablewebBoot = early;
 	} catch { /* no storage: socket.js connects as before */ }
 })();
+// The built page (this script inline, not `boot.js` from a folder) installs its service
+// worker once loaded, out of the first screen's way: the next visit is answered from its
+// cache (sw.js). Where there is none (plain http off localhost, an old browser), the page
+// loads as before.
+if (!document.currentScript?.src && "serviceWorker" in navigator) {
+	addEventListener("load", () => navigator.serviceWorker.register("sw.js").catch(() => {}));
+}

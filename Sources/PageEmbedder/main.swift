@@ -6,6 +6,8 @@ import Foundation
 //   code and style named by content (`page-HASH.js`, `style-HASH.css`), which browsers
 //   may keep for good;
 // - those two files, the modules joined into one (ModuleAssembler);
+// - `sw.js`, the service worker, told this build's hash and files (its unfilled form in
+//   Public/, which caches nothing, is kept as `workerOff`);
 // - every file of Public/ under its own name, as on disk (tests and people read them).
 // Each with gzip and brotli forms where they are smaller.
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -23,18 +25,20 @@ struct Asset {
 func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
 func replacing(_ old: String, with new: String, in html: String) throws -> String {
-  guard html.contains(old) else { throw EmbedError("index.html has no \(old)") }
+  guard html.contains(old) else { throw EmbedError("Public/ has no \(old)") }
   return html.replacingOccurrences(of: old, with: new)
 }
 
-func build(_ paths: [String]) throws -> (assets: [Asset], scriptHashes: [String]) {
+func build(_ paths: [String]) throws -> (assets: [Asset], workerOff: Asset, scriptHashes: [String])
+{
   var files: [String: [UInt8]] = [:]
   for path in paths {
     let url = URL(fileURLWithPath: path)
     files[url.lastPathComponent] = Array(try Data(contentsOf: url))
   }
-  guard let html = files["index.html"], let css = files["style.css"], let boot = files["boot.js"]
-  else { throw EmbedError("Public/ needs index.html, style.css and boot.js") }
+  guard let html = files["index.html"], let css = files["style.css"], let boot = files["boot.js"],
+    let worker = files["sw.js"]
+  else { throw EmbedError("Public/ needs index.html, style.css, boot.js and sw.js") }
   let modules = files.filter { $0.key.hasSuffix(".js") }.mapValues(text)
   let code = Array(try ModuleAssembler(sources: modules).assemble(entry: "main.js").utf8)
 
@@ -55,42 +59,74 @@ func build(_ paths: [String]) throws -> (assets: [Asset], scriptHashes: [String]
     #"<script src="boot.js"></script>"#, with: "<script>\(inline)</script>", in: page)
   let scriptHash = "'sha256-\(Data(Compression.sha256(Array(inline.utf8))).base64EncodedString())'"
 
+  let pageBytes = Array(page.utf8)
+  let builtWorker = try builtServiceWorker(
+    text(worker), build: Compression.hex(Compression.sha256(pageBytes)).prefix(12),
+    htmlETag: etag(pageBytes), assets: [codeName, styleName])
+
   var assets = [
-    Asset(name: "index.html", bytes: Array(page.utf8), immutable: false),
+    Asset(name: "index.html", bytes: pageBytes, immutable: false),
     Asset(name: codeName, bytes: code, immutable: true),
     Asset(name: styleName, bytes: css, immutable: true),
+    Asset(name: "sw.js", bytes: Array(builtWorker.utf8), immutable: false),
   ]
-  for (name, bytes) in files.sorted(by: { $0.key < $1.key }) where name != "index.html" {
+  for (name, bytes) in files.sorted(by: { $0.key < $1.key })
+  where name != "index.html" && name != "sw.js" {
     assets.append(Asset(name: name, bytes: bytes, immutable: false))
   }
-  return (assets, [scriptHash])
+  return (assets, Asset(name: "sw.js", bytes: worker, immutable: false), [scriptHash])
+}
+
+/// `sw.js` told which build it caches: its `BUILD` and `FILES` lines filled in.
+func builtServiceWorker(
+  _ template: String, build: Substring, htmlETag: String, assets: [String]
+) throws -> String {
+  let json = { (value: String) in "\"" + value.replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+  var worker = try replacing(
+    "const BUILD = null;\n", with: "const BUILD = \(json(String(build)));\n", in: template)
+  worker = try replacing(
+    "const FILES = { html: null, assets: [] };\n",
+    with:
+      "const FILES = { html: \(json(htmlETag)), assets: [\(assets.map(json).joined(separator: ", "))] };\n",
+    in: worker)
+  return worker
+}
+
+/// The `ETag` a file is served with: its content hash, quoted.
+func etag(_ bytes: [UInt8]) -> String {
+  "\"\(Compression.hex(Compression.sha256(bytes)).prefix(20))\""
 }
 
 func literal(_ bytes: [UInt8]?) -> String {
   bytes.map { "\"\(Data($0).base64EncodedString())\"" } ?? "nil"
 }
 
+/// A `BuiltFile(…)` expression for `asset`, with its gzip and brotli forms where smaller.
+func builtFile(_ asset: Asset) throws -> String {
+  let gzip = try Compression.gzip(asset.bytes)
+  let brotli = try Compression.brotli(asset.bytes)
+  return """
+    BuiltFile(
+          name: "\(asset.name)", immutable: \(asset.immutable),
+          etag: "\(etag(asset.bytes).replacingOccurrences(of: "\"", with: "\\\""))",
+          identity: \(literal(asset.bytes)),
+          gzip: \(literal(gzip.count < asset.bytes.count ? gzip : nil)),
+          brotli: \(literal(brotli.count < asset.bytes.count ? brotli : nil)))
+    """
+}
+
 do {
-  let (assets, scriptHashes) = try build(Array(arguments.dropFirst()))
+  let (assets, workerOff, scriptHashes) = try build(Array(arguments.dropFirst()))
   var source = """
     // Generated by the EmbedPage plugin from Public/: do not edit.
     extension EmbeddedPage {
       static let inlineScriptHashes: [String] = [\(scriptHashes.map { "\"\($0)\"" }.joined(separator: ", "))]
+      static let workerOff = \(try builtFile(workerOff))
       static let builtFiles: [BuiltFile] = [
 
     """
   for asset in assets {
-    let gzip = try Compression.gzip(asset.bytes)
-    let brotli = try Compression.brotli(asset.bytes)
-    source += """
-          BuiltFile(
-            name: "\(asset.name)", immutable: \(asset.immutable),
-            etag: "\\"\(Compression.hex(Compression.sha256(asset.bytes)).prefix(20))\\"",
-            identity: \(literal(asset.bytes)),
-            gzip: \(literal(gzip.count < asset.bytes.count ? gzip : nil)),
-            brotli: \(literal(brotli.count < asset.bytes.count ? brotli : nil))),
-
-      """
+    source += "    \(try builtFile(asset)),\n"
   }
   source += "  ]\n}\n"
   try Data(source.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)

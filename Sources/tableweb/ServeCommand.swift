@@ -16,7 +16,7 @@ struct ServeCommand: AsyncParsableCommand {
     commandName: "serve", abstract: "Serve the page and the live tables on one port.",
     discussion: """
       Every option can also come from the environment: TABLEWEB_PORT, TABLEWEB_HOST, \
-      TABLEWEB_DB, TABLEWEB_DEMO, TABLEWEB_PUBLIC, TABLEWEB_READ_ONLY, \
+      TABLEWEB_DB, TABLEWEB_DEMO, TABLEWEB_PUBLIC, TABLEWEB_NO_PAGE_WORKER, TABLEWEB_READ_ONLY, \
       TABLEWEB_ALLOWED_ORIGIN (comma-separated), TABLEWEB_ALLOWED_HOST (comma-separated), \
       TABLEWEB_MAX_MESSAGE_SIZE, \
       TABLEWEB_PERMESSAGE_DEFLATE, TABLEWEB_NO_METRICS, TABLEWEB_METRICS_PORT, \
@@ -54,6 +54,13 @@ struct ServeCommand: AsyncParsableCommand {
       "A folder to serve as the page instead of the built-in one (for working on it). [TABLEWEB_PUBLIC]"
   )
   var `public`: String?
+
+  @Flag(
+    help: """
+      Serve the page without its service worker: every visit asks for the page again, and \
+      browsers drop the copy an earlier worker kept. [TABLEWEB_NO_PAGE_WORKER]
+      """)
+  var noPageWorker = false
 
   @Flag(help: "Refuse every command that changes data. [TABLEWEB_READ_ONLY]")
   var readOnly = false
@@ -186,6 +193,7 @@ struct ServeCommand: AsyncParsableCommand {
     var maxConnectionsPerAddress = 1_000
     var maxPendingHeadersPerAddress = 32
     var trustedProxies: [String] = []
+    var pageWorker = true
   }
 
   func settings(_ environment: EnvironmentDefaults = EnvironmentDefaults()) throws -> Settings {
@@ -227,6 +235,7 @@ struct ServeCommand: AsyncParsableCommand {
     settings.maxPendingHeadersPerAddress = try environment.int(
       maxPendingHeadersPerAddress, "TABLEWEB_MAX_PENDING_HEADERS_PER_ADDRESS", default: 32)
     settings.trustedProxies = environment.list(trustedProxy, "TABLEWEB_TRUSTED_PROXY")
+    settings.pageWorker = !(try environment.bool(noPageWorker, "TABLEWEB_NO_PAGE_WORKER"))
     return settings
   }
 
@@ -389,6 +398,7 @@ struct ServeCommand: AsyncParsableCommand {
     configuration.maxConnectionsPerAddress = settings.maxConnectionsPerAddress
     configuration.maxPendingHeadersPerAddress = settings.maxPendingHeadersPerAddress
     configuration.trustedProxies = settings.trustedProxies
+    configuration.pageWorker = settings.pageWorker
     configuration.healthCheck = { Store.canRead(path: db) }
     return TablewebServer(
       dataSource: dataSource, sessionStorage: dataSource,

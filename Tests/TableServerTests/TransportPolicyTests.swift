@@ -157,6 +157,21 @@ struct TransportPolicyTests {
     #expect(EmbeddedPage.response(path: "/nothing.js", acceptEncoding: nil, ifNoneMatch: nil) == nil)
   }
 
+  @Test func theServiceWorkerNamesThisBuildUnlessTurnedOff() throws {
+    let page = try #require(EmbeddedPage.response(path: "/", acceptEncoding: nil, ifNoneMatch: nil))
+    let built = try #require(
+      EmbeddedPage.response(path: "/sw.js", acceptEncoding: nil, ifNoneMatch: nil))
+    let worker = String(decoding: built.body, as: UTF8.self)
+    #expect(built.headers["cache-control:"] == "no-cache")
+    #expect(worker.contains("const FILES = { html: \"\\\""))
+    #expect(!worker.contains("const BUILD = null;"))
+    #expect(worker.contains(page.headers["etag:"]!.replacingOccurrences(of: "\"", with: "\\\"")))
+    let off = try #require(
+      EmbeddedPage.response(path: "/sw.js", acceptEncoding: nil, ifNoneMatch: nil, worker: false))
+    #expect(String(decoding: off.body, as: UTF8.self).contains("const BUILD = null;"))
+    #expect(WebSocketServer.contentSecurityPolicy.contains("worker-src 'self'"))
+  }
+
   @Test func theAssemblerJoinsPiecesAndDropsWhatIsTooLarge() {
     var assembler = MessageAssembler(limit: 8)
     func append(_ text: String, final: Bool) -> MessageAssembler.Outcome {

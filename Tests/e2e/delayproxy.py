@@ -6,12 +6,17 @@ would (a 200 ms timeout after the round trip), and every chunk after them on tha
 connection with them, as a lost segment does. `paused` holds every server-to-page chunk
 (a server that does not answer yet) until it is set False again; `drop()` cuts every
 connection and `offline` refuses new WebSocket connections, as a network that went away
-(the page itself still loads, so that a reload can be tried offline)."""
+(the page itself still loads, so that a reload can be tried offline). `requests` lists the
+request lines (`GET / HTTP/1.1`) that reached the server, as a server's log would."""
 import asyncio
 import random
+import re
 import time
 
 from loopproxy import LoopbackProxy
+
+
+REQUEST_LINE = re.compile(rb"(GET|HEAD|POST|PUT|DELETE|OPTIONS) \S+ HTTP/1\.[01]\r\n")
 
 
 class DelayProxy(LoopbackProxy):
@@ -22,6 +27,7 @@ class DelayProxy(LoopbackProxy):
         self.loss = loss
         self.paused = False
         self.offline = False
+        self.requests = []
         self.random = random.Random(seed)
         super().__init__(port)
 
@@ -48,6 +54,7 @@ class DelayProxy(LoopbackProxy):
     async def _pipe(self, reader, writer, to_page, first=b""):
         queue = asyncio.Queue()
         if first:
+            self.requests.append(first.decode("latin-1").strip())
             queue.put_nowait((time.monotonic() + self.delay, first))
 
         async def deliver():
@@ -66,6 +73,8 @@ class DelayProxy(LoopbackProxy):
         sender = asyncio.ensure_future(deliver())
         try:
             while data := await reader.read(65536):
+                if not to_page and REQUEST_LINE.match(data):  # the next request on a kept-alive line
+                    self.requests.append(data.split(b"\r\n", 1)[0].decode("latin-1"))
                 due = time.monotonic() + self.delay
                 if self.loss and self.random.random() < self.loss:
                     due += self.RETRANSMISSION_S + 2 * self.delay

@@ -88,6 +88,9 @@ public final class TablewebServer: Service, Sendable {
     /// Reverse proxies whose `X-Forwarded-For` is believed (see
     /// ``WebSocketServer/Configuration/trustedProxies``).
     public var trustedProxies: [String] = []
+    /// Whether the page built in brings its service worker, which answers a second visit
+    /// from the browser's cache (see ``WebSocketServer/Configuration/pageWorker``).
+    public var pageWorker = true
 
     // MARK: Operations
 
@@ -209,6 +212,7 @@ public final class TablewebServer: Service, Sendable {
     transportConfiguration.maxConnectionsPerAddress = configuration.maxConnectionsPerAddress
     transportConfiguration.maxPendingHeadersPerAddress = configuration.maxPendingHeadersPerAddress
     transportConfiguration.trustedProxies = configuration.trustedProxies
+    transportConfiguration.pageWorker = configuration.pageWorker
     transport = WebSocketServer(configuration: transportConfiguration)
     var metricsListener: MetricsListener?
     if configuration.servesMetrics, let metricsPort = configuration.metricsPort {

@@ -7,6 +7,10 @@ import Foundation
 ///   `ETag` holds); it names the page's code and style by their content hash;
 /// - `page-HASH.js` (every module joined) and `style-HASH.css` are kept by browsers for a
 ///   year without asking again (`immutable`): a new page has new names;
+/// - `sw.js`, the page's service worker, revalidated: it caches this build's HTML, code and
+///   style, so that a second visit waits only for the WebSocket. With
+///   ``WebSocketServer/Configuration/pageWorker`` false (and from a folder without one) it
+///   is `Public/sw.js` unfilled, which caches nothing and drops what a built one cached;
 /// - every file of `Public/` is also served under its own name, revalidated.
 /// Each is sent brotli- or gzip-compressed (compressed once, when the page was built) to
 /// a browser that accepts it.
@@ -33,19 +37,23 @@ package enum EmbeddedPage {
 
   /// Files by path (`/index.html`, `/page-…js`), decoded once.
   static let entries: [String: Entry] = Dictionary(
-    uniqueKeysWithValues: builtFiles.map { file in
-      let decode = { (base64: String) in [UInt8](Data(base64Encoded: base64) ?? Data()) }
-      let type =
-        ContextResources.extraMimeTypes.first { file.name.hasSuffix($0.suffix) }?.type
-        ?? "application/octet-stream"
-      return (
-        "/" + file.name,
-        Entry(
-          contentType: type, immutable: file.immutable, etag: file.etag,
-          identity: decode(file.identity), gzip: file.gzip.map(decode),
-          brotli: file.brotli.map(decode))
-      )
-    })
+    uniqueKeysWithValues: builtFiles.map { ("/" + $0.name, entry($0)) })
+
+  /// The service worker that caches nothing (`Public/sw.js` as it is).
+  static let workerOffEntry = entry(workerOff)
+
+  static let workerPath = "/sw.js"
+
+  private static func entry(_ file: BuiltFile) -> Entry {
+    let decode = { (base64: String) in [UInt8](Data(base64Encoded: base64) ?? Data()) }
+    let type =
+      ContextResources.extraMimeTypes.first { file.name.hasSuffix($0.suffix) }?.type
+      ?? "application/octet-stream"
+    return Entry(
+      contentType: type, immutable: file.immutable, etag: file.etag,
+      identity: decode(file.identity), gzip: file.gzip.map(decode),
+      brotli: file.brotli.map(decode))
+  }
 
   /// The page's files as served uncompressed: name and contents.
   public static var files: [(name: String, contents: Data)] {
@@ -54,10 +62,14 @@ package enum EmbeddedPage {
 
   static let immutableCacheControl = "public, max-age=31536000, immutable"
 
-  /// The answer to a GET of `path`, or nil when the page has no such file.
-  static func response(path: String, acceptEncoding: String?, ifNoneMatch: String?) -> HTTPResponse?
-  {
-    guard let entry = entries[path == "/" ? "/index.html" : path] else { return nil }
+  /// The answer to a GET of `path`, or nil when the page has no such file. `worker` false
+  /// answers `/sw.js` with the worker that caches nothing.
+  static func response(
+    path: String, acceptEncoding: String?, ifNoneMatch: String?, worker: Bool = true
+  ) -> HTTPResponse? {
+    let found =
+      path == workerPath && !worker ? workerOffEntry : entries[path == "/" ? "/index.html" : path]
+    guard let entry = found else { return nil }
     var headers = WebSocketServer.pageHeaders
     headers["cache-control:"] = entry.immutable ? immutableCacheControl : "no-cache"
     headers["etag:"] = entry.etag

@@ -29,6 +29,10 @@ extension WebSocketServer {
     public var dynamicPaths: [String]
     /// Whether the static page is served at all (false for a metrics-only listener).
     public var servesPage: Bool
+    /// Whether the page built in brings its service worker (`/sw.js`), which keeps the page
+    /// for the next visit; false serves one that caches nothing and drops what an earlier
+    /// one kept (`tableweb serve --no-page-worker`).
+    public var pageWorker: Bool = true
     /// Host names (no port) answered besides the loopback ones. A server on a loopback
     /// ``host`` answers only a `Host` that is a loopback name or address or one of these
     /// (403 on every path, the upgrade included); names given here make a server on any

@@ -100,13 +100,16 @@ extension WebSocketServer {
       response = HTTPResponse(status: 413, text: "the request is larger than \(maxRequestBody) bytes\n")
     } else if isOwn {
       response = responder?.respond(to: exchange.request)
-    } else if configuration.servesPage, configuration.publicDirectory == nil,
-      exchange.request.method == "GET"
+    } else if configuration.servesPage, exchange.request.method == "GET",
+      configuration.publicDirectory == nil || exchange.request.path == EmbeddedPage.workerPath
     {
+      // A folder without a `sw.js` still answers one: the worker that caches nothing
+      // replaces a built page's worker that a browser kept from an earlier visit.
       response = EmbeddedPage.response(
         path: exchange.request.path,
         acceptEncoding: Self.header(wsi, WSI_TOKEN_HTTP_ACCEPT_ENCODING),
-        ifNoneMatch: Self.header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH))
+        ifNoneMatch: Self.header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH),
+        worker: configuration.pageWorker && configuration.publicDirectory == nil)
     }
     let waiting = WaitingExchange(wsi: wsi, exchange: exchange)
     if response == nil, isOwn, let responder,

@@ -2,11 +2,12 @@ extension WebSocketServer {
   /// The page's Content-Security-Policy: its own scripts and styles only (no `eval`; the
   /// one inline script is the built page's boot script, allowed by its hash), images from
   /// wherever the data says (`http:`, `https:`, `data:`; never `javascript:`), WebSockets
-  /// to this server only, and never inside a frame.
+  /// to this server only, a service worker from this server only (`sw.js`), and never
+  /// inside a frame.
   static let contentSecurityPolicy = [
     "default-src 'self'",
     (["script-src 'self'"] + EmbeddedPage.inlineScriptHashes).joined(separator: " "),
-    "style-src 'self'",
+    "style-src 'self'", "worker-src 'self'",
     "img-src 'self' https: http: data:", "connect-src 'self'", "object-src 'none'",
     "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
   ].joined(separator: "; ")
