@@ -27,6 +27,6 @@
 // worker once loaded, out of the first screen's way: the next visit is answered from its
 // cache (sw.js). Where there is none (plain http off localhost, an old browser), the page
 // loads as before.
-if (!document.currentScript?.src && "serviceWorker" in navigator) {
+if (!(/** @type {HTMLScriptElement | null} */ (document.currentScript))?.src && "serviceWorker" in navigator) {
 	addEventListener("load", () => navigator.serviceWorker.register("sw.js").catch(() => {}));
 }
