@@ -163,7 +163,8 @@ extension BenchmarkServer {
     let folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
     for target in ["TableModel", "TableStore", "TableServer", "tableweb"] {
       let objects = folder.appendingPathComponent("\(target).build").path
-      for name in (try? files.contentsOfDirectory(atPath: objects)) ?? [] where name.hasSuffix(".o") {
+      for name in (try? files.contentsOfDirectory(atPath: objects)) ?? [] where name.hasSuffix(".o")
+      {
         let path = objects + "/" + name
         if let date = modified(path), date > built { return path }
       }

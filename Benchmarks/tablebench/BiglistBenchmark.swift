@@ -10,7 +10,8 @@ import TableStore
 struct BiglistBenchmark: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "biglist",
-    abstract: "A 1,000,000-row list beside a 20-row one: first screen, edits, others' latency, memory.")
+    abstract:
+      "A 1,000,000-row list beside a 20-row one: first screen, edits, others' latency, memory.")
 
   @Option(help: "Rows of the long list.")
   var rows = 1_000_000
@@ -55,7 +56,9 @@ struct BiglistBenchmark: ParsableCommand {
     let other = try bench.join()
     Thread.sleep(forTimeInterval: 0.3)
     let idle = try residentKiB(of: pid)
-    print("server pid \(pid), port \(port); RSS at idle \(idle / 1024) MiB  (load average \(loadAverage()))")
+    print(
+      "server pid \(pid), port \(port); RSS at idle \(idle / 1024) MiB  (load average \(loadAverage()))"
+    )
 
     // First screen, and the service thread's longest command while opening.
     var first: [String: [Double]] = [:]
@@ -135,8 +138,14 @@ struct BiglistBenchmark: ParsableCommand {
             .stringValue
         else { throw BenchError("the insert's diff names no row") }
         let commands = [
-          ("update", #"{"type":"update","list":"\#(list)","row":"\#(id)","text":"Changed \#(round)"}"#),
-          ("move", #"{"type":"move","list":"\#(list)","row":"\#(id)","section":"\#(section)","after":"\#(prefix)2"}"#),
+          (
+            "update",
+            #"{"type":"update","list":"\#(list)","row":"\#(id)","text":"Changed \#(round)"}"#
+          ),
+          (
+            "move",
+            #"{"type":"move","list":"\#(list)","row":"\#(id)","section":"\#(section)","after":"\#(prefix)2"}"#
+          ),
           ("delete", #"{"type":"delete","list":"\#(list)","rows":["\#(id)"]}"#),
         ]
         for (kind, command) in commands {
@@ -200,9 +209,11 @@ struct BiglistBenchmark: ParsableCommand {
   /// The root list with a row leading to each list.
   private func makeDatabase(at path: String) throws {
     var text = #"{"id": "\#(Lists.root)", "title": "Lists", "sections": [{"id": "lists", "rows": ["#
-    text += #"{"id": "r\#(Lists.small)", "text": "Small", "children": {"id": "\#(Lists.small)", "title": "Small", "editable": true, "sections": [{"id": "main", "rows": ["#
+    text +=
+      #"{"id": "r\#(Lists.small)", "text": "Small", "children": {"id": "\#(Lists.small)", "title": "Small", "editable": true, "sections": [{"id": "main", "rows": ["#
     text += (0..<20).map { #"{"id": "s\#($0)", "text": "Row \#($0)"}"# }.joined(separator: ",")
-    text += #"]}]}}, {"id": "r\#(Lists.big)", "text": "Big", "children": {"id": "\#(Lists.big)", "title": "Big", "editable": true, "sections": [{"id": "mainbig", "rows": ["#
+    text +=
+      #"]}]}}, {"id": "r\#(Lists.big)", "text": "Big", "children": {"id": "\#(Lists.big)", "title": "Big", "editable": true, "sections": [{"id": "mainbig", "rows": ["#
     text.reserveCapacity(rows * 40)
     for index in 0..<rows {
       if index > 0 { text += "," }
@@ -297,8 +308,10 @@ private struct CommandHistogram {
   init(port: Int) throws {
     let text = try httpGet("/metrics", port: port)
     buckets = []
-    for line in text.split(separator: "\n") where line.hasPrefix("tableweb_command_seconds_bucket") {
-      guard let open = line.range(of: "le=\""), let close = line[open.upperBound...].firstIndex(of: "\""),
+    for line in text.split(separator: "\n") where line.hasPrefix("tableweb_command_seconds_bucket")
+    {
+      guard let open = line.range(of: "le=\""),
+        let close = line[open.upperBound...].firstIndex(of: "\""),
         let count = line.split(separator: " ").last.flatMap({ Int(Double($0) ?? -1) })
       else { continue }
       let bound = line[open.upperBound..<close]

@@ -11,7 +11,8 @@ import TableStore
 struct ClusterBenchmark: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "cluster",
-    abstract: "Several servers on one PostgreSQL: edit → viewers on other servers, edits per second.",
+    abstract:
+      "Several servers on one PostgreSQL: edit → viewers on other servers, edits per second.",
     discussion: """
       Needs a PostgreSQL database whose data may be replaced. A throwaway one (initdb in a \
       temporary folder on a free loopback port, removed afterwards):
@@ -52,7 +53,8 @@ struct ClusterBenchmark: ParsableCommand {
 
   func validate() throws {
     guard servers >= 1, viewers >= 1, rounds >= 1, writers >= 1, lists >= 1, seconds > 0 else {
-      throw ValidationError("--servers, --viewers, --rounds, --writers, --lists and --seconds must be positive")
+      throw ValidationError(
+        "--servers, --viewers, --rounds, --writers, --lists and --seconds must be positive")
     }
     guard Store.isPostgresURL(postgres) else {
       throw ValidationError("--postgres must be a postgres:// URL, not \(Store.redacted(postgres))")
@@ -62,7 +64,8 @@ struct ClusterBenchmark: ParsableCommand {
   func run() throws {
     let limit = raiseFileLimit()
     guard viewers + 2 * writers + servers + 64 <= limit else {
-      throw ValidationError("\(viewers) viewers and \(writers) writers need more than \(limit) files")
+      throw ValidationError(
+        "\(viewers) viewers and \(writers) writers need more than \(limit) files")
     }
     let executable = try BenchmarkServer.tableweb(server)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -108,9 +111,12 @@ struct ClusterBenchmark: ParsableCommand {
     print("  PostgreSQL, viewers on the server that edited:  \(latency.same.summary)")
     print(
       "  PostgreSQL, viewers on the other servers:       \(latency.other.summary)"
-        + "  (goal p99 ≤ 25 ms; \(format(latency.other.p99 / max(sqliteLatency.same.p99, 0.001)))× SQLite's p99)")
+        + "  (goal p99 ≤ 25 ms; \(format(latency.other.p99 / max(sqliteLatency.same.p99, 0.001)))× SQLite's p99)"
+    )
     print("  PostgreSQL, every viewer has it:                \(latency.all.summary)")
-    print("\nCommitted edits per second (\(writers) writers, \(lists) lists, \(format(seconds)) s each):")
+    print(
+      "\nCommitted edits per second (\(writers) writers, \(lists) lists, \(format(seconds)) s each):"
+    )
     print("  SQLite, 1 server:                    \(sqliteRate.summary)")
     print("  PostgreSQL, through 1 server:        \(oneRate.summary)")
     print(

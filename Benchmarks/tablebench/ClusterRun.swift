@@ -128,7 +128,8 @@ final class ClusterRun {
           + (groups.runAgain > 0 ? ", \(Int(groups.runAgain)) run again" : "")
       }
       if let lock, lock.samples > 0 {
-        let underLock = Double(lock.held) / Double(lock.samples) * seconds * 1000 / Double(max(edits, 1))
+        let underLock =
+          Double(lock.held) / Double(lock.samples) * seconds * 1000 / Double(max(edits, 1))
         text += "\n      \(lock.summary): ≈ \(format(underLock)) ms under it per edit"
       }
       return text
@@ -159,7 +160,9 @@ final class ClusterRun {
     var ref = 0
     while ContinuousClock.now < end || waiting.contains(true) {
       let now = ContinuousClock.now
-      guard now - end < .seconds(10) else { throw BenchError("acks still missing 10 s after the end") }
+      guard now - end < .seconds(10) else {
+        throw BenchError("acks still missing 10 s after the end")
+      }
       if now < end {
         for writer in 0..<writers where !waiting[writer] && now >= due[writer] {
           ref += 1
@@ -263,7 +266,9 @@ final class ClusterRun {
       let mine = Set(opened)
       try clients.pump(timeoutMilliseconds: 20) { index, message in
         guard mine.contains(index), message.starts(with: Self.screen) else { return }
-        if let list = listOf[index], message.firstRange(of: Array(#""list":"L\#(list)""#.utf8)) == nil {
+        if let list = listOf[index],
+          message.firstRange(of: Array(#""list":"L\#(list)""#.utf8)) == nil
+        {
           try clients.send(#"{"type":"tap","list":"home","row":"go\#(list)"}"#, to: index)
         } else {
           ready.insert(index)

@@ -219,4 +219,3 @@ struct FanoutBenchmark: ParsableCommand {
     (try? JSONValue(parsing: message))?["screen"]?["list"]?.stringValue ?? ""
   }
 }
-

@@ -30,12 +30,14 @@ struct IndexedBenchmark: ParsableCommand {
     "sv": "abcdefghijklmnopqrstuvwxyzåäö",
     "ru": "абвгдеёжзийклмнопрстуфхцчшщыэюя",
     "ja": "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわアカサタナ",
-    "zh-Hans": "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤",
+    "zh-Hans":
+      "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤",
     "he": "אבגדהוזחטיכלמנסעפצקרשת",
   ]
 
   func run() throws {
-    let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
+    let load =
+      (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
       .split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
     print(
       "tablebench indexed — SQLite \(Database.libraryVersion); \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(load)"
@@ -48,21 +50,28 @@ struct IndexedBenchmark: ParsableCommand {
 
   private func measure(language: String?, rows: Int) throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "tablebench-indexed-\(getpid()).sqlite").path
+      "tablebench-indexed-\(getpid()).sqlite"
+    ).path
     defer {
-      for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+      for suffix in ["", "-wal", "-shm"] {
+        try? FileManager.default.removeItem(atPath: path + suffix)
+      }
     }
     let alphabet = Array(Self.letters[language ?? ""] ?? Self.letters[""]!)
     var generator = SplitMix64(seed: 29)
     func name() -> String {
-      String((0..<(3 + generator.next(below: 6))).map { _ in alphabet[generator.next(below: alphabet.count)] })
+      String(
+        (0..<(3 + generator.next(below: 6))).map { _ in
+          alphabet[generator.next(below: alphabet.count)]
+        })
     }
     let rowsJSON = (0..<rows).map { #"{"id":"r\#($0)","text":"\#(name())"}"# }
     let tag = language.map { #""language":"\#($0)","# } ?? ""
     let store = try Store(path: path)
     let started = ContinuousClock.now
     try store.importJSON(
-      #"{"id":"L",\#(tag)"title":"Indexed","index":true,"editable":true,"sections":[{"id":"S","rows":[\#(rowsJSON.joined(separator: ","))]}]}"#)
+      #"{"id":"L",\#(tag)"title":"Indexed","index":true,"editable":true,"sections":[{"id":"S","rows":[\#(rowsJSON.joined(separator: ","))]}]}"#
+    )
     let imported = started.duration(to: .now)
     let snapshot = try median { _ = try store.snapshot(of: "L") }
     let insert = try median {

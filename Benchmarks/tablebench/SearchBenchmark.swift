@@ -19,17 +19,28 @@ struct SearchBenchmark: ParsableCommand {
 
   func run() throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "tablebench-search-\(getpid()).sqlite").path
-    defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-    let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
+      "tablebench-search-\(getpid()).sqlite"
+    ).path
+    defer {
+      for suffix in ["", "-wal", "-shm"] {
+        try? FileManager.default.removeItem(atPath: path + suffix)
+      }
+    }
+    let load =
+      (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
       .split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
-    print("tablebench search — SQLite \(Database.libraryVersion); \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(load)")
-    var rowsJSON = (0..<rows).map { #"{"id":"r\#($0)","text":"Row \#($0)","detail":"Item \#($0 % 997)"}"# }
+    print(
+      "tablebench search — SQLite \(Database.libraryVersion); \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(load)"
+    )
+    var rowsJSON = (0..<rows).map {
+      #"{"id":"r\#($0)","text":"Row \#($0)","detail":"Item \#($0 % 997)"}"#
+    }
     rowsJSON[rows / 2] = #"{"id":"dessert","text":"Crème Brûlée","detail":"Café"}"#
     let store = try Store(path: path)
     let started = ContinuousClock.now
     try store.importJSON(
-      #"{"id":"L","title":"Big","searchable":true,"sections":[{"id":"S","rows":[\#(rowsJSON.joined(separator: ","))]}]}"#)
+      #"{"id":"L","title":"Big","searchable":true,"sections":[{"id":"S","rows":[\#(rowsJSON.joined(separator: ","))]}]}"#
+    )
     print("  imported \(rows) rows in \(started.duration(to: .now))")
     let snapshot = try median { _ = try store.snapshot(of: "L") }
     print("  whole list's snapshot (baseline): \(format(snapshot, places: 1)) ms")
@@ -37,7 +48,8 @@ struct SearchBenchmark: ParsableCommand {
       var found = 0
       let time = try median { found = try store.search(SearchQuery(text), in: "L").numberOfRows }
       print(
-        "  search \"\(text)\": \(format(time, places: 1)) ms, \(found) rows (\(format(time / snapshot, places: 2))× the snapshot)")
+        "  search \"\(text)\": \(format(time, places: 1)) ms, \(found) rows (\(format(time / snapshot, places: 2))× the snapshot)"
+      )
     }
   }
 

@@ -127,7 +127,8 @@ public struct HeadlessClient: Sendable {
         else {
           let offered = screen.actions.map(\.title).joined(separator: ", ")
           return .refuse(
-            offered.isEmpty ? "\(screen.title) has no row actions" : "no action \(name) here (\(offered))")
+            offered.isEmpty
+              ? "\(screen.title) has no row actions" : "no action \(name) here (\(offered))")
         }
         let target = try row(reference).row
         if let offered = target.actions, !offered.contains(action.id) {

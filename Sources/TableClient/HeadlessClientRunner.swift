@@ -67,7 +67,7 @@ public struct HeadlessClientRunner {
   }
 
   /// Runs a script: until `nextLine` returns nil, `quit`, or a failure.
-  public mutating func run(nextLine: () -> String?) -> Exit {
+  public mutating func runScript(nextLine: () -> String?) -> Exit {
     run(poll: { nextLine().map(NextLine.line) ?? .end })
   }
 

@@ -47,7 +47,9 @@ extension LoadedScreen {
     if !row.isSelectable { columns.append("not selectable") }
     if row.isFlagged { columns.append("flagged") }
     if !row.values.isEmpty {
-      columns.append(row.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
+      columns.append(
+        row.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+          separator: "; "))
     }
     return columns.joined(separator: " | ")
   }

@@ -116,13 +116,16 @@ public enum ScriptCommand: Sendable, Equatable {
   private static func parseUpdate(_ arguments: [String], line: String) throws(ScriptError)
     -> ScriptCommand
   {
-    let usage = "update ROW TEXT, or update ROW with --detail TEXT, --no-detail, --flagged on|off, --value SLOT=TEXT"
+    let usage =
+      "update ROW TEXT, or update ROW with --detail TEXT, --no-detail, --flagged on|off, --value SLOT=TEXT"
     guard let reference = arguments.first else { throw ScriptError(usage, line: line) }
     var edit = RowUpdate()
     var text: [String] = []
     var words = arguments.dropFirst()[...]
     func value(of option: String) throws(ScriptError) -> String {
-      guard let word = words.popFirst() else { throw ScriptError("\(option) needs a value", line: line) }
+      guard let word = words.popFirst() else {
+        throw ScriptError("\(option) needs a value", line: line)
+      }
       return word
     }
     while let word = words.popFirst() {

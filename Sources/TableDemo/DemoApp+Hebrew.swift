@@ -24,22 +24,27 @@ extension DemoApp {
           AppSection(
             id: "hebrew-person-\(number + 1)-phone",
             rows: [
+              // 055-5000xxx: a number kept for fiction.
               AppRow(
                 id: "hebrew-person-\(number + 1)-mobile", text: "נייד",
-                detail: "+972 55 500 \(String(1000 + number))", style: .value2)  // 055-5000xxx: for fiction
+                detail: "+972 55 500 \(String(1000 + number))", style: .value2)
             ])
         ])
-      rows.append(AppRow(
-        id: "hebrew-\(number + 1)", text: name, detail: "ישראל", style: .subtitle,
-        children: card))
+      rows.append(
+        AppRow(
+          id: "hebrew-\(number + 1)", text: name, detail: "ישראל", style: .subtitle,
+          children: card))
     }
     var screen = AppScreen(
       id: "hebrew", title: "אנשי קשר", isEditable: true, isIndexed: true,
       sections: [AppSection(id: "hebrew-all", rows: rows)], isSearchable: true)
     screen.language = "he"
     screen.actions = [
-      AppAction(RowAction(id: "hebrew-flag", title: "סימון", edge: .leading, color: .orange), effect: .flag),
-      AppAction(RowAction(id: "hebrew-delete", title: "מחיקה", edge: .trailing, color: .red), effect: .delete),
+      AppAction(
+        RowAction(id: "hebrew-flag", title: "סימון", edge: .leading, color: .orange), effect: .flag),
+      AppAction(
+        RowAction(id: "hebrew-delete", title: "מחיקה", edge: .trailing, color: .red),
+        effect: .delete),
     ]
     return screen
   }

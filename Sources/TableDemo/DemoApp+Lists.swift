@@ -26,8 +26,10 @@ extension DemoApp {
           rows: later.enumerated().map { AppRow(id: "task-later-\($0)", text: $1) }),
       ])
     screen.actions = [
-      AppAction(RowAction(id: "flag", title: "Flag", edge: .leading, color: .orange), effect: .flag),
-      AppAction(RowAction(id: "delete", title: "Delete", edge: .trailing, color: .red), effect: .delete),
+      AppAction(
+        RowAction(id: "flag", title: "Flag", edge: .leading, color: .orange), effect: .flag),
+      AppAction(
+        RowAction(id: "delete", title: "Delete", edge: .trailing, color: .red), effect: .delete),
     ]
     return screen
   }

@@ -32,8 +32,12 @@ public struct CellTemplate: Sendable, Hashable {
   /// not one of its slots, or an image slot's value that is not an allowed URL.
   public func problem(with values: [String: String]) -> (slot: String, message: String)? {
     for (name, value) in values.sorted(by: { $0.key < $1.key }) {
-      guard let slot = slots.first(where: { $0.name == name }) else { return (name, "no such slot in the list's cell") }
-      if slot.kind == .image, !CellTemplate.isAllowedURL(value) { return (name, "not an http, https or relative URL") }
+      guard let slot = slots.first(where: { $0.name == name }) else {
+        return (name, "no such slot in the list's cell")
+      }
+      if slot.kind == .image, !CellTemplate.isAllowedURL(value) {
+        return (name, "not an http, https or relative URL")
+      }
     }
     return nil
   }
@@ -60,7 +64,8 @@ extension CellTemplate {
             slots.map {
               .object(
                 JSONObject(uniqueMembers: [
-                  ("name", .string($0.name)), ("kind", .string($0.kind.rawValue)), ("lines", .int($0.lines)),
+                  ("name", .string($0.name)), ("kind", .string($0.kind.rawValue)),
+                  ("lines", .int($0.lines)),
                 ]))
             })
         )

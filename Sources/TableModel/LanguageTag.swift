@@ -26,7 +26,9 @@ public enum LanguageTag {
     }
     if language.utf8.count <= 3 {  // up to three extended language subtags (`zh-yue`)
       var extlangs = 0
-      while extlangs < 3, let next = rest.first, next.utf8.count == 3, next.utf8.allSatisfy(isLetter) {
+      while extlangs < 3, let next = rest.first, next.utf8.count == 3,
+        next.utf8.allSatisfy(isLetter)
+      {
         rest.removeFirst()
         extlangs += 1
       }

@@ -35,7 +35,8 @@ public struct TableSnapshot: Sendable, Hashable {
   public init(
     list: String, version: Int = 0, title: String, style: TableStyle = .plain,
     selection: SelectionMode = .none, isEditable: Bool = false, indexTitles: [String]? = nil,
-    header: String? = nil, footer: String? = nil, sections: [Section] = [], isSearchable: Bool = false
+    header: String? = nil, footer: String? = nil, sections: [Section] = [],
+    isSearchable: Bool = false
   ) {
     self.list = list
     self.version = version

@@ -40,4 +40,3 @@ struct AccessCommand: AsyncParsableCommand {
 }
 
 extension AccessRole: ExpressibleByArgument {}
-

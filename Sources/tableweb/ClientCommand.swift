@@ -1,6 +1,6 @@
-import TableClient
 import ArgumentParser
 import Foundation
+import TableClient
 import TableServer
 
 /// `tableweb client ws://HOST:PORT/ws`: drives a server from a script or the keyboard.
@@ -67,13 +67,13 @@ struct ClientCommand: ParsableCommand {
     let exit: HeadlessClientRunner.Exit
     if script != nil {
       var remaining = lines[...]
-      exit = runner.run { remaining.popFirst() }
+      exit = runner.runScript { remaining.popFirst() }
     } else if isatty(STDIN_FILENO) != 0 {
       // Typed commands: keep showing other people's changes while waiting for the next.
       let keyboard = KeyboardLines()
       exit = runner.run(poll: keyboard.poll)
     } else {
-      exit = runner.run { readLine() }
+      exit = runner.runScript { readLine() }
     }
     if exit != .finished { throw ExitCode(exit.rawValue) }
   }

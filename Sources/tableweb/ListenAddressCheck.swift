@@ -31,7 +31,8 @@ enum ListenAddressCheck {
       }
       candidate = info.pointee.ai_next
     }
-    return "--host \(host) is not an address of this machine (\(String(cString: strerror(lastError))))"
+    return
+      "--host \(host) is not an address of this machine (\(String(cString: strerror(lastError))))"
   }
 
   /// Whether `text` is an IPv4 or IPv6 address (not a name).

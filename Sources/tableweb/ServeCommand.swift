@@ -1,15 +1,14 @@
 import ArgumentParser
 import Foundation
-import TableDemo
-import TableServer
 import Logging
 import ServiceLifecycle
+import TableDemo
+import TableServer
 import TableStore
 
 #if canImport(Glibc)
   import Glibc
 #endif
-
 
 struct ServeCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -227,7 +226,8 @@ struct ServeCommand: AsyncParsableCommand {
       logRetention: Store.LogRetention(
         count: try environment.int(logKeep, "TABLEWEB_LOG_KEEP", default: 10_000),
         age: try environment.int(logHours, "TABLEWEB_LOG_HOURS", default: 24) * 3600))
-    settings.headerTimeout = try environment.int(headerTimeout, "TABLEWEB_HEADER_TIMEOUT", default: 5)
+    settings.headerTimeout = try environment.int(
+      headerTimeout, "TABLEWEB_HEADER_TIMEOUT", default: 5)
     settings.maxConnections = try environment.int(
       maxConnections, "TABLEWEB_MAX_CONNECTIONS", default: 20_000)
     settings.maxConnectionsPerAddress = try environment.int(
@@ -344,7 +344,8 @@ struct ServeCommand: AsyncParsableCommand {
       if let problem = SystemdNotifier.notify(
         "READY=1", socketPath: ProcessInfo.processInfo.environment["NOTIFY_SOCKET"])
       {
-        logger.warning("systemd was not told the server is ready", metadata: ["reason": "\(problem)"])
+        logger.warning(
+          "systemd was not told the server is ready", metadata: ["reason": "\(problem)"])
       }
       try await server.run()
     }

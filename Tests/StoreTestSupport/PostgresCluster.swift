@@ -10,7 +10,8 @@ import TableStore
 /// of the test process's others (``ChildProcess``). A watchdog shell stops the cluster and
 /// removes its folder as soon as the test process has ended, however it ends.
 public final class PostgresCluster: Sendable {
-  public static let shared: Result<PostgresCluster, ClusterError> = Result { () throws(ClusterError) in
+  public static let shared: Result<PostgresCluster, ClusterError> = Result {
+    () throws(ClusterError) in
     try PostgresCluster()
   }
 
@@ -28,7 +29,9 @@ public final class PostgresCluster: Sendable {
   /// `postgres://tableweb@127.0.0.1:PORT/postgres`: the maintenance database.
   public var url: String { url(database: "postgres") }
 
-  public func url(database: String) -> String { "postgres://tableweb@127.0.0.1:\(port)/\(database)" }
+  public func url(database: String) -> String {
+    "postgres://tableweb@127.0.0.1:\(port)/\(database)"
+  }
 
   /// The postmaster's process id, from `postmaster.pid`; nil while the server is stopped.
   public var postmasterPID: pid_t? {
@@ -114,9 +117,13 @@ public final class PostgresCluster: Sendable {
 
   /// PostgreSQL's programs: `pg_config --bindir` (libpq-dev), else Debian's folder.
   private static func binaryFolder() throws(ClusterError) -> String {
-    let candidates = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
+    let candidates =
+      ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
       .sorted(by: >).map { "/usr/lib/postgresql/\($0)/bin" }
-    guard let folder = candidates.first(where: { FileManager.default.fileExists(atPath: "\($0)/initdb") })
+    guard
+      let folder = candidates.first(where: {
+        FileManager.default.fileExists(atPath: "\($0)/initdb")
+      })
     else {
       throw ClusterError(
         description: "PostgreSQL's server is not installed (no /usr/lib/postgresql/*/bin/initdb):"
@@ -148,16 +155,19 @@ public final class PostgresCluster: Sendable {
   private static func run(_ program: String, _ arguments: [String], asPostgres: Bool = false)
     throws(ClusterError)
   {
-    let argv = (asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + [program] + arguments
+    let argv =
+      (asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + [program] + arguments
     let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "tableweb-pg-output-\(UUID().uuidString)").path
+      "tableweb-pg-output-\(UUID().uuidString)"
+    ).path
     defer { unlink(outputPath) }
     let process = try spawn(argv, output: .file(outputPath))
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
       let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
       throw ClusterError(
-        description: "\(argv.joined(separator: " ")) failed (\(process.terminationStatus)): \(text)")
+        description: "\(argv.joined(separator: " ")) failed (\(process.terminationStatus)): \(text)"
+      )
     }
   }
 

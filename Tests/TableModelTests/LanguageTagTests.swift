@@ -34,7 +34,8 @@ import Testing
     #expect(screen.jsonValue["language"] == nil, "left out when not known")
     screen.language = "he"
     #expect(screen.jsonValue["language"] == .string("he"))
-    let message = ServerMessage.screen(ScreenMessage(transition: .none, stack: ["ראשי"], screen: screen))
+    let message = ServerMessage.screen(
+      ScreenMessage(transition: .none, stack: ["ראשי"], screen: screen))
     let decoded = try ServerMessage.decode(message.serialized).get()
     guard case .screen(let back) = decoded else {
       Issue.record("decoded as \(decoded)")

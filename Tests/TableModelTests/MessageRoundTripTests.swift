@@ -60,7 +60,8 @@ private let serverMessages: [ServerMessage] = [
   .screen(
     ScreenMessage(
       transition: .none, stack: ["Fruit"],
-      screen: LoadedScreen(list: "L9", version: 3, title: "Fruit", isSearchable: true, search: "pé"))),
+      screen: LoadedScreen(list: "L9", version: 3, title: "Fruit", isSearchable: true, search: "pé")
+    )),
   .screen(ScreenMessage(transition: .push, stack: ["Food", "Fruit"], screen: screen)),
   .screen(
     ScreenMessage(
@@ -69,11 +70,13 @@ private let serverMessages: [ServerMessage] = [
   .screen(
     ScreenMessage(
       transition: .none, stack: ["Food", "Fruit"], screen: screen,
-      sidebar: .init(screen: LoadedScreen(list: "L8", version: 1, title: "Food"), selectedRow: "R9"))),
+      sidebar: .init(screen: LoadedScreen(list: "L8", version: 1, title: "Food"), selectedRow: "R9")
+    )),
   .screen(
     ScreenMessage(
       transition: .push, stack: ["Food", "Fruit"], screen: screen,
-      sidebar: .init(screen: LoadedScreen(list: "L8", version: 1, title: "Food"), selectedRow: nil))),
+      sidebar: .init(screen: LoadedScreen(list: "L8", version: 1, title: "Food"), selectedRow: nil))
+  ),
   .screen(
     ScreenMessage(
       transition: .none, stack: ["Empty"],

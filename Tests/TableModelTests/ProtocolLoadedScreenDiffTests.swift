@@ -139,7 +139,8 @@ private func at(_ section: Int, _ row: Int) -> TableIndexPath {
     }
     var shown = screen([section("A", ["a0", "a1", "a2"])])
     #expect(
-      throws: ProtocolError(.badMessage, "move [0,1] → [0,0] does not fit: delete [0,1] removes [0,1] too")
+      throws: ProtocolError(
+        .badMessage, "move [0,1] → [0,0] does not fit: delete [0,1] removes [0,1] too")
     ) {
       try shown.apply(
         TableDiff(

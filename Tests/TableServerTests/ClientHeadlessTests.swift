@@ -1,5 +1,5 @@
-import Testing
 import TableModel
+import Testing
 
 @testable import TableClient
 @testable import TableServer
@@ -61,7 +61,10 @@ struct ClientHeadlessTests {
     var client = Self.started()
     guard case .send(let byText, 1) = client.run(.tap("wi-fi")),
       case .send(let byID, 2) = client.run(.tap("R1"))
-    else { Issue.record("expected two sends"); return }
+    else {
+      Issue.record("expected two sends")
+      return
+    }
     #expect(ClientMessage.decode(byText).result == .success(.tap(list: "L1", row: "R1")))
     #expect(ClientMessage.decode(byID).result == .success(.tap(list: "L1", row: "R1")))
     #expect(client.unanswered == [1, 2])
@@ -72,7 +75,10 @@ struct ClientHeadlessTests {
     var client = Self.started()
     guard case .send(let flip, _) = client.run(.toggle("Airplane Mode", isOn: nil)),
       case .send(let set, _) = client.run(.toggle("R2", isOn: false))
-    else { Issue.record("expected two sends"); return }
+    else {
+      Issue.record("expected two sends")
+      return
+    }
     #expect(
       ClientMessage.decode(flip).result == .success(.toggle(list: "L1", row: "R2", isOn: true)))
     #expect(
@@ -85,7 +91,10 @@ struct ClientHeadlessTests {
     guard case .send(let append, _) = client.run(.insert(text: "VPN", after: nil)),
       case .send(let after, _) = client.run(.insert(text: "VPN", after: "Wi-Fi")),
       case .send(let top, _) = client.run(.move("General", after: nil))
-    else { Issue.record("expected three sends"); return }
+    else {
+      Issue.record("expected three sends")
+      return
+    }
     #expect(
       ClientMessage.decode(append).result
         == .success(.insert(list: "L1", section: "S1", after: "R3", row: NewRow(text: "VPN"))))
@@ -112,7 +121,8 @@ struct ClientHeadlessTests {
 
   @Test func aGapAsksForTheScreenAgain() {
     var client = Self.started()
-    let diff = TableDiff(list: "L1", from: 5, ops: [.delete(at: TableIndexPath(row: 0, section: 0))])
+    let diff = TableDiff(
+      list: "L1", from: 5, ops: [.delete(at: TableIndexPath(row: 0, section: 0))])
     guard case .resync(let text, _) = client.receive(ServerMessage.diff(diff).serialized) else {
       Issue.record("expected a resync")
       return
@@ -141,7 +151,8 @@ struct ClientHeadlessTests {
       ClientMessage.decode(fetch).result
         == .success(.fetch(list: "L1", section: "S1", from: 2, count: 3)))
     // A change past what is loaded only changes the count.
-    let diff = TableDiff(list: "L1", from: 1, ops: [.delete(at: TableIndexPath(row: 4, section: 0))])
+    let diff = TableDiff(
+      list: "L1", from: 1, ops: [.delete(at: TableIndexPath(row: 4, section: 0))])
     #expect(client.receive(ServerMessage.diff(diff).serialized) == .screenChanged)
     #expect(client.screen?.sections[0].count == 4)
     let stale = RowsMessage(

@@ -100,7 +100,7 @@ struct ClientRunnerTests {
     var runner = HeadlessClientRunner(
       options: options, write: { lines.append($0) }, writeError: { errors.append($0) })
     var remaining = script[...]
-    let exit = runner.run { remaining.popFirst() }
+    let exit = runner.runScript { remaining.popFirst() }
     return Run(exit: exit, output: lines, errors: errors)
   }
 

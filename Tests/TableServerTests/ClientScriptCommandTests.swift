@@ -24,9 +24,18 @@ struct ClientScriptCommandTests {
     ("toggle R5 off", .toggle("R5", isOn: false)),
     ("update R5 New name", .update("R5", RowUpdate(text: "New name"))),
     ("update R5 --flagged on", .update("R5", RowUpdate(flagged: true))),
-    ("rename \"Buy milk\" Buy oat milk --detail \"2 litres\"", .update("Buy milk", RowUpdate(text: "Buy oat milk", detail: "2 litres"))),
-    ("update R5 --no-detail --flagged off", .update("R5", RowUpdate(detail: .some(nil), flagged: false))),
-    ("update R5 --value from=Ann --value \"subject=Lunch at 1\" --value empty=", .update("R5", RowUpdate(values: ["from": "Ann", "subject": "Lunch at 1", "empty": ""]))),
+    (
+      "rename \"Buy milk\" Buy oat milk --detail \"2 litres\"",
+      .update("Buy milk", RowUpdate(text: "Buy oat milk", detail: "2 litres"))
+    ),
+    (
+      "update R5 --no-detail --flagged off",
+      .update("R5", RowUpdate(detail: .some(nil), flagged: false))
+    ),
+    (
+      "update R5 --value from=Ann --value \"subject=Lunch at 1\" --value empty=",
+      .update("R5", RowUpdate(values: ["from": "Ann", "subject": "Lunch at 1", "empty": ""]))
+    ),
     ("update R5 --text --dashes", .update("R5", RowUpdate(text: "--dashes"))),
     ("action Flag \"Buy milk\"", .action("Flag", "Buy milk")),
     ("action flag R4", .action("flag", "R4")),
@@ -47,8 +56,10 @@ struct ClientScriptCommandTests {
   }
 
   @Test(arguments: [
-    "fly away", "tap", "edit maybe", "move R1 R2", "wait soon", "tap \"open", "update R1", "action Flag",
-    "update R1 --flagged", "update R1 --flagged maybe", "update R1 --value noequals", "update R1 --value =x",
+    "fly away", "tap", "edit maybe", "move R1 R2", "wait soon", "tap \"open", "update R1",
+    "action Flag",
+    "update R1 --flagged", "update R1 --flagged maybe", "update R1 --value noequals",
+    "update R1 --value =x",
     "update R1 --colour red",
   ])
   func refusesBadLines(line: String) {

@@ -109,7 +109,9 @@ import Testing
 
   /// The core thread follows what the data source declares, and the configuration
   /// overrides it.
-  @Test(arguments: [(false, nil, "service"), (true, nil, "own"), (true, false, "service"), (false, true, "own")])
+  @Test(arguments: [
+    (false, nil, "service"), (true, nil, "own"), (true, false, "service"), (false, true, "own"),
+  ])
   func theDataSourceRunsOnTheThreadItDeclares(declared: Bool, configured: Bool?, expected: String)
     async throws
   {

@@ -56,7 +56,8 @@ import Testing
       "diff Ltasks \(v + 1)→\(v + 2) update[0,1]\"Eggs 1\"",
     ]
     #expect(transport.drain(first) == [diffs[0], "ack 1 v=\(v + 1)", diffs[1]])
-    #expect(transport.drain(second) == [diffs[0], "error 2 not_found", diffs[1], "ack 3 v=\(v + 2)"])
+    #expect(
+      transport.drain(second) == [diffs[0], "error 2 not_found", diffs[1], "ack 3 v=\(v + 2)"])
   }
 
   /// A group that cannot commit (here a write that fails after it changed something) is
@@ -84,7 +85,8 @@ import Testing
     #expect(breaks == 2)  // in the group, then on its own
     #expect(host.groupsCommitted == 0 && host.groupsRunAgain == 1)
     #expect(try fixture.version("Ltasks") == v + 2)
-    let texts = try Store(path: fixture.path).snapshot(of: "Ltasks").sections.flatMap(\.rows).map(\.text)
+    let texts = try Store(path: fixture.path).snapshot(of: "Ltasks").sections.flatMap(\.rows).map(
+      \.text)
     #expect(texts == ["Milk", "Eggs 1", "Bread", "Tea 1"])
     let diffs = [
       "diff Ltasks \(v)→\(v + 1) update[1,0]\"Tea 1\"",
@@ -108,10 +110,12 @@ extension GroupCommitServerTests {
     // Committed, but as if the answer to COMMIT was lost.
     store.afterGroupCommit = { () throws(StoreError) in
       store.afterGroupCommit = nil
-      throw .commitOutcomeUnknown(after: .postgres(sqlState: "08006", message: "connection lost", sql: "COMMIT"))
+      throw .commitOutcomeUnknown(
+        after: .postgres(sqlState: "08006", message: "connection lost", sql: "COMMIT"))
     }
     let v = try fixture.version("Ltasks")
-    let insert = #"{"type":"insert","list":"Ltasks","section":"Stodo","after":null,"row":{"text":"Jam"},"ref":1}"#
+    let insert =
+      #"{"type":"insert","list":"Ltasks","section":"Stodo","after":null,"row":{"text":"Jam"},"ref":1}"#
     host.runTogether([
       { host.connection(first, didReceive: insert) },
       { host.connection(second, didReceive: self.update("Rtea", "Tea 1", ref: 2)) },
@@ -121,7 +125,8 @@ extension GroupCommitServerTests {
     #expect(transport.drain(second) == ["error 2 internal"])
     // Applied once, not twice.
     #expect(try fixture.version("Ltasks") == v + 2)
-    let texts = try Store(path: fixture.path).snapshot(of: "Ltasks").sections.flatMap(\.rows).map(\.text)
+    let texts = try Store(path: fixture.path).snapshot(of: "Ltasks").sections.flatMap(\.rows).map(
+      \.text)
     #expect(texts.filter { $0 == "Jam" }.count == 1)
     // The log brings both changes to the viewers, in order.
     host.catchUpWithLog()

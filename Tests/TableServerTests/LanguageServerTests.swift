@@ -48,13 +48,14 @@ import Testing
     await server.stop()
   }
 
-  static let indexedApps: [(language: String, rows: [String], inserted: String, titles: String, at: Int)] = [
-    ("ru", ["Анна", "Борис", "Яков"], "Вера", "А Б В Г", 2),
-    ("sv", ["Anna", "Zack", "Örjan"], "Åsa", "Y Z Å Ä Ö #", 26),
-    ("ja", ["さくら", "かおり", "わたる"], "あきら", "あ か さ", 0),
-    ("zh-Hans", ["王芳", "李娜", "张伟"], "白云", "X Y Z #", 1),
-    ("he", ["אבי", "בתיה", "תמר"], "גיל", "א ב ג", 2),
-  ]
+  static let indexedApps:
+    [(language: String, rows: [String], inserted: String, titles: String, at: Int)] = [
+      ("ru", ["Анна", "Борис", "Яков"], "Вера", "А Б В Г", 2),
+      ("sv", ["Anna", "Zack", "Örjan"], "Åsa", "Y Z Å Ä Ö #", 26),
+      ("ja", ["さくら", "かおり", "わたる"], "あきら", "あ か さ", 0),
+      ("zh-Hans", ["王芳", "李娜", "张伟"], "白云", "X Y Z #", 1),
+      ("he", ["אבי", "בתיה", "תמר"], "גיל", "א ב ג", 2),
+    ]
 
   /// The screen's index strip and sections are the language's; an inserted row arrives in
   /// its letter's section, for every viewer.
@@ -64,7 +65,9 @@ import Testing
     let rows = app.rows.map { #"{"text": "\#($0)"}"# }.joined(separator: ", ")
     let fixture = try Fixture(
       kind,
-      app: #"{"id": "L", "title": "x", "language": "\#(app.language)", "index": true, "editable": true, "sections": [{"rows": [\#(rows)]}]}"#)
+      app:
+        #"{"id": "L", "title": "x", "language": "\#(app.language)", "index": true, "editable": true, "sections": [{"rows": [\#(rows)]}]}"#
+    )
     let server = try RunningServer(fixture: fixture)
     do {
       let peer = try Peer(server)
@@ -76,7 +79,8 @@ import Testing
       #expect(sections.map { $0["header"]?.stringValue } == titles.map { $0 })
       let section = try #require(sections[app.at]["id"]?.stringValue)
       peer.send(
-        #"{"type":"insert","list":"L","section":"\#(section)","after":null,"row":{"text":"\#(app.inserted)"},"ref":1}"#)
+        #"{"type":"insert","list":"L","section":"\#(section)","after":null,"row":{"text":"\#(app.inserted)"},"ref":1}"#
+      )
       let diff = try peer.next("diff")
       let op = try #require(diff["ops"]?[0])
       #expect(op["op"] == .string("insert"))

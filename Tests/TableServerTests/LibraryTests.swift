@@ -131,7 +131,14 @@ import Testing
       }
       var diff = try viewer.next("diff")
       #expect(diff["to"] == .int(2))
-      #expect(diff["ops"] == .array([try JSONValue(parsing: #"{"op":"insert","at":[0,2],"row":{"id":"cherry","style":"default","text":"Cherry","detail":null,"image":null,"accessory":"none","control":null,"editing":"none","movable":false,"selectable":true}}"#)]))
+      #expect(
+        diff["ops"]
+          == .array([
+            try JSONValue(
+              parsing:
+                #"{"op":"insert","at":[0,2],"row":{"id":"cherry","style":"default","text":"Cherry","detail":null,"image":null,"accessory":"none","control":null,"editing":"none","movable":false,"selectable":true}}"#
+            )
+          ]))
       shelf.items.withLock { $0.removeFirst() }
       server.performBatchUpdates(in: "home", [.delete(row: "apple")])
       diff = try viewer.next("diff")

@@ -23,7 +23,9 @@ import Testing
   }
 
   @Test(arguments: StoreKind.allCases)
-  mutating func pickingInASingleSelectionListMovesTheCheckmarkAndTheParentsDetail(kind: StoreKind) throws {
+  mutating func pickingInASingleSelectionListMovesTheCheckmarkAndTheParentsDetail(kind: StoreKind)
+    throws
+  {
     try setUp(kind)
     var driver = try fixture.makeDriver()
     let settings = open([("Lhome", "Rsettings")], in: &driver)

@@ -160,7 +160,9 @@ import Testing
   }
 
   @Test(arguments: StoreKind.allCases)
-  mutating func aChangeFromElsewhereSendsTheScreenAgainWithoutReadingTheListWhole(kind: StoreKind) throws {
+  mutating func aChangeFromElsewhereSendsTheScreenAgainWithoutReadingTheListWhole(kind: StoreKind)
+    throws
+  {
     try setUp(kind)
     let first = open(1, "Rbig")
     // Another process deletes a row; the server is told the list changed, not how.
@@ -188,7 +190,8 @@ import Testing
     let token = try #require(server.connections[ConnectionID(1)]?.session?.rawValue)
     _ = server.connectionClosed(ConnectionID(1))
     for (ref, row) in ["R50", "R60"].enumerated() {
-      _ = send(editor, #"{"type":"update","list":"Lbig","row":"\#(row)","text":"Edited","ref":\#(ref)}"#)
+      _ = send(
+        editor, #"{"type":"update","list":"Lbig","row":"\#(row)","text":"Edited","ref":\#(ref)}"#)
     }
     // Back with what it has: the two diffs it missed, not a screen.
     let back = ConnectionID(4)

@@ -123,13 +123,19 @@ import Testing
     do {
       let viewer = try Peer(url: "ws://127.0.0.1:\(server.port)/ws")
       viewer.send(
-        #"{"type":"update","list":"M","row":"m1","flagged":true,"values":{"sender":"Ada L.","avatar":"https://x/a.png"},"ref":1}"#)
+        #"{"type":"update","list":"M","row":"m1","flagged":true,"values":{"sender":"Ada L.","avatar":"https://x/a.png"},"ref":1}"#
+      )
       let row = try viewer.next("diff")["ops"]?[0]?["row"]
       #expect(row?["flagged"] == .bool(true))
-      #expect(row?["values"] == .object(["avatar": .string("https://x/a.png"), "sender": .string("Ada L.")]))
+      #expect(
+        row?["values"]
+          == .object(["avatar": .string("https://x/a.png"), "sender": .string("Ada L.")]))
       #expect(try store.snapshot(of: "M").sections[0].rows[0].values["sender"] == "Ada L.")
       let refused: [(String, String)] = [
-        (#""values":{"avatar":"javascript:alert(1)"}"#, #"field "values.avatar": not an http, https or relative URL"#),
+        (
+          #""values":{"avatar":"javascript:alert(1)"}"#,
+          #"field "values.avatar": not an http, https or relative URL"#
+        ),
         (#""values":{"colour":"red"}"#, #"field "values.colour": no such slot in the list's cell"#),
         (#""values":{"sender":3}"#, #"field "values.sender" must be a string"#),
         (#""values":"Ada""#, #"field "values" must be an object"#),
@@ -145,7 +151,9 @@ import Testing
       viewer.send(#"{"type":"tap","list":"M","row":"m2"}"#)
       _ = try viewer.next("screen")
       viewer.send(#"{"type":"update","list":"P","row":"p1","values":{"a":"b"},"ref":9}"#)
-      #expect(try viewer.next("error")["message"] == .string(#"field "values": list P has no custom cell"#))
+      #expect(
+        try viewer.next("error")["message"]
+          == .string(#"field "values": list P has no custom cell"#))
       viewer.send(#"{"type":"update","list":"P","row":"p1","flagged":true,"ref":10}"#)
       #expect(try viewer.next("ack")["ref"] == .int(10))
       #expect(try store.snapshot(of: "P").sections[0].rows[0].isFlagged)

@@ -38,7 +38,8 @@ import Testing
     // Another session adds a matching row and renames one so it no longer matches.
     _ = driver.send(
       editor,
-      #"{"type":"insert","list":"Ltasks","section":"Sdone","after":null,"row":{"text":"Eggplant"}}"#)
+      #"{"type":"insert","list":"Ltasks","section":"Sdone","after":null,"row":{"text":"Eggplant"}}"#
+    )
     #expect(driver.texts(searcher) == [["Eggs"], ["Eggplant"]])
     #expect(driver.version(searcher) == v + 1)
     #expect(driver.texts(editor) == [["Milk", "Eggs", "Bread"], ["Eggplant", "Tea"]])

@@ -87,7 +87,9 @@ import Testing
     let viewer = ConnectionID(1)
     // Change every part of the state, through the core where it can.
     _ = driver.send(viewer, #"{"type":"search","list":"Ltasks","query":"tea","ref":8}"#)
-    _ = driver.send(viewer, #"{"type":"update","list":"Ltasks","row":"Rtea","text":"Tea 3","commandId":"c2","ref":9}"#)
+    _ = driver.send(
+      viewer,
+      #"{"type":"update","list":"Ltasks","row":"Rtea","text":"Tea 3","commandId":"c2","ref":9}"#)
     let other = driver.connect(UpgradeRequest(peerAddress: "192.0.2.4"))
     _ = driver.send(other, #"{"type":"hello","session":null,"access":"nope"}"#)
     _ = driver.send(other, #"{"type":"hello","session":null,"access":"key"}"#)

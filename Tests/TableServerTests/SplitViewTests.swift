@@ -22,7 +22,8 @@ import Testing
   }
 
   @Test(arguments: StoreKind.allCases)
-  mutating func aSplitSessionGetsTheLevelBeneathAsASidebarWithItsRowSelected(kind: StoreKind) throws {
+  mutating func aSplitSessionGetsTheLevelBeneathAsASidebarWithItsRowSelected(kind: StoreKind) throws
+  {
     try setUp(kind)
     var driver = try fixture.makeDriver()
     let c1 = driver.join()

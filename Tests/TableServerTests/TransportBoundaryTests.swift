@@ -7,7 +7,8 @@ import Testing
 /// Answers `POST /api/commands` with what it was sent, and records what the transport
 /// refused before asking it: a stand-in for the session host's commands.
 final class RecordingResponder: HTTPResponder, Sendable {
-  private let state = LockedValue<(answered: [HTTPRequest], refused: [HTTPRefusal.Reason])>(([], []))
+  private let state = LockedValue<(answered: [HTTPRequest], refused: [HTTPRefusal.Reason])>(
+    ([], []))
 
   var answered: [HTTPRequest] { state.withLock { $0.answered } }
   var refused: [HTTPRefusal.Reason] { state.withLock { $0.refused } }

@@ -154,7 +154,8 @@ struct TransportPolicyTests {
     #expect(page?.headers["cache-control:"] == "no-cache")
     let etag = page?.headers["etag:"]
     #expect(EmbeddedPage.response(path: "/", acceptEncoding: nil, ifNoneMatch: etag)?.status == 304)
-    #expect(EmbeddedPage.response(path: "/nothing.js", acceptEncoding: nil, ifNoneMatch: nil) == nil)
+    #expect(
+      EmbeddedPage.response(path: "/nothing.js", acceptEncoding: nil, ifNoneMatch: nil) == nil)
   }
 
   @Test func theServiceWorkerNamesThisBuildUnlessTurnedOff() throws {

@@ -21,13 +21,17 @@ import Testing
 
     func rootList() throws(ProtocolError) -> String { "root" }
 
-    func listExists(_ list: String) throws(ProtocolError) -> Bool { list == "root" || list == "long" }
+    func listExists(_ list: String) throws(ProtocolError) -> Bool {
+      list == "root" || list == "long"
+    }
 
     func snapshot(of list: String) throws(ProtocolError) -> TableSnapshot {
       guard list == "long" else {
         return TableSnapshot(
           list: "root", version: 0, title: "Root",
-          sections: [Section(id: "s", rows: [Row(id: "go", text: "Long", accessory: .disclosureIndicator)])])
+          sections: [
+            Section(id: "s", rows: [Row(id: "go", text: "Long", accessory: .disclosureIndicator)])
+          ])
       }
       wholeReads += 1
       return TableSnapshot(
@@ -87,7 +91,8 @@ import Testing
     let viewer = ConnectionID(1)
     _ = server.connectionOpened(viewer, at: .now)
     _ = server.receive(#"{"type":"hello","session":null}"#, from: viewer, at: .now)
-    let opened = messages(server.receive(#"{"type":"tap","list":"root","row":"go"}"#, from: viewer, at: .now))
+    let opened = messages(
+      server.receive(#"{"type":"tap","list":"root","row":"go"}"#, from: viewer, at: .now))
     let section = opened.first?["screen"]?["sections"]?.arrayValue?.first
     #expect(section?["count"] == .number(100))
     #expect(section?["rows"]?.arrayValue?.count == 10)
@@ -126,7 +131,8 @@ import Testing
     let viewer = ConnectionID(1)
     _ = undeclared.server.connectionOpened(viewer, at: .now)
     _ = undeclared.server.receive(#"{"type":"hello","session":null}"#, from: viewer, at: .now)
-    _ = undeclared.server.receive(#"{"type":"tap","list":"root","row":"go"}"#, from: viewer, at: .now)
+    _ = undeclared.server.receive(
+      #"{"type":"tap","list":"root","row":"go"}"#, from: viewer, at: .now)
     #expect(undeclared.shelf.wholeReads == 1)
     undeclared.shelf.items.insert("New", at: 70)
     let inserted = undeclared.messages(

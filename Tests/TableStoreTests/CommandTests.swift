@@ -1,6 +1,6 @@
 import StoreTestSupport
-import Testing
 import TableModel
+import Testing
 
 @testable import TableStore
 
@@ -34,7 +34,9 @@ import TableModel
   }
 
   /// Applies `change` to `before` and checks the result against a fresh snapshot.
-  func expectEditsReproduce(_ store: Store, _ before: TableSnapshot, _ change: TableChange.ListChange?) throws {
+  func expectEditsReproduce(
+    _ store: Store, _ before: TableSnapshot, _ change: TableChange.ListChange?
+  ) throws {
     let change = try #require(change)
     #expect(change.version == before.version + 1)
     var after = before
@@ -201,7 +203,8 @@ import TableModel
 
   func indexedListsSortIntoLetterSections(kind: StoreKind) throws {
     let temporary = try TemporaryStore(
-      kind: kind, json: """
+      kind: kind,
+      json: """
         {"id": "people", "title": "People", "index": true, "editable": true, "sections": [{"id": "all", "rows": [
           {"id": "p1", "text": "Émile"}, {"id": "p2", "text": "anna"}, {"id": "p3", "text": "Bob"}, {"id": "p4", "text": "42"}]}]}
         """

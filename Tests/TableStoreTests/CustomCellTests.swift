@@ -1,7 +1,7 @@
 import StoreTestSupport
 import Testing
-@testable import TableModel
 
+@testable import TableModel
 @testable import TableStore
 
 /// Custom cells: the data format's `cell` and `values` (errors by path, export) and the wire.
@@ -16,24 +16,44 @@ import Testing
     """#
 
   @Test(arguments: [
-    (#"{"title": "x", "cell": {"slots": []}, "sections": [{"rows": []}]}"#, "cell.slots: expected a non-empty array of slots"),
-    (#"{"title": "x", "cell": {"slots": [{"name": "a"}]}, "sections": [{"rows": []}]}"#, "cell.slots[0].kind: missing (required)"),
-    (#"{"title": "x", "cell": {"slots": [{"name": "a", "kind": "title"}, {"name": "a", "kind": "body"}]}, "sections": [{"rows": []}]}"#, #"cell.slots[1].name: duplicate slot name "a""#),
-    (#"{"title": "x", "cell": {"slots": [{"name": "a", "kind": "footer"}]}, "sections": [{"rows": []}]}"#, #"cell.slots[0].kind: unknown kind "footer""#),
-    (#"{"title": "x", "sections": [{"rows": [{"text": "a", "values": {"a": "b"}}]}]}"#, #"sections[0].rows[0].values: the screen has no "cell" for values to fill"#),
-    (#"{"title": "x", "cell": {"slots": [{"name": "i", "kind": "image"}]}, "sections": [{"rows": [{"text": "a", "values": {"i": "javascript:alert(1)"}}]}]}"#, "sections[0].rows[0].values.i: not an http, https or relative URL"),
+    (
+      #"{"title": "x", "cell": {"slots": []}, "sections": [{"rows": []}]}"#,
+      "cell.slots: expected a non-empty array of slots"
+    ),
+    (
+      #"{"title": "x", "cell": {"slots": [{"name": "a"}]}, "sections": [{"rows": []}]}"#,
+      "cell.slots[0].kind: missing (required)"
+    ),
+    (
+      #"{"title": "x", "cell": {"slots": [{"name": "a", "kind": "title"}, {"name": "a", "kind": "body"}]}, "sections": [{"rows": []}]}"#,
+      #"cell.slots[1].name: duplicate slot name "a""#
+    ),
+    (
+      #"{"title": "x", "cell": {"slots": [{"name": "a", "kind": "footer"}]}, "sections": [{"rows": []}]}"#,
+      #"cell.slots[0].kind: unknown kind "footer""#
+    ),
+    (
+      #"{"title": "x", "sections": [{"rows": [{"text": "a", "values": {"a": "b"}}]}]}"#,
+      #"sections[0].rows[0].values: the screen has no "cell" for values to fill"#
+    ),
+    (
+      #"{"title": "x", "cell": {"slots": [{"name": "i", "kind": "image"}]}, "sections": [{"rows": [{"text": "a", "values": {"i": "javascript:alert(1)"}}]}]}"#,
+      "sections[0].rows[0].values.i: not an http, https or relative URL"
+    ),
   ])
   func badCellsNameTheirPath(text: String, message: String) {
     let problem = importProblem(text)
     #expect(problem?.contains(message) == true, "\(problem ?? "accepted")")
   }
 
-
   @Test func cellsGoThroughImportTheWireAndExport() throws {
     let temporary = try TemporaryStore(json: Self.file)
     let snapshot = try temporary.store.snapshot(of: "M")
     #expect(snapshot.cell?.slots.map(\.name) == ["sender", "preview", "avatar"])
-    #expect(snapshot.sections[0].rows[0].values == ["sender": "Ada", "preview": "<b>hi</b>", "avatar": "/a.png"])
+    #expect(
+      snapshot.sections[0].rows[0].values == [
+        "sender": "Ada", "preview": "<b>hi</b>", "avatar": "/a.png",
+      ])
     #expect(snapshot.sections[0].rows[1].values.isEmpty)
     let screen = LoadedScreen(snapshot: snapshot, backTitle: nil, isEditing: false)
     #expect(try LoadedScreen(reading: FieldReader(screen.jsonValue, at: "screen")) == screen)

@@ -1,6 +1,6 @@
 import StoreTestSupport
-import Testing
 import TableModel
+import Testing
 
 @testable import TableDemo
 @testable import TableStore
@@ -178,7 +178,8 @@ import TableModel
     #expect(wire[0].jsonValue.serialized.contains(#""lines":0"#))
     #expect(try Row(json: wire[1].jsonValue) == wire[1])
     #expect(!wire[2].jsonValue.serialized.contains("lines"))
-    let negative = wire[0].jsonValue.serialized.replacingOccurrences(of: #""lines":0"#, with: #""lines":-1"#)
+    let negative = wire[0].jsonValue.serialized.replacingOccurrences(
+      of: #""lines":0"#, with: #""lines":-1"#)
     #expect(throws: ProtocolError.self) { try Row(json: JSONValue(parsing: negative)) }
   }
 
@@ -196,7 +197,8 @@ import TableModel
 
   func generatedIdsAvoidTheFilesOwn(kind: StoreKind) throws {
     let temporary = try TemporaryStore(
-      kind: kind, json:
+      kind: kind,
+      json:
         #"{"title": "x", "editable": true, "sections": [{"rows": [{"id": "R3", "text": "a"}, {"text": "b"}, {"text": "c"}]}]}"#
     )
     let snapshot = try temporary.store.snapshot(of: try temporary.store.rootList())

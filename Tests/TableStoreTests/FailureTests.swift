@@ -1,7 +1,7 @@
 import Foundation
 import StoreTestSupport
-import Testing
 import TableModel
+import Testing
 
 @testable import TableStore
 

@@ -137,8 +137,12 @@ import Testing
     let store = temporary.store
     let start = try store.logHighWater()
     let version = try store.version(of: "home")
-    for text in ["A1", "A2", "A3"] { _ = try store.updateRow("a", in: "home", text: text, detail: nil) }
-    let entries = try store.logEntries(after: start) { _, entryVersion in entryVersion != version + 2 }
+    for text in ["A1", "A2", "A3"] {
+      _ = try store.updateRow("a", in: "home", text: text, detail: nil)
+    }
+    let entries = try store.logEntries(after: start) { _, entryVersion in
+      entryVersion != version + 2
+    }
     #expect(entries.map(\.version) == [version + 1, version + 2, version + 3])
     #expect(entries.map { $0.edits == nil } == [true, false, true])
     #expect(entries[1].prior?.first?.row.text == "A1")

@@ -38,9 +38,13 @@ import Testing
     let (titles, sections) = try indexed(
       ["Борис", "Анна", "Ёлка", "Яков", "Zoe", "山田", "анастасия", "Эмма", "Ωmega"],
       language: "ru", kind: kind)
-    #expect(titles == "А Б В Г Д Е Ж З И Й К Л М Н О П Р С Т У Ф Х Ц Ч Ш Щ Ы Э Ю Я".split(separator: " ").map(String.init) + Self.latin + ["#"])
     #expect(
-      sections == ["А: анастасия Анна", "Б: Борис", "Е: Ёлка", "Э: Эмма", "Я: Яков", "Z: Zoe", "#: Ωmega 山田"])
+      titles == "А Б В Г Д Е Ж З И Й К Л М Н О П Р С Т У Ф Х Ц Ч Ш Щ Ы Э Ю Я".split(separator: " ")
+        .map(String.init) + Self.latin + ["#"])
+    #expect(
+      sections == [
+        "А: анастасия Анна", "Б: Борис", "Е: Ёлка", "Э: Эмма", "Я: Яков", "Z: Zoe", "#: Ωmega 山田",
+      ])
   }
 
   @Test(arguments: StoreKind.allCases)
@@ -81,7 +85,9 @@ import Testing
   func hebrewHasItsLetters(kind: StoreKind) throws {
     let (titles, sections) = try indexed(
       ["שרה", "אורי", "בתיה", "תמר", "David", "אבי", "أحمد"], language: "he", kind: kind)
-    #expect(titles == "א ב ג ד ה ו ז ח ט י כ ל מ נ ס ע פ צ ק ר ש ת".split(separator: " ").map(String.init) + Self.latin + ["#"])
+    #expect(
+      titles == "א ב ג ד ה ו ז ח ט י כ ל מ נ ס ע פ צ ק ר ש ת".split(separator: " ").map(String.init)
+        + Self.latin + ["#"])
     #expect(sections == ["א: אבי אורי", "ב: בתיה", "ש: שרה", "ת: תמר", "D: David", "#: أحمد"])
   }
 
@@ -92,7 +98,8 @@ import Testing
     #expect(titles == Self.latin + ["#"])
     #expect(sections == ["A: Anna Åsa", "B: bob", "O: Örjan", "#: Борис"])
     // A language without an alphabet here (German) is indexed the same way.
-    #expect(try indexed(["Örjan", "Anna"], language: "de", kind: kind).titles == Self.latin + ["#"])
+    #expect(
+      try indexed(["Örjan", "Anna"], language: "de", kind: kind).titles == Self.latin + ["#"])
   }
 
   @Test(arguments: StoreKind.allCases)
@@ -120,7 +127,10 @@ import Testing
     #expect(
       try store.snapshot(of: "L").sections.filter { !$0.rows.isEmpty }.map(\.header)
         == ["O", "Z", "Å", "Ö"])
-    #expect(try store.snapshot(of: "L").sections.last { !$0.rows.isEmpty }?.rows.map(\.text) == ["Örjan", "Östen"])
+    #expect(
+      try store.snapshot(of: "L").sections.last { !$0.rows.isEmpty }?.rows.map(\.text) == [
+        "Örjan", "Östen",
+      ])
   }
 }
 

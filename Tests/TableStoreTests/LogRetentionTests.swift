@@ -12,7 +12,9 @@ import Testing
     """
 
   func entries(_ store: Store) throws -> (count: Int, newest: Int) {
-    let count = try store.read { () throws(StoreError) in try store.fetchInt("SELECT count(*) FROM list_log") ?? 0 }
+    let count = try store.read { () throws(StoreError) in
+      try store.fetchInt("SELECT count(*) FROM list_log") ?? 0
+    }
     return (count, try store.logHighWater())
   }
 

@@ -59,7 +59,9 @@ import Testing
     try db.executeScript("CREATE TABLE t (id integer PRIMARY KEY)")
     #expect(throws: Refused.self) {
       try db.inTransaction { () throws(Refused) in
-        do throws(PostgresError) { try db.execute("INSERT INTO t VALUES (1)") } catch { throw Refused(error) }
+        do throws(PostgresError) { try db.execute("INSERT INTO t VALUES (1)") } catch {
+          throw Refused(error)
+        }
         throw Refused()
       }
     }
@@ -106,7 +108,10 @@ import Testing
     let url = try PostgresCluster.shared.get().newDatabase()
     let victim = try PostgresConnection(url)
     let killer = try PostgresConnection(url)
-    #expect(try killer.fetchOne("SELECT pg_terminate_backend($1)", [Int(victim.backendPID)]) { $0.bool(0) } == true)
+    #expect(
+      try killer.fetchOne("SELECT pg_terminate_backend($1)", [Int(victim.backendPID)]) {
+        $0.bool(0)
+      } == true)
     do {
       _ = try victim.fetchInt("SELECT 1")
       Issue.record("a terminated connection still answered")
@@ -128,6 +133,7 @@ import Testing
     #expect(
       PostgresConnection.redacted("postgres://u:s3cret@h:5432/db?password=x&sslmode=disable")
         == "postgres://u:***@h:5432/db?password=***&sslmode=disable")
-    #expect(PostgresConnection.redacted("host=h password=pw user=u") == "host=h password=*** user=u")
+    #expect(
+      PostgresConnection.redacted("host=h password=pw user=u") == "host=h password=*** user=u")
   }
 }

@@ -1,6 +1,6 @@
+import CPostgres
 import Foundation
 import StoreTestSupport
-import CPostgres
 import Testing
 
 @testable import TableStore
@@ -28,8 +28,9 @@ import Testing
       try db.executeLater("INSERT INTO t VALUES ($1, $2)", arguments: [id, "row \(id)"])
     }
     try db.executeLater("UPDATE t SET name = $1 WHERE id = $2", arguments: ["three", 3])
-    #expect(try db.fetchAll("SELECT name FROM t ORDER BY id") { $0.string(0) }
-      == ["row 1", "row 2", "three", "row 4", "row 5"])
+    #expect(
+      try db.fetchAll("SELECT name FROM t ORDER BY id") { $0.string(0) }
+        == ["row 1", "row 2", "three", "row 4", "row 5"])
     try db.executeLater("DELETE FROM t WHERE id = $1", arguments: [5])
     try db.endPipeline()
     #expect(!db.isPipelined)

@@ -1,7 +1,7 @@
 import StoreTestSupport
 import Testing
-@testable import TableModel
 
+@testable import TableModel
 @testable import TableStore
 
 /// Row actions: the data format's `actions` (errors by path, export), the wire's
@@ -20,21 +20,47 @@ import Testing
     """#
 
   @Test(arguments: [
-    (#"{"title": "x", "actions": {}, "sections": [{"rows": []}]}"#, "actions: expected an array, found an object"),
-    (#"{"title": "x", "actions": [{"title": "T", "effect": "check"}], "sections": [{"rows": []}]}"#, "actions[0].id: missing (required)"),
-    (#"{"title": "x", "actions": [{"id": "a", "title": "T"}], "sections": [{"rows": []}]}"#, "actions[0].effect: missing (required)"),
-    (#"{"title": "x", "actions": [{"id": "a", "title": "T", "effect": "pin"}], "sections": [{"rows": []}]}"#, #"actions[0].effect: unknown effect "pin""#),
-    (#"{"title": "x", "actions": [{"id": "a", "title": "T", "effect": "check", "color": "pink"}], "sections": [{"rows": []}]}"#, #"actions[0].color: unknown color "pink""#),
-    (#"{"title": "x", "actions": [{"id": "a", "title": "T", "effect": "check", "edge": "top"}], "sections": [{"rows": []}]}"#, #"actions[0].edge: unknown edge "top""#),
-    (#"{"title": "x", "actions": [{"id": "a", "title": "T", "effect": "check", "icon": "x"}], "sections": [{"rows": []}]}"#, "actions[0].icon: unknown field"),
-    (#"{"title": "x", "actions": [{"id": "a", "title": "T", "effect": "check"}, {"id": "a", "title": "U", "effect": "delete"}], "sections": [{"rows": []}]}"#, #"actions[1].id: duplicate action id "a""#),
-    (#"{"title": "x", "sections": [{"rows": [{"text": "a", "children": {"title": "y", "actions": [3], "sections": [{"rows": []}]}}]}]}"#, "sections[0].rows[0].children.actions[0]: expected an object, found a number"),
+    (
+      #"{"title": "x", "actions": {}, "sections": [{"rows": []}]}"#,
+      "actions: expected an array, found an object"
+    ),
+    (
+      #"{"title": "x", "actions": [{"title": "T", "effect": "check"}], "sections": [{"rows": []}]}"#,
+      "actions[0].id: missing (required)"
+    ),
+    (
+      #"{"title": "x", "actions": [{"id": "a", "title": "T"}], "sections": [{"rows": []}]}"#,
+      "actions[0].effect: missing (required)"
+    ),
+    (
+      #"{"title": "x", "actions": [{"id": "a", "title": "T", "effect": "pin"}], "sections": [{"rows": []}]}"#,
+      #"actions[0].effect: unknown effect "pin""#
+    ),
+    (
+      #"{"title": "x", "actions": [{"id": "a", "title": "T", "effect": "check", "color": "pink"}], "sections": [{"rows": []}]}"#,
+      #"actions[0].color: unknown color "pink""#
+    ),
+    (
+      #"{"title": "x", "actions": [{"id": "a", "title": "T", "effect": "check", "edge": "top"}], "sections": [{"rows": []}]}"#,
+      #"actions[0].edge: unknown edge "top""#
+    ),
+    (
+      #"{"title": "x", "actions": [{"id": "a", "title": "T", "effect": "check", "icon": "x"}], "sections": [{"rows": []}]}"#,
+      "actions[0].icon: unknown field"
+    ),
+    (
+      #"{"title": "x", "actions": [{"id": "a", "title": "T", "effect": "check"}, {"id": "a", "title": "U", "effect": "delete"}], "sections": [{"rows": []}]}"#,
+      #"actions[1].id: duplicate action id "a""#
+    ),
+    (
+      #"{"title": "x", "sections": [{"rows": [{"text": "a", "children": {"title": "y", "actions": [3], "sections": [{"rows": []}]}}]}]}"#,
+      "sections[0].rows[0].children.actions[0]: expected an object, found a number"
+    ),
   ])
   func badActionsNameTheirPath(text: String, message: String) {
     let problem = importProblem(text)
     #expect(problem?.contains(message) == true, "\(problem ?? "accepted")")
   }
-
 
   @Test func actionsGoThroughImportTheWireAndExport() throws {
     let temporary = try TemporaryStore(json: Self.file)
@@ -50,7 +76,8 @@ import Testing
     // The built-in effect goes to clients too: the page shows it before the server answers.
     #expect(
       text.contains(
-        #""actions":[{"id":"done","title":"Done","edge":"leading","color":"green","effect":"check"}"#))
+        #""actions":[{"id":"done","title":"Done","edge":"leading","color":"green","effect":"check"}"#
+      ))
     let exported = try temporary.store.exportJSON()
     #expect(try AppScreen(jsonText: exported).actions == AppScreen(jsonText: Self.file).actions)
     #expect(try LoadedScreen(reading: FieldReader(screen.jsonValue, at: "screen")) == screen)
@@ -78,7 +105,8 @@ import Testing
     #expect(try Row(json: flagged.jsonValue) == flagged)
     #expect(try store.exportJSON().contains(#""flagged": true"#))
     _ = try store.performAction("flag", onRow: "a", in: "L")
-    #expect(try !store.snapshot(of: "L").sections[0].rows[0].jsonValue.serialized.contains("flagged"))
+    #expect(
+      try !store.snapshot(of: "L").sections[0].rows[0].jsonValue.serialized.contains("flagged"))
     // R has no flag action; its rows cannot be flagged through it.
     #expect(throws: StoreError.notFound("action flag in list R")) {
       try store.performAction("flag", onRow: "r1", in: "R")
@@ -99,11 +127,26 @@ import Testing
     """#
 
   @Test(arguments: [
-    (#"{"title": "x", "actions": [{"id": "f", "title": "F", "effect": "flag"}], "sections": [{"rows": [{"text": "a", "actions": ["f", "pin"]}]}]}"#, #"sections[0].rows[0].actions[1]: unknown action "pin" (the screen's: "f")"#),
-    (#"{"title": "x", "sections": [{"rows": [{"text": "a", "actions": ["f"]}]}]}"#, #"sections[0].rows[0].actions[0]: unknown action "f" (the screen's: none)"#),
-    (#"{"title": "x", "actions": [{"id": "f", "title": "F", "effect": "flag"}], "sections": [{"rows": [{"text": "a", "actions": ["f", "f"]}]}]}"#, #"sections[0].rows[0].actions[1]: duplicate action "f""#),
-    (#"{"title": "x", "actions": [{"id": "f", "title": "F", "effect": "flag"}], "sections": [{"rows": [{"text": "a", "actions": "f"}]}]}"#, "sections[0].rows[0].actions: expected an array of action ids, found a string"),
-    (#"{"title": "x", "actions": [{"id": "f", "title": "F", "effect": "flag"}], "sections": [{"rows": [{"text": "a", "actions": [1]}]}]}"#, "sections[0].rows[0].actions[0]: expected a string, found a number"),
+    (
+      #"{"title": "x", "actions": [{"id": "f", "title": "F", "effect": "flag"}], "sections": [{"rows": [{"text": "a", "actions": ["f", "pin"]}]}]}"#,
+      #"sections[0].rows[0].actions[1]: unknown action "pin" (the screen's: "f")"#
+    ),
+    (
+      #"{"title": "x", "sections": [{"rows": [{"text": "a", "actions": ["f"]}]}]}"#,
+      #"sections[0].rows[0].actions[0]: unknown action "f" (the screen's: none)"#
+    ),
+    (
+      #"{"title": "x", "actions": [{"id": "f", "title": "F", "effect": "flag"}], "sections": [{"rows": [{"text": "a", "actions": ["f", "f"]}]}]}"#,
+      #"sections[0].rows[0].actions[1]: duplicate action "f""#
+    ),
+    (
+      #"{"title": "x", "actions": [{"id": "f", "title": "F", "effect": "flag"}], "sections": [{"rows": [{"text": "a", "actions": "f"}]}]}"#,
+      "sections[0].rows[0].actions: expected an array of action ids, found a string"
+    ),
+    (
+      #"{"title": "x", "actions": [{"id": "f", "title": "F", "effect": "flag"}], "sections": [{"rows": [{"text": "a", "actions": [1]}]}]}"#,
+      "sections[0].rows[0].actions[0]: expected a string, found a number"
+    ),
   ])
   func badRowActionsNameTheirPath(text: String, message: String) {
     let problem = importProblem(text)

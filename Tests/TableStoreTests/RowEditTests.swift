@@ -1,5 +1,5 @@
-import Testing
 import TableModel
+import Testing
 
 /// `TableSnapshot.apply(_:)`: each edit, in order, and failures that leave it unchanged.
 @Suite struct RowEditTests {

@@ -1,6 +1,6 @@
 import StoreTestSupport
-import Testing
 import TableModel
+import Testing
 
 @testable import TableStore
 

@@ -1,7 +1,7 @@
-import StoreTestSupport
-import Testing
 import Foundation
+import StoreTestSupport
 import TableModel
+import Testing
 
 @testable import TableStore
 
@@ -9,7 +9,8 @@ import TableModel
   @Test(arguments: StoreKind.allCases)
   func importsSnapshotsAndInserts(kind: StoreKind) throws {
     let temporary = try TemporaryStore(
-      kind: kind, json: """
+      kind: kind,
+      json: """
         {"title": "Tasks", "editable": true, "sections": [{"id": "S", "rows": [
           {"id": "a", "text": "A"}, {"id": "b", "text": "B"}]}]}
         """)

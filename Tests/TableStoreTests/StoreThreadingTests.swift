@@ -19,7 +19,9 @@ import Testing
   static func readFromASecondThreadInsideATransaction(_ kind: StoreKind) throws {
     let temporary = try TemporaryStore(
       kind: kind,
-      json: #"{"id": "L", "title": "L", "sections": [{"id": "S", "rows": [{"id": "R", "text": "x"}]}]}"#)
+      json:
+        #"{"id": "L", "title": "L", "sections": [{"id": "S", "rows": [{"id": "R", "text": "x"}]}]}"#
+    )
     nonisolated(unsafe) let store = temporary.store
     try store.read { () throws(StoreError) in
       let done = DispatchSemaphore(value: 0)

@@ -14,7 +14,8 @@ struct RowContent {
   /// that a field added to `Row` cannot be left out of the comparison.
   static let fields: [(name: String, range: Range<Int>)] = [
     ("id", field(\.id)), ("style", field(\.style)), ("text", field(\.text)),
-    ("detail", field(\.detail)), ("lines", field(\.lines)), ("image", field(\.image)), ("accessory", field(\.accessory)),
+    ("detail", field(\.detail)), ("lines", field(\.lines)), ("image", field(\.image)),
+    ("accessory", field(\.accessory)),
     ("control", field(\.control)), ("editingStyle", field(\.editingStyle)),
     ("isMovable", field(\.isMovable)), ("isSelectable", field(\.isSelectable)),
     ("isFlagged", field(\.isFlagged)), ("values", field(\.values)), ("actions", field(\.actions)),

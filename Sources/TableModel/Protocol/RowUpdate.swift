@@ -8,7 +8,8 @@ public struct RowUpdate: Sendable, Hashable {
   public var values: [String: String]?
 
   public init(
-    text: String? = nil, detail: String?? = nil, flagged: Bool? = nil, values: [String: String]? = nil
+    text: String? = nil, detail: String?? = nil, flagged: Bool? = nil,
+    values: [String: String]? = nil
   ) {
     self.text = text
     self.detail = detail
@@ -46,7 +47,8 @@ extension RowUpdate {
     let text: String? = fields.object[WireKey.text] == nil ? nil : try fields.string(WireKey.text)
     let detail: String?? =
       fields.object[WireKey.detail] == nil ? nil : .some(try fields.optionalString(WireKey.detail))
-    let flagged: Bool? = fields.optional(WireKey.flagged) == nil ? nil : try fields.bool(WireKey.flagged)
+    let flagged: Bool? =
+      fields.optional(WireKey.flagged) == nil ? nil : try fields.bool(WireKey.flagged)
     var values: [String: String]?
     if fields.optional(WireKey.values) != nil {
       let object = try fields.object(WireKey.values)

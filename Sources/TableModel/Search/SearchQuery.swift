@@ -46,7 +46,8 @@ public struct SearchQuery: Sendable, Hashable {
       }
       if scalar.properties.generalCategory == .nonspacingMark { continue }  // a combining accent
       for lower in scalar.properties.lowercaseMapping.unicodeScalars {
-        folded.append(contentsOf: latinBase(of: lower)?.unicodeScalars ?? String(lower).unicodeScalars)
+        folded.append(
+          contentsOf: latinBase(of: lower)?.unicodeScalars ?? String(lower).unicodeScalars)
       }
     }
     return String(folded)

@@ -43,7 +43,8 @@ final class HostReference: @unchecked Sendable {
   /// The host, or nil once it is gone; stops the program off the core thread.
   var host: SessionHost? {
     precondition(
-      queue.isCurrentThread, "a SessionHost bound to \(queue.threadName) was used on another thread")
+      queue.isCurrentThread, "a SessionHost bound to \(queue.threadName) was used on another thread"
+    )
     return weakHost
   }
 

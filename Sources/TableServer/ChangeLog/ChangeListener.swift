@@ -138,7 +138,8 @@ final class ChangeListener: Sendable {
       let ready = poll(&socket, 1, 250)
       if ready < 0 {
         if errno == EINTR { continue }
-        throw PostgresError(sqlState: "08006", message: "poll failed (errno \(errno))", statement: nil)
+        throw PostgresError(
+          sqlState: "08006", message: "poll failed (errno \(errno))", statement: nil)
       }
       if ready == 0 {
         // A connection that died without a word (a cable, a firewall) reads as silence.

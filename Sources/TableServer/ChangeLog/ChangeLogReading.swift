@@ -37,7 +37,9 @@ extension StoreDataSource: ChangeLogReading {
   public func logEntries(after id: Int, skipping: (String, Int?) -> Bool) throws(ProtocolError)
     -> [Store.LogEntry]
   {
-    do { return try store.logEntries(after: id, skipping: skipping) } catch { throw error.protocolError }
+    do { return try store.logEntries(after: id, skipping: skipping) } catch {
+      throw error.protocolError
+    }
   }
 
   public func logHighWater() throws(ProtocolError) -> Int {

@@ -58,22 +58,24 @@ public final class StoreDataSource: TableDataSource, SessionStorage, GroupCommit
   private func apply(_ edit: TableEdit, in list: String, by author: ChangeAuthor?)
     throws(StoreError) -> TableChange
   {
-      switch edit {
-      case .insert(let section, let after, let row):
-        return try store.insertRow(in: list, section: section, after: after, row, by: author)
-      case .delete(let rows):
-        return try store.deleteRows(rows, in: list, by: author)
-      case .move(let row, let section, let after):
-        return try store.moveRow(row, in: list, toSection: section, after: after, by: author)
-      case .update(let row, let text, let detail, let flagged, let values):
-        return try store.updateRow(row, in: list, text: text, detail: detail.map { change -> String? in change.text }, flagged: flagged, values: values, by: author)
-      case .toggle(let row, let isOn):
-        return try store.setSwitch(row, in: list, isOn: isOn, by: author)
-      case .tap(let row):
-        return try store.select(row, in: list, by: author)
-      case .action(let row, let action):
-        return try store.performAction(action, onRow: row, in: list, by: author)
-      }
+    switch edit {
+    case .insert(let section, let after, let row):
+      return try store.insertRow(in: list, section: section, after: after, row, by: author)
+    case .delete(let rows):
+      return try store.deleteRows(rows, in: list, by: author)
+    case .move(let row, let section, let after):
+      return try store.moveRow(row, in: list, toSection: section, after: after, by: author)
+    case .update(let row, let text, let detail, let flagged, let values):
+      return try store.updateRow(
+        row, in: list, text: text, detail: detail.map { change -> String? in change.text },
+        flagged: flagged, values: values, by: author)
+    case .toggle(let row, let isOn):
+      return try store.setSwitch(row, in: list, isOn: isOn, by: author)
+    case .tap(let row):
+      return try store.select(row, in: list, by: author)
+    case .action(let row, let action):
+      return try store.performAction(action, onRow: row, in: list, by: author)
+    }
   }
 
   /// The edit and a `change_log` row naming who made it, in one transaction.
@@ -105,7 +107,7 @@ public final class StoreDataSource: TableDataSource, SessionStorage, GroupCommit
   public func committingTogether(_ body: () -> Void) throws(GroupCommitFailure) {
     do {
       try store.committingTogether(body)
-    } catch where error.isCommitOutcomeUnknown {
+    } catch  where error.isCommitOutcomeUnknown {
       throw .outcomeUnknown(error.protocolError)
     } catch {
       throw .notApplied(error.protocolError)

@@ -91,7 +91,7 @@ extension TableDataSource {
     do {
       _ = try snapshot(of: list)
       return true
-    } catch where error.code == .notFound {
+    } catch  where error.code == .notFound {
       return false
     }
   }

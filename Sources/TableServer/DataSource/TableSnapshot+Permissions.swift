@@ -49,7 +49,9 @@ extension TableSnapshot {
       try requireEditable()
       _ = try row(id)
       guard let values else { return }
-      guard let cell else { throw ProtocolError(.badMessage, "field \"values\": list \(list) has no custom cell") }
+      guard let cell else {
+        throw ProtocolError(.badMessage, "field \"values\": list \(list) has no custom cell")
+      }
       if let (slot, message) = cell.problem(with: values) {
         throw ProtocolError(.badMessage, "field \"values.\(slot)\": \(message)")
       }

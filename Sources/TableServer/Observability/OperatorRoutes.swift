@@ -14,7 +14,8 @@ final class OperatorRoutes: HTTPResponder {
   let health: HealthProbe
   let servesMetrics: Bool
 
-  init(telemetry: ServerTelemetry, healthCheck: @escaping @Sendable () -> Bool, servesMetrics: Bool) {
+  init(telemetry: ServerTelemetry, healthCheck: @escaping @Sendable () -> Bool, servesMetrics: Bool)
+  {
     self.telemetry = telemetry
     self.health = HealthProbe(healthCheck)
     self.servesMetrics = servesMetrics

@@ -67,9 +67,11 @@ package final class ServerTelemetry {
     commandTime = CoreMetrics.Timer(label: "tableweb_command_seconds", factory: factory)
     resyncs = CoreMetrics.Counter(label: "tableweb_queue_resyncs_total", factory: factory)
     groupsCommitted = CoreMetrics.Counter(
-      label: "tableweb_group_commits_total", dimensions: [("result", "committed")], factory: factory)
+      label: "tableweb_group_commits_total", dimensions: [("result", "committed")], factory: factory
+    )
     groupsRunAgain = CoreMetrics.Counter(
-      label: "tableweb_group_commits_total", dimensions: [("result", "run_again")], factory: factory)
+      label: "tableweb_group_commits_total", dimensions: [("result", "run_again")], factory: factory
+    )
     groupedItems = CoreMetrics.Counter(label: "tableweb_group_commit_items_total", factory: factory)
     var refused: [HTTPRefusal.Reason: CoreMetrics.Counter] = [:]
     for reason in HTTPRefusal.Reason.allCases {

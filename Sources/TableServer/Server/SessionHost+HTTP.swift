@@ -45,7 +45,8 @@ extension SessionHost: HTTPResponder {
     case .failure(let error):
       return .error(ref: ref, error)
     case .success(let message):
-      guard let (answer, effects) = server?.handleWithoutSession(message, ref: ref, as: identity) else {
+      guard let (answer, effects) = server?.handleWithoutSession(message, ref: ref, as: identity)
+      else {
         return .error(ref: ref, ProtocolError(.internal, "the server is stopping"))
       }
       perform(effects)

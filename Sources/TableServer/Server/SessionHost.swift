@@ -246,11 +246,13 @@ extension SessionHost {
     switch failure {
     case .notApplied(let error):
       diagnostics.report(
-        "\(ran.count) commands could not be committed together (\(error.message)); running each again on its own")
+        "\(ran.count) commands could not be committed together (\(error.message)); running each again on its own"
+      )
       for item in ran { item() }
     case .outcomeUnknown(let error):
       diagnostics.report(
-        "the connection broke while \(ran.count) commands were committing together; each is answered with an error, and the change log shows what was committed")
+        "the connection broke while \(ran.count) commands were committing together; each is answered with an error, and the change log shows what was committed"
+      )
       group.refusingCommits(with: error) {
         for item in ran { item() }
       }
@@ -268,4 +270,3 @@ extension SessionHost {
     }
   }
 }
-

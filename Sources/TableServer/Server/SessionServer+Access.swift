@@ -37,7 +37,9 @@ extension SessionServer {
       // close with 1013 (try again later), which a page reconnects after, not 4401.
       return [
         reply(
-          .error(ref: ref, ProtocolError(.internal, "the database \(StoreError.unreachable): try again shortly")),
+          .error(
+            ref: ref,
+            ProtocolError(.internal, "the database \(StoreError.unreachable): try again shortly")),
           to: connection),
         .close(connection, reason: "database unavailable", code: 1013),
       ]

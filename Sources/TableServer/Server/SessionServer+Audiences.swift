@@ -26,7 +26,9 @@ extension SessionServer {
     }
     sessions[session.token] = session
     audiences[session.topList, default: []].insert(session.token)
-    if let beside = session.sidebarList { sidebarAudiences[beside, default: []].insert(session.token) }
+    if let beside = session.sidebarList {
+      sidebarAudiences[beside, default: []].insert(session.token)
+    }
   }
 
   /// Forgets an open session (its stack stays in storage).

@@ -70,7 +70,8 @@ extension SessionServer {
       } catch {
         // Only a snapshot with duplicate ids makes no diff: resend the screens.
         diagnostics.report("list \(listChange.list) cannot be diffed (\(error)); screens resent")
-        for session in sessions(showing: listChange.list) + sessions(showingBeside: listChange.list) {
+        for session in sessions(showing: listChange.list) + sessions(showingBeside: listChange.list)
+        {
           effects.append(screen(of: session.token, transition: .none, to: session.connections))
         }
         continue
@@ -143,7 +144,8 @@ extension SessionServer {
       try new.apply(edits)
     } catch {
       diagnostics.report(
-        "the edits to list \(change.list) v\(change.version) do not fit its snapshot (\(error)); read again")
+        "the edits to list \(change.list) v\(change.version) do not fit its snapshot (\(error)); read again"
+      )
       return nil
     }
     new.version = change.version

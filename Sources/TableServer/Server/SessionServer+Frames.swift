@@ -13,7 +13,9 @@ extension SessionServer {
   /// The session's top screen, as `screen` sends it to `connections`. A pop carries the
   /// row that led up from the level (UIKit highlights it as it comes back) and where the
   /// person had scrolled to.
-  mutating func screen(of token: SessionToken, transition: ScreenTransition, to connections: [ConnectionID])
+  mutating func screen(
+    of token: SessionToken, transition: ScreenTransition, to connections: [ConnectionID]
+  )
     -> ServerAction
   {
     guard let session = sessions[token] else { preconditionFailure("\(token) is not open") }

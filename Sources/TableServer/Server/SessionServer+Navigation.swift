@@ -169,7 +169,10 @@ extension SessionServer {
     throws(ProtocolError)
   {
     guard var session = sessions[token] else { preconditionFailure("\(token) is not open") }
-    if isOn && !(snapshots[session.topList]?.isEditable == true && mayWrite(session.topList, session: session)) {
+    if isOn
+      && !(snapshots[session.topList]?.isEditable == true
+        && mayWrite(session.topList, session: session))
+    {
       throw ProtocolError(.notAllowed, "“\(session.stack.top.title)” cannot be edited")
     }
     guard session.stack.top.isEditing != isOn else { return }

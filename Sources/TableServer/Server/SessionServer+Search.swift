@@ -33,7 +33,9 @@ extension SessionServer {
 
   /// The results the session's top screen shows, read now if they are not kept; nil when
   /// it shows its whole list (or the results cannot be read, which is reported).
-  mutating func searchResults(shownTo session: Session) -> (query: SearchQuery, results: TableSnapshot)? {
+  mutating func searchResults(shownTo session: Session) -> (
+    query: SearchQuery, results: TableSnapshot
+  )? {
     searches.prune(session)
     guard let query = searches.query(of: session) else { return nil }
     if let kept = searches.results[session.topList]?[query] { return (query, kept) }
@@ -84,7 +86,8 @@ extension SessionServer {
       guard let new = searchResults(shownTo: viewers[0])?.results else { continue }
       if let old, new.version == old.version + 1, let ops = searchDiff(from: old, to: new) {
         let diff = TableDiff(list: list, from: old.version, ops: ops)
-        effects.append(.send(frame(for: .diff(diff)), to: viewers.flatMap(\.connections), kind: .diff))
+        effects.append(
+          .send(frame(for: .diff(diff)), to: viewers.flatMap(\.connections), kind: .diff))
       } else if old?.version != new.version {
         for session in viewers {
           effects.append(screen(of: session.token, transition: .none, to: session.connections))
@@ -116,7 +119,8 @@ extension SessionServer {
     do {
       return try TableDiff.ops(from: old.sections, to: new.sections)
     } catch {
-      diagnostics.report("search results of list \(new.list) cannot be diffed (\(error)); screens resent")
+      diagnostics.report(
+        "search results of list \(new.list) cannot be diffed (\(error)); screens resent")
       return nil
     }
   }

@@ -10,7 +10,8 @@ extension SessionServer {
   }
 
   /// The list's snapshot, and for a long list held as its first rows, its section counts.
-  func listState(of list: String) throws(ProtocolError) -> (snapshot: TableSnapshot, counts: [Int]?) {
+  func listState(of list: String) throws(ProtocolError) -> (snapshot: TableSnapshot, counts: [Int]?)
+  {
     if let cached = snapshots[list] { return (cached, windowCounts[list]) }
     guard try dataSource.listExists(list) else { throw ProtocolError(.notFound, "no list \(list)") }
     return try readListState(of: list)
@@ -18,7 +19,9 @@ extension SessionServer {
 
   /// Reads the list: its first rows when it is long and the data source can say so, else
   /// whole.
-  func readListState(of list: String) throws(ProtocolError) -> (snapshot: TableSnapshot, counts: [Int]?) {
+  func readListState(of list: String) throws(ProtocolError) -> (
+    snapshot: TableSnapshot, counts: [Int]?
+  ) {
     if let windowed = capabilities.windows,
       let prefix = try windowed.prefix(of: list, rowLimit: configuration.screenRowLimit),
       prefix.total > configuration.windowedListThreshold

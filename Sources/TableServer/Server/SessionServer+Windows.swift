@@ -33,7 +33,9 @@ extension SessionServer {
   func checkWindowed(_ edit: TableEdit, in list: String, held: TableSnapshot)
     throws(ProtocolError) -> RowPositions
   {
-    guard let windowed = windowedSource else { return RowPositions(list: list, version: nil, before: [:]) }
+    guard let windowed = windowedSource else {
+      return RowPositions(list: list, version: nil, before: [:])
+    }
     let version = try windowed.currentVersion(of: list)
     var probe = held
     for index in probe.sections.indices { probe.sections[index].rows = [] }

@@ -114,7 +114,8 @@ package struct SessionServer {
         onCommand?("hello", "unauthorized")
         return refusal
       }
-      if let key = answeredCommandKey(commandID, on: connection), let answer = answeredCommands[key] {
+      if let key = answeredCommandKey(commandID, on: connection), let answer = answeredCommands[key]
+      {
         onCommand?(message.kind.rawValue, "duplicate")
         return answer.message(ref: ref).map { [reply($0, to: connection)] } ?? []
       }
@@ -225,18 +226,22 @@ package struct SessionServer {
       return try commit(.delete(rows: rows), in: list, as: identity, effects: &effects)
     case .insert(let list, let section, let after, let row):
       return try commit(
-        .insert(section: section, after: after, row: row), in: list, as: identity, effects: &effects)
+        .insert(section: section, after: after, row: row), in: list, as: identity, effects: &effects
+      )
     case .move(let list, let row, let section, let after):
       return try commit(
         .move(row: row, section: section, after: after), in: list, as: identity, effects: &effects)
     case .update(let list, let row, let edit):
       return try commit(
-        .update(row: row, text: edit.text, detail: TableEdit.DetailChange(edit.detail), flagged: edit.flagged, values: edit.values),
+        .update(
+          row: row, text: edit.text, detail: TableEdit.DetailChange(edit.detail),
+          flagged: edit.flagged, values: edit.values),
         in: list, as: identity, effects: &effects)
     case .toggle(let list, let row, let isOn):
       return try commit(.toggle(row: row, isOn: isOn), in: list, as: identity, effects: &effects)
     case .action(let list, let row, let action):
-      return try commit(.action(row: row, action: action), in: list, as: identity, effects: &effects)
+      return try commit(
+        .action(row: row, action: action), in: list, as: identity, effects: &effects)
     default:
       throw ProtocolError(
         .badMessage, "\(message.kind.rawValue) needs a session: send it over the WebSocket")

@@ -1,5 +1,5 @@
-import TableModel
 import CWebsockets
+import TableModel
 
 #if canImport(Glibc)
   import Glibc
@@ -46,7 +46,6 @@ final class WebSocketConnection {
   deinit {
     releaseWrittenFrame()
   }
-
 
   /// Whether lws may still read the frame written last (permessage-deflate).
   var holdsWrittenFrame: Bool { written != nil }

@@ -1,5 +1,5 @@
-import TableModel
 import CWebsockets
+import TableModel
 
 // libwebsockets calls these C functions on the service thread. They capture nothing: the
 // server is the context's user pointer, and each connection's per-session data holds its
@@ -45,7 +45,8 @@ func httpProtocolCallback(
   case LWS_CALLBACK_HTTP:
     return server.httpRequestStarted(wsi)
   case LWS_CALLBACK_HTTP_BODY:
-    return server.httpBodyReceived(wsi, UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length))
+    return server.httpBodyReceived(
+      wsi, UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length))
   case LWS_CALLBACK_HTTP_BODY_COMPLETION:
     return server.httpBodyComplete(wsi)
   case LWS_CALLBACK_HTTP_WRITEABLE:

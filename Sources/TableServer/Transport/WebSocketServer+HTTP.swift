@@ -97,7 +97,8 @@ extension WebSocketServer {
       responder?.refused(exchange.request, refusal)
       response = HTTPResponse(status: refusal.status, text: refusal.message + "\n")
     } else if exchange.isTooLarge {
-      response = HTTPResponse(status: 413, text: "the request is larger than \(maxRequestBody) bytes\n")
+      response = HTTPResponse(
+        status: 413, text: "the request is larger than \(maxRequestBody) bytes\n")
     } else if isOwn {
       response = responder?.respond(to: exchange.request)
     } else if configuration.servesPage, exchange.request.method == "GET",
@@ -121,7 +122,8 @@ extension WebSocketServer {
     {
       return 0
     }
-    let found = response ?? HTTPResponse(status: 404, text: "no such path: \(exchange.request.path)\n")
+    let found =
+      response ?? HTTPResponse(status: 404, text: "no such path: \(exchange.request.path)\n")
     exchange.response = found
     if writeHeaders(wsi, found) != 0 { return -1 }
     lws_callback_on_writable(wsi)
@@ -130,7 +132,8 @@ extension WebSocketServer {
 
   /// A later answer, on the service thread: written from the next writeable callback, if
   /// the request's connection is still there (the same exchange: lws reuses addresses).
-  private func answerLater(_ wsi: OpaquePointer, _ exchange: HTTPExchange, _ response: HTTPResponse) {
+  private func answerLater(_ wsi: OpaquePointer, _ exchange: HTTPExchange, _ response: HTTPResponse)
+  {
     guard httpExchanges[wsi] === exchange else { return }
     exchange.response = response
     exchange.headersPending = true

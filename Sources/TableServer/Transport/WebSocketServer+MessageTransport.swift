@@ -46,7 +46,8 @@ extension WebSocketServer: MessageTransport {
 
   /// - Important: Must be called on the service thread.
   public func upgradeRequest(of connection: ConnectionID) -> UpgradeRequest {
-    precondition(isOnServiceThread, "upgradeRequest(of: \(connection)) called off the service thread")
+    precondition(
+      isOnServiceThread, "upgradeRequest(of: \(connection)) called off the service thread")
     return openConnection(connection)?.request ?? UpgradeRequest()
   }
 

@@ -26,7 +26,8 @@ protocol StoreConnection: AnyObject {
   /// PostgreSQL connection in a group's pipeline it is sent at once and its result read
   /// later (PostgresConnection+Pipeline.swift), and this returns true; otherwise it runs as
   /// ``run(_:_:)`` does and returns false.
-  func runLater(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError) -> Bool
+  func runLater(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError)
+    -> Bool
   /// Steps through the rows of `sql` while `body` returns true.
   func each(
     _ sql: String, _ arguments: [any DatabaseValueConvertible], _ body: (Columns) -> Bool

@@ -1,5 +1,5 @@
-import TableModel
 import CSQLite
+import TableModel
 
 /// SQLite as a ``Store``'s connection: prepared statements cached by their text, the
 /// schema version in `PRAGMA user_version`, new changes seen through `PRAGMA data_version`.
@@ -25,7 +25,9 @@ extension Database: StoreConnection {
     try firstRowsOneByOne(statements, body)
   }
 
-  func runLater(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError) -> Bool {
+  func runLater(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError)
+    -> Bool
+  {
     try run(sql, arguments)
     return false
   }
@@ -67,14 +69,17 @@ extension Database: StoreConnection {
   func endWrite(committing: Bool) throws(StoreError) {
     guard !isAutocommit else {
       // SQLite rolled back by itself (some I/O and full-disk errors do).
-      if committing { throw .sqlite(code: 1, message: "the transaction was rolled back", sql: "COMMIT") }
+      if committing {
+        throw .sqlite(code: 1, message: "the transaction was rolled back", sql: "COMMIT")
+      }
       return
     }
     do {
       try run(committing ? "COMMIT" : "ROLLBACK", [])
     } catch {
       if committing && !isAutocommit {
-        do { try run("ROLLBACK", []) } catch { /* the COMMIT's error is the one to report */ }
+        // The COMMIT's error is the one to report, not the ROLLBACK's.
+        do { try run("ROLLBACK", []) } catch {}
       }
       throw error
     }

@@ -1,4 +1,5 @@
 import TableModel
+
 /// An error type that can carry a SQLite failure, so that a transaction's body can throw
 /// its own errors while BEGIN and COMMIT failures still reach the caller.
 package protocol SQLiteErrorConvertible: Error {

@@ -1,5 +1,5 @@
-import TableModel
 import CSQLite
+import TableModel
 
 /// A `sqlite3 *` connection handle; never leaves this file family.
 typealias SQLiteConnection = OpaquePointer

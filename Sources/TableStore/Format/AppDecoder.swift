@@ -112,7 +112,8 @@ struct AppDecoder {
         throw fail(member(at, "name"), name.isEmpty ? "empty" : "duplicate slot name \"\(name)\"")
       }
       guard slot["kind"] != nil else { throw fail(member(at, "kind"), "missing (required)") }
-      let kind = try enumeration(slot, "kind", at: at, name: "kind", default: CellTemplate.Kind.title)
+      let kind = try enumeration(
+        slot, "kind", at: at, name: "kind", default: CellTemplate.Kind.title)
       var lines = 1
       if let value = slot["lines"], !value.isNull {
         guard let count = value.intValue, count >= 0 else {
@@ -155,7 +156,9 @@ struct AppDecoder {
     var ids: [String] = []
     for (index, element) in array.enumerated() {
       let at = "\(path)[\(index)]"
-      guard case .string(let id) = element else { throw fail(at, "expected a string, found \(element.kindName)") }
+      guard case .string(let id) = element else {
+        throw fail(at, "expected a string, found \(element.kindName)")
+      }
       guard offered.contains(where: { $0.action.id == id }) else {
         let known = offered.map { "\"\($0.action.id)\"" }.joined(separator: ", ")
         throw fail(at, "unknown action \"\(id)\" (the screen's: \(known.isEmpty ? "none" : known))")
@@ -185,7 +188,8 @@ struct AppDecoder {
         edge: try enumeration(object, "edge", at: at, name: "edge", default: .trailing),
         color: try enumeration(object, "color", at: at, name: "color", default: .gray))
       guard object["effect"] != nil else { throw fail(member(at, "effect"), "missing (required)") }
-      let effect = try enumeration(object, "effect", at: at, name: "effect", default: AppAction.Effect.delete)
+      let effect = try enumeration(
+        object, "effect", at: at, name: "effect", default: AppAction.Effect.delete)
       actions.append(AppAction(action, effect: effect))
     }
     return actions

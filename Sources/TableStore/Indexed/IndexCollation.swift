@@ -43,7 +43,9 @@ struct IndexCollation {
     (UInt8(ascii: "A")...UInt8(ascii: "Z")).map { String(UnicodeScalar($0)) }
 
   /// The standard collation: A–Z and "#".
-  static var standard: IndexCollation { IndexCollation(titles: latinLetters + ["#"], localized: nil) }
+  static var standard: IndexCollation {
+    IndexCollation(titles: latinLetters + ["#"], localized: nil)
+  }
 
   private init(titles: [String], localized: Localized?) {
     self.titles = titles
@@ -102,7 +104,9 @@ struct IndexCollation {
     case "zh":
       // Simplified Chinese (zh, zh-Hans, zh-CN, zh-SG) by pinyin. Traditional (Hant, TW,
       // HK, MO) is by stroke count in UIKit, which is not done here: standard.
-      guard Set(subtags.dropFirst()).isDisjoint(with: ["hant", "tw", "hk", "mo"]) else { return nil }
+      guard Set(subtags.dropFirst()).isDisjoint(with: ["hant", "tw", "hk", "mo"]) else {
+        return nil
+      }
       // ICU's pinyin collation sorts U+FDD0 followed by a letter just before the first
       // character whose reading starts with that letter: those are the boundaries.
       let marker = String(Character(Unicode.Scalar(0xFDD0)!))
@@ -176,7 +180,8 @@ struct IndexCollation {
   }
 
   /// Whether row `a` sorts before row `b`, given their sort keys.
-  private static func precedes(_ a: (key: [UInt8], row: Row), _ b: (key: [UInt8], row: Row)) -> Bool {
+  private static func precedes(_ a: (key: [UInt8], row: Row), _ b: (key: [UInt8], row: Row)) -> Bool
+  {
     if a.key != b.key { return a.key.lexicographicallyPrecedes(b.key) }
     if a.row.text != b.row.text { return a.row.text < b.row.text }
     return a.row.id < b.row.id

@@ -17,7 +17,8 @@ final class SortKeyCollator {
     /// nil when ICU has no collator for `locale` (an ICU locale id: `zh_Hans`).
     init?(locale: String) {
       var status = U_ZERO_ERROR
-      guard let collator = swift_ucol_open(locale, &status), status.rawValue <= U_ZERO_ERROR.rawValue
+      guard let collator = swift_ucol_open(locale, &status),
+        status.rawValue <= U_ZERO_ERROR.rawValue
       else { return nil }
       self.collator = collator
     }
@@ -28,7 +29,8 @@ final class SortKeyCollator {
     func key(_ text: String) -> [UInt8] {
       let units = Array(text.utf16)
       var key = [UInt8](repeating: 0, count: max(16, units.count * 4))
-      let length = Int(swift_ucol_getSortKey(collator, units, Int32(units.count), &key, Int32(key.count)))
+      let length = Int(
+        swift_ucol_getSortKey(collator, units, Int32(units.count), &key, Int32(key.count)))
       if length > key.count {
         key = [UInt8](repeating: 0, count: length)
         _ = swift_ucol_getSortKey(collator, units, Int32(units.count), &key, Int32(length))

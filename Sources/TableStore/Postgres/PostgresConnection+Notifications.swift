@@ -12,7 +12,8 @@ extension PostgresConnection {
 
   /// Starts listening on `channel` (an identifier: letters, digits and `_` only).
   public func listen(_ channel: String) throws(PostgresError) {
-    precondition(channel.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }, "channel \(channel)")
+    precondition(
+      channel.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }, "channel \(channel)")
     try executeScript("LISTEN \(channel)")
   }
 

@@ -62,7 +62,8 @@ extension PostgresConnection {
   }
 
   /// Sends the prepared statement `name` (`sql`'s) with `arguments`, without waiting.
-  func send(_ sql: String, name: String, _ arguments: [(any PostgresValue)?]) throws(PostgresError) {
+  func send(_ sql: String, name: String, _ arguments: [(any PostgresValue)?]) throws(PostgresError)
+  {
     let sent = withCStrings(arguments.map { $0?.postgresText }) { values in
       PQsendQueryPrepared(handle, name, Int32(values.count), values, nil, nil, 0)
     }

@@ -46,12 +46,16 @@ extension PostgresConnection {
       if backoff.failures == 1 {
         Self.outageLogger.warning(
           "PostgreSQL cannot be reached; reconnecting with back-off",
-          metadata: ["database": "\(target)", "reason": "\(reason)", "error": "\(Self.oneLine(error.message))"])
+          metadata: [
+            "database": "\(target)", "reason": "\(reason)",
+            "error": "\(Self.oneLine(error.message))",
+          ])
       }
       // Said the way every refusal of this outage is (logged above, once).
       throw PostgresError(
         sqlState: error.sqlState,
-        message: "PostgreSQL \(StoreError.unreachable): \(Self.oneLine(error.message))", statement: nil)
+        message: "PostgreSQL \(StoreError.unreachable): \(Self.oneLine(error.message))",
+        statement: nil)
     }
     if let outage = backoff.succeeded(at: .now) {
       Self.outageLogger.notice(

@@ -28,9 +28,11 @@ package final class PostgresConnection {
   /// here).
   public init(_ conninfo: String) throws(PostgresError) {
     let withTimeout =
-      conninfo.contains("connect_timeout") ? conninfo : Self.adding("connect_timeout=10", to: conninfo)
+      conninfo.contains("connect_timeout")
+      ? conninfo : Self.adding("connect_timeout=10", to: conninfo)
     guard let handle = PQconnectdb(withTimeout) else {
-      throw PostgresError(sqlState: nil, message: "libpq could not allocate a connection", statement: nil)
+      throw PostgresError(
+        sqlState: nil, message: "libpq could not allocate a connection", statement: nil)
     }
     guard PQstatus(handle) == CONNECTION_OK else {
       let message = Self.trimmed(PQerrorMessage(handle))
@@ -49,13 +51,16 @@ package final class PostgresConnection {
   /// Runs one statement with `arguments`, ignoring any rows; returns how many rows it
   /// changed (0 for statements that change none).
   @discardableResult
-  public func execute(_ sql: String, _ arguments: (any PostgresValue)?...) throws(PostgresError) -> Int {
+  public func execute(_ sql: String, _ arguments: (any PostgresValue)?...) throws(PostgresError)
+    -> Int
+  {
     try execute(sql, arguments: arguments)
   }
 
   /// ``execute(_:_:)`` with its arguments in an array.
   @discardableResult
-  public func execute(_ sql: String, arguments: [(any PostgresValue)?]) throws(PostgresError) -> Int {
+  public func execute(_ sql: String, arguments: [(any PostgresValue)?]) throws(PostgresError) -> Int
+  {
     try run(sql, arguments) { result in Int(String(cString: PQcmdTuples(result))) ?? 0 }
   }
 
@@ -87,7 +92,9 @@ package final class PostgresConnection {
   }
 
   /// The integer in the first column of the first row, or nil.
-  public func fetchInt(_ sql: String, _ arguments: (any PostgresValue)?...) throws(PostgresError) -> Int? {
+  public func fetchInt(_ sql: String, _ arguments: (any PostgresValue)?...) throws(PostgresError)
+    -> Int?
+  {
     try fetchOne(sql, arguments) { $0.optionalInt(0) } ?? nil
   }
 
@@ -146,12 +153,15 @@ package final class PostgresConnection {
     switch PQresultStatus(result) {
     case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
     default:
-      let state = PQresultErrorField(result, tableweb_pg_diag_sqlstate()).map { String(cString: $0) }
+      let state = PQresultErrorField(result, tableweb_pg_diag_sqlstate()).map {
+        String(cString: $0)
+      }
       let primary = PQresultErrorField(result, tableweb_pg_diag_message_primary()).map {
         String(cString: $0)
       }
       throw PostgresError(
-        sqlState: state, message: primary ?? Self.trimmed(PQresultErrorMessage(result)), statement: sql)
+        sqlState: state, message: primary ?? Self.trimmed(PQresultErrorMessage(result)),
+        statement: sql)
     }
   }
 
@@ -185,7 +195,8 @@ package final class PostgresConnection {
     }
     // key=value form and URL query: password=secret
     while let range = text.range(of: "password="), !text[range.upperBound...].hasPrefix("***") {
-      let end = text[range.upperBound...].firstIndex(where: { $0 == " " || $0 == "&" }) ?? text.endIndex
+      let end =
+        text[range.upperBound...].firstIndex(where: { $0 == " " || $0 == "&" }) ?? text.endIndex
       text.replaceSubrange(range.upperBound..<end, with: "***")
     }
     return text

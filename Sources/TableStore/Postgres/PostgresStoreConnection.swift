@@ -101,7 +101,7 @@ final class PostgresStoreConnection: StoreConnection {
   private func begin(_ script: String) throws(StoreError) {
     do {
       try connection.executeScript(script)
-    } catch where error.isConnectionFailure && !connection.isConnected {
+    } catch  where error.isConnectionFailure && !connection.isConnected {
       do {
         try connection.reconnectWithBackoff()
       } catch {
@@ -231,7 +231,9 @@ final class PostgresStoreConnection: StoreConnection {
     }
   }
 
-  func runLater(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError) -> Bool {
+  func runLater(_ sql: String, _ arguments: [any DatabaseValueConvertible]) throws(StoreError)
+    -> Bool
+  {
     guard connection.isPipelined else {
       try run(sql, arguments)
       return false

@@ -68,7 +68,9 @@ package struct ReconnectBackoff: Sendable {
 
   /// Records that an attempt succeeded at `now`: how long the outage lasted and how many
   /// attempts failed in it, or nil when there was none.
-  public mutating func succeeded(at now: ContinuousClock.Instant) -> (length: Duration, failures: Int)? {
+  public mutating func succeeded(at now: ContinuousClock.Instant) -> (
+    length: Duration, failures: Int
+  )? {
     defer {
       outageStart = nil
       nextAttempt = nil
@@ -78,6 +80,7 @@ package struct ReconnectBackoff: Sendable {
   }
 
   static func nanoseconds(_ duration: Duration) -> Int {
-    Int(duration.components.seconds) * 1_000_000_000 + Int(duration.components.attoseconds / 1_000_000_000)
+    Int(duration.components.seconds) * 1_000_000_000
+      + Int(duration.components.attoseconds / 1_000_000_000)
   }
 }

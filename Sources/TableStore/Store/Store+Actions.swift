@@ -14,11 +14,13 @@ extension Store {
   /// The list's row actions, in order.
   func actions(ofList list: Int) throws(StoreError) -> [AppAction] {
     try fetchAll(
-      "SELECT key, title, edge, color, effect FROM list_action WHERE list_id = ? ORDER BY pos", [list]
+      "SELECT key, title, edge, color, effect FROM list_action WHERE list_id = ? ORDER BY pos",
+      [list]
     ) { s in
       AppAction(
         RowAction(
-          id: s.string(0), title: s.string(1), edge: RowAction.Edge(rawValue: s.string(2)) ?? .trailing,
+          id: s.string(0), title: s.string(1),
+          edge: RowAction.Edge(rawValue: s.string(2)) ?? .trailing,
           color: RowAction.Color(rawValue: s.string(3)) ?? .gray),
         effect: AppAction.Effect(rawValue: s.string(4)) ?? .check)
     }
@@ -49,7 +51,8 @@ extension Store {
       let found = try requireList(list)
       return (found, try requireVisibleRow(row, in: found).actions)
     }
-    guard let found = try actions(ofList: listRecord.id).first(where: { $0.action.id == action }) else {
+    guard let found = try actions(ofList: listRecord.id).first(where: { $0.action.id == action })
+    else {
       throw .notFound("action \(action) in list \(list)")
     }
     if let offered, !offered.contains(action) {

@@ -4,12 +4,15 @@ extension Store {
   /// Stores a screen's custom cell layout (import).
   func insertCell(_ cell: CellTemplate?, list: Int) throws(StoreError) {
     guard let cell else { return }
-    try execute("INSERT INTO list_cell (list_id, slots) VALUES (?, ?)", list, cell.jsonValue.serialized)
+    try execute(
+      "INSERT INTO list_cell (list_id, slots) VALUES (?, ?)", list, cell.jsonValue.serialized)
   }
 
   /// The list's custom cell layout, if it has one.
   func cell(ofList list: Int) throws(StoreError) -> CellTemplate? {
-    guard let text = try fetchOne("SELECT slots FROM list_cell WHERE list_id = ?", [list], { $0.string(0) })
+    guard
+      let text = try fetchOne(
+        "SELECT slots FROM list_cell WHERE list_id = ?", [list], { $0.string(0) })
     else { return nil }
     do {
       return try CellTemplate(json: JSONValue(parsing: text))

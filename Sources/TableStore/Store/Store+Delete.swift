@@ -53,7 +53,9 @@ extension Store {
           SELECT l.key FROM subtree s JOIN list l ON l.id = s.id ORDER BY s.depth, l.id
           """, [row.id], { $0.string(0) })
       }
-      for row in doomed where row.isVisible { try notePrior(row, in: record, placed: true, into: &context) }
+      for row in doomed where row.isVisible {
+        try notePrior(row, in: record, placed: true, into: &context)
+      }
       // Every dependent is doomed too: unlink them so that no deletion cascades to a row
       // whose block counts would then go stale. Each row is re-read, as an earlier
       // deletion may have merged its block into the next.
@@ -76,7 +78,9 @@ extension Store {
         change.lists.append(
           TableChange.ListChange(list: list, version: try bumpVersion(of: record), edits: edits))
       }
-      if let parent = try parentChange(of: record, lent: lent, into: &context) { change.lists.append(parent) }
+      if let parent = try parentChange(of: record, lent: lent, into: &context) {
+        change.lists.append(parent)
+      }
       return change
     }
   }

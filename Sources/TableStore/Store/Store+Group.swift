@@ -99,7 +99,9 @@ extension Store {
   func writeInGroup<T>(
     recording record: ChangeRecord?, _ body: (inout WriteContext) throws(StoreError) -> T
   ) throws(StoreError) -> T {
-    guard case .group(let state) = scope else { preconditionFailure("writeInGroup outside a group") }
+    guard case .group(let state) = scope else {
+      preconditionFailure("writeInGroup outside a group")
+    }
     switch state {
     case .broken(let error):
       throw error

@@ -9,7 +9,8 @@ extension Store {
     in list: String, section: String, after: String?, _ content: NewRow,
     by author: ChangeAuthor? = nil
   ) throws(StoreError) -> TableChange {
-    try write(recording: ChangeRecord(author, command: "insert", list: list)) { (_: inout WriteContext) throws(StoreError) in
+    try write(recording: ChangeRecord(author, command: "insert", list: list)) {
+      (_: inout WriteContext) throws(StoreError) in
       let record = try requireList(list)
       guard record.isEditable else { throw .notAllowed("list \(list) is not editable") }
       let sectionID: Int
@@ -18,7 +19,9 @@ extension Store {
         // Stored order does not matter in an indexed list: the row goes where its text
         // sorts, and is kept in the list's first stored section.
         let stored = try storedSections(of: record)
-        let letters = record.collation.titles.map { IndexCollation.sectionKey(list: list, title: $0) }
+        let letters = record.collation.titles.map {
+          IndexCollation.sectionKey(list: list, title: $0)
+        }
         guard let first = stored.first,
           letters.contains(section) || stored.contains(where: { $0.key == section })
         else { throw .notFound("section \(section) in list \(list)") }

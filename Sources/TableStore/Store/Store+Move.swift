@@ -5,9 +5,11 @@ extension Store {
   /// Moving a row to where it already is changes nothing.
   /// `author`: who moves it, recorded in the change log with the change.
   public func moveRow(
-    _ row: String, in list: String, toSection: String, after: String?, by author: ChangeAuthor? = nil
+    _ row: String, in list: String, toSection: String, after: String?,
+    by author: ChangeAuthor? = nil
   ) throws(StoreError) -> TableChange {
-    try write(recording: ChangeRecord(author, command: "move", list: list)) { (context: inout WriteContext) throws(StoreError) in
+    try write(recording: ChangeRecord(author, command: "move", list: list)) {
+      (context: inout WriteContext) throws(StoreError) in
       let record = try requireList(list)
       guard record.isEditable else { throw .notAllowed("list \(list) is not editable") }
       guard !record.isIndexed else { throw .notAllowed("list \(list) is sorted by its index") }

@@ -30,7 +30,9 @@ extension Store {
           "SELECT id, visible FROM row WHERE list_id = ? AND checked", [record.id],
           { ($0.int(0), $0.bool(1)) })
         for (id, visible) in checked where visible {
-          if let old = try rowRecord(id: id) { try notePrior(old, in: record, placed: false, into: &context) }
+          if let old = try rowRecord(id: id) {
+            try notePrior(old, in: record, placed: false, into: &context)
+          }
         }
         for (id, _) in checked {
           try execute("UPDATE row SET checked = FALSE WHERE id = ?", id)
@@ -48,7 +50,9 @@ extension Store {
       var change = TableChange(lists: [
         TableChange.ListChange(list: list, version: try bumpVersion(of: record), edits: edits)
       ])
-      if let parent = try parentChange(of: record, lent: lent, into: &context) { change.lists.append(parent) }
+      if let parent = try parentChange(of: record, lent: lent, into: &context) {
+        change.lists.append(parent)
+      }
       return change
     }
   }

@@ -9,7 +9,8 @@ extension Store {
     _ row: String, in list: String, text: String?, detail: String??, flagged: Bool? = nil,
     values: [String: String]? = nil, by author: ChangeAuthor? = nil
   ) throws(StoreError) -> TableChange {
-    try write(recording: ChangeRecord(author, command: "update", list: list)) { (context: inout WriteContext) throws(StoreError) in
+    try write(recording: ChangeRecord(author, command: "update", list: list)) {
+      (context: inout WriteContext) throws(StoreError) in
       let (record, read) = try requireList(list, readingRow: row)
       guard record.isEditable else { throw .notAllowed("list \(list) is not editable") }
       let found = try requireVisible(read, row, in: record)
@@ -28,7 +29,8 @@ extension Store {
       changed.values = values ?? found.values
       let newText = changed.text
       guard
-        newText != found.text || changed.detail != found.detail || changed.isFlagged != found.isFlagged
+        newText != found.text || changed.detail != found.detail
+          || changed.isFlagged != found.isFlagged
           || changed.values != found.values
       else { return TableChange() }
       let lent = try lentDetail(of: record)
@@ -51,7 +53,9 @@ extension Store {
       var change = TableChange(lists: [
         TableChange.ListChange(list: list, version: try bumpVersion(of: record), edits: edits)
       ])
-      if let parent = try parentChange(of: record, lent: lent, into: &context) { change.lists.append(parent) }
+      if let parent = try parentChange(of: record, lent: lent, into: &context) {
+        change.lists.append(parent)
+      }
       return change
     }
   }

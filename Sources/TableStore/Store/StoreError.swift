@@ -64,7 +64,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case .postgres(let state, _, _) where isConnectionFailure:
       return ProtocolError(
         .internal,
-        "the database \(Self.unreachable) (PostgreSQL error \(state ?? "08000")): try again shortly")
+        "the database \(Self.unreachable) (PostgreSQL error \(state ?? "08000")): try again shortly"
+      )
     case .postgres(let state, _, _):
       return ProtocolError(.internal, "the database failed (PostgreSQL error \(state ?? "08000"))")
     case .invalidData: return ProtocolError(.internal, "the stored data is not valid")

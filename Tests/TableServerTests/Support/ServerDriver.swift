@@ -87,7 +87,9 @@ struct ServerDriver {
           screens[connection] = message["screen"]
           sidebars[connection] = message["sidebar"]?["screen"]
         case "diff" where message["list"] == sidebars[connection]?["list"]:
-          sidebars[connection] = sidebars[connection].map { ScreenModel.apply(diff: message, to: $0) }
+          sidebars[connection] = sidebars[connection].map {
+            ScreenModel.apply(diff: message, to: $0)
+          }
         case "diff":
           screens[connection] = screens[connection].map { ScreenModel.apply(diff: message, to: $0) }
         default: break

@@ -23,7 +23,9 @@ struct Machine {
     var memory: [String: Int] = [:]
     for line in (text("/proc/meminfo") ?? "").split(separator: "\n") {
       let parts = line.split(whereSeparator: { $0 == ":" || $0 == " " })
-      if parts.count >= 2, let kilobytes = Int(parts[1]) { memory[String(parts[0])] = kilobytes * 1024 }
+      if parts.count >= 2, let kilobytes = Int(parts[1]) {
+        memory[String(parts[0])] = kilobytes * 1024
+      }
     }
     var processes: [Int: Process] = [:]
     let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap(Int.init)

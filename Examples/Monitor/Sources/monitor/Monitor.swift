@@ -41,13 +41,17 @@ struct Monitor: AsyncParsableCommand {
 
   /// Load, memory, and the ten processes that used the most CPU since the last reading.
   static func overview(_ now: Machine, _ before: Machine) -> TableSnapshot {
-    let seconds = max(0.001, Double((now.time - before.time).components.seconds)
-      + Double((now.time - before.time).components.attoseconds) / 1e18)
+    let seconds = max(
+      0.001,
+      Double((now.time - before.time).components.seconds)
+        + Double((now.time - before.time).components.attoseconds) / 1e18)
     func percent(_ process: Machine.Process) -> Double {
       let ticks = process.cpuTicks - (before.processes[process.pid]?.cpuTicks ?? process.cpuTicks)
       return Double(ticks) / 100 / seconds * 100  // USER_HZ is 100 on Linux
     }
-    let busiest = now.processes.values.sorted { (percent($0), $0.residentBytes) > (percent($1), $1.residentBytes) }
+    let busiest = now.processes.values.sorted {
+      (percent($0), $0.residentBytes) > (percent($1), $1.residentBytes)
+    }
     let load = zip(["1 minute", "5 minutes", "15 minutes"], now.load).map { name, value in
       Row(id: name, style: .value1, text: name, detail: value)
     }
