@@ -107,7 +107,7 @@ extension ChangeLogStore {
   /// Up to `limit` entries after `id`, oldest first. An entry for which `skipping` (given
   /// its list and version) says true comes without its edits and prior rows, which are
   /// then not decoded: a server skips what it has published already (its own commits).
-  /// Inside a group (``committingTogether(_:)``), after the first read there: none, since
+  /// Inside a group (`committingTogether(_:)`), after the first read there: none, since
   /// only the group's own entries can have come (see ``logReadIsNeeded()``).
   func entries(
     after id: Int, limit: Int, skipping: (String, Int?) -> Bool = { _, _ in false }

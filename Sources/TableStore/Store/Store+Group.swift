@@ -13,19 +13,19 @@ import TableModel
 /// the transaction as it was, and the group goes on. A write that fails after changing
 /// something, or with an error from the database (which aborts a PostgreSQL transaction),
 /// breaks the group: nothing of it is committed, and the caller runs each command again on
-/// its own (``committingTogether(_:)`` throws).
+/// its own (`committingTogether(_:)` throws).
 extension Store {
   /// What every write is asked to do now (``Store/scope``).
   enum WriteScope {
     /// Every write is a transaction of its own.
     case alone
-    /// Inside ``committingTogether(_:)``: writes join its transaction.
+    /// Inside `committingTogether(_:)`: writes join its transaction.
     case group(CommandGroup)
-    /// Inside ``refusingWrites(with:_:)``: every write fails with this at once.
+    /// Inside `refusingWrites(with:_:)`: every write fails with this at once.
     case refusing(StoreError)
   }
 
-  /// The state of a group of writes (``committingTogether(_:)``).
+  /// The state of a group of writes (`committingTogether(_:)`).
   enum CommandGroup {
     /// Before its first write: reads run on their own.
     case requested
@@ -47,7 +47,7 @@ extension Store {
   /// committed (the connection broke, the disk is full), nothing of the group is applied
   /// and this throws: the caller must then treat every write `body` made as not
   /// committed, whatever each one returned.
-  public func committingTogether(_ body: () -> Void) throws(StoreError) {
+  package func committingTogether(_ body: () -> Void) throws(StoreError) {
     guard case .alone = scope else {
       preconditionFailure("committingTogether inside another group or refusal on \(redactedPath)")
     }
@@ -88,7 +88,7 @@ extension Store {
   /// COMMIT had an unknown outcome (``StoreError/isCommitOutcomeUnknown``), its commands
   /// are run again so that each is answered, but none may be applied a second time. Reads
   /// run as usual.
-  public func refusingWrites(with error: StoreError, _ body: () -> Void) {
+  package func refusingWrites(with error: StoreError, _ body: () -> Void) {
     let before = scope
     scope = .refusing(error)
     defer { scope = before }

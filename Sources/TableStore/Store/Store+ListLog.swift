@@ -72,7 +72,7 @@ extension Store {
   /// Up to `limit` entries after `id`, oldest first. An entry for which `skipping` (given
   /// its list and version) says true comes without its edits and prior rows, which are
   /// then not decoded: a server skips what it has published already (its own commits).
-  /// Inside a group (``committingTogether(_:)``), after the first read there: none, since
+  /// Inside a group (`committingTogether(_:)`), after the first read there: none, since
   /// only the group's own entries can have come (see `logReadIsNeeded()`).
   public func logEntries(
     after id: Int, limit: Int = logBatch, skipping: (String, Int?) -> Bool = { _, _ in false }
@@ -93,7 +93,7 @@ extension Store {
   /// SQLite's `PRAGMA data_version` (changes whenever another connection, in this process
   /// or another, commits to the file; no page is read), PostgreSQL's newest change-log id.
   /// A watcher polls it on a connection of its own to learn that the change log has grown.
-  public func dataVersion() throws(StoreError) -> Int {
+  package func dataVersion() throws(StoreError) -> Int {
     try database.dataVersion()
   }
 }

@@ -28,11 +28,11 @@ public final class Store {
   /// How much of the change log is kept.
   public var logRetention = LogRetention.default
   /// What the calls the caller is inside ask of every write: its own transaction, joining
-  /// a group's (``committingTogether(_:)``) or refused (``refusingWrites(with:_:)``). Set
+  /// a group's (`committingTogether(_:)`) or refused (`refusingWrites(with:_:)`). Set
   /// only by those two, for the length of their body; a write's own context
   /// (``WriteContext``) is a parameter of the write, never kept here.
   var scope = WriteScope.alone
-  /// Called after a group's COMMIT succeeded, before ``committingTogether(_:)`` returns:
+  /// Called after a group's COMMIT succeeded, before `committingTogether(_:)` returns:
   /// tests make it throw to stand for a COMMIT whose answer was lost.
   var afterGroupCommit: (() throws(StoreError) -> Void)?
   /// Log entries appended by this connection whose statements were sent ahead, so that
@@ -202,7 +202,7 @@ public final class Store {
   /// The one path of every write: `body` gets the write's context (``WriteContext``: the
   /// `record` of who makes it, and the prior rows it notes), and the same transaction
   /// adds the record to `change_log` and a returned ``TableChange`` to the change log.
-  /// Inside ``committingTogether(_:)`` the write joins the group's transaction instead.
+  /// Inside `committingTogether(_:)` the write joins the group's transaction instead.
   func write<T>(
     recording record: ChangeRecord? = nil,
     _ body: (inout WriteContext) throws(StoreError) -> T

@@ -18,7 +18,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
   /// A COMMIT whose outcome nobody can know: the connection broke while it was on its way,
   /// so the change may have been applied or not. The message says so and is what the
   /// client is told. Also how the commands of such a group are refused when they are
-  /// answered again (``Store/refusingWrites(with:_:)``), on either database.
+  /// answered again (`Store.refusingWrites(with:_:)`), on either database.
   case commitOutcomeUnknown(String)
 
   public var description: String {
