@@ -16,12 +16,13 @@ struct ListRecord {
   var isSearchable: Bool
   /// The list's own `language`, as imported (and exported).
   var ownLanguage: String?
-  /// The language its screens are in: its own, else the root list's.
+  /// The language its screens are in: its own, else that of the screen leading to it, up
+  /// to the root's (worked out at import).
   var language: String?
 
   static let columns =
     "id, key, parent_row, title, style, selection, editable, indexed, header, footer, version, searchable, language, "
-    + "COALESCE(language, (SELECT root.language FROM list root WHERE root.parent_row IS NULL ORDER BY root.id LIMIT 1))"
+    + "screen_language"
   // Built once: the statement cache hashes the SQL of every statement it hands out.
   static let selectByKey = "SELECT \(columns) FROM list WHERE key = ?"
   static let selectByID = "SELECT \(columns) FROM list WHERE id = ?"

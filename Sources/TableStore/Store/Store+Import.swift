@@ -31,7 +31,7 @@ extension Store {
       var importer = Importer(
         store: self, versions: versions, reserved: Set(Importer.ids(in: root)),
         counter: try fetchInt("SELECT value FROM meta WHERE key = 'next_id'") ?? 1)
-      _ = try importer.insert(root, parentRow: nil)
+      _ = try importer.insert(root, parentRow: nil, inheriting: nil)
       try execute("UPDATE meta SET value = ? WHERE key = 'next_id'", importer.counter)
       try appendReplacedToLog()
     }
@@ -70,16 +70,21 @@ private struct Importer {
     }
   }
 
-  mutating func insert(_ screen: AppScreen, parentRow: Int?) throws(StoreError) -> Int {
+  /// `inheriting`: the language of the screen that leads to this one (nil at the root),
+  /// which this one's screens are in unless it says its own.
+  mutating func insert(_ screen: AppScreen, parentRow: Int?, inheriting: String?)
+    throws(StoreError) -> Int
+  {
     let listKey = key(screen.id, "L")
+    let language = screen.language ?? inheriting
     guard
       let listID = try store.fetchInt(
         """
-        INSERT INTO list (key, parent_row, title, style, selection, editable, indexed, header, footer, version, searchable, language)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+        INSERT INTO list (key, parent_row, title, style, selection, editable, indexed, header, footer, version, searchable, language, screen_language)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
         """, listKey, parentRow, screen.title, screen.style.rawValue, screen.selection.rawValue,
         screen.isEditable, screen.isIndexed, screen.header, screen.footer,
-        (versions[listKey] ?? 0) + 1, screen.isSearchable, screen.language)
+        (versions[listKey] ?? 0) + 1, screen.isSearchable, screen.language, language)
     else { throw .notFound("list \(listKey)") }
     try store.insertActions(screen.actions, list: listID)
     try store.insertCell(screen.cell, list: listID)
@@ -135,7 +140,9 @@ private struct Importer {
         "UPDATE row SET show_when_row = ?, show_when_on = ? WHERE id = ?", target, showWhen.isOn,
         row)
     }
-    for (row, child) in children { _ = try insert(child, parentRow: row) }
+    for (row, child) in children {
+      _ = try insert(child, parentRow: row, inheriting: language)
+    }
     return listID
   }
 

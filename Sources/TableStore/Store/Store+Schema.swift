@@ -160,9 +160,12 @@ extension Store {
     """
     SELECT 1;
     """,
-    // 9: data format v1.2's `language` of a screen (BCP 47); NULL: the root list's.
+    // 9: data format v1.2's `language` of a screen (BCP 47), as the file said it; and the
+    // language its screens are in, worked out at import: its own, else the screen's that
+    // leads to it, up to the root's (NULL: none known).
     """
     ALTER TABLE list ADD COLUMN language TEXT;
+    ALTER TABLE list ADD COLUMN screen_language TEXT;
     """,
   ]
 
