@@ -1,5 +1,5 @@
 /// An open-addressing hash table from id hashes to small integer keys, for the diff's hot
-/// loops. It stores no ids: the caller hashes them with ``IDBytes`` and says, given a key,
+/// loops. It stores no ids: the caller hashes them with `IDBytes` and says, given a key,
 /// whether that key's id is the one looked for.
 ///
 /// Linear probing over 8-byte slots, at most half full; a slot holds 32 bits of the hash

@@ -8,11 +8,11 @@
 /// 2. Each surviving section is matched against its old self: equal ids at the start and
 ///    end pair up without a table; the rest meet in a table of that section's old rows.
 ///    The rows that stay in their section keep their place when they lie on a
-///    ``LongestIncreasingSubsequence`` of old positions, and move otherwise.
+///    `LongestIncreasingSubsequence` of old positions, and move otherwise.
 /// 3. The rows left over (moved across sections, inserted, deleted, in inserted or deleted
 ///    sections) meet in one table.
 /// 4. Duplicate ids: every old hash and the hashes of the new rows no old row matched
-///    must all differ, or two of those rows share an id (``HashCollisions``). A new row
+///    must all differ, or two of those rows share an id (`HashCollisions`). A new row
 ///    that repeats an id is never matched twice, so it lands among those hashes.
 ///
 /// Every old row's id is hashed exactly once, while its section is visited; new rows are
@@ -259,7 +259,7 @@ struct TableDiffer {
     unmatchedNewHashes.append(UInt32(truncatingIfNeeded: hash >> 32))
   }
 
-  /// A kept 32-bit hash as ``IDHashTable`` takes one: the same bits pick the slot and
+  /// A kept 32-bit hash as `IDHashTable` takes one: the same bits pick the slot and
   /// make the tag.
   private static func tableHash(_ hash: UInt32) -> UInt64 { UInt64(hash) << 32 | UInt64(hash) }
 

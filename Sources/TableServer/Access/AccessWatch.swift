@@ -27,8 +27,8 @@ package final class AccessWatch: Sendable {
 }
 
 /// Carries the host to the core thread (docs/threading.md), the only place it is used,
-/// which ``host`` checks on every access (as ``ThreadBound`` does); weak, so that a watch
-/// (this one, ``ChangeWatch``) does not keep a stopped server's host (and its database)
+/// which ``host`` checks on every access (as `ThreadBound` does); weak, so that a watch
+/// (this one, `ChangeWatch`) does not keep a stopped server's host (and its database)
 /// alive.
 final class HostReference: @unchecked Sendable {
   // Sendable because the host is reached only through `host`, which checks the thread.

@@ -12,8 +12,10 @@ public final class StoreAuthenticator: Authenticator {
   public let store: Store
   private let diagnostics: ServerDiagnostics
 
-  /// - Parameter logger: where grants that cannot be read are logged: give it the
-  ///   server's ``TablewebServer/Configuration/logger``.
+  /// - Parameters:
+  ///   - store: the store whose grants it reads, the one the server itself uses.
+  ///   - logger: where grants that cannot be read are logged: give it the server's
+  ///     ``TablewebServer/Configuration/logger``.
   public init(store: Store, logger: Logger = Logger(label: "tableweb")) {
     self.store = store
     diagnostics = ServerDiagnostics(logger: logger)
@@ -31,7 +33,7 @@ public final class StoreAuthenticator: Authenticator {
     } catch {
       diagnostics.report("access grants could not be read (\(error)); refusing")
       // An outage, not a wrong credential: the hello is told to come back (see
-      // ``SessionServer/refuseUnauthorized``), not that it needs access.
+      // `SessionServer.refuseUnauthorized`), not that it needs access.
       return .refused(
         error.isConnectionFailure
           ? "the database \(StoreError.unreachable)" : "the grants could not be read")

@@ -14,7 +14,7 @@ import TableStore
 /// edits. The listener keeps one connection of its own on a thread of its own: it waits in
 /// `poll(2)` on the connection's socket (a quarter of a second at most, to notice a stop),
 /// so nothing blocks the service thread and nothing spins. When announcements arrive it
-/// hands one ``SessionHost/catchUpWithLog(announced:)`` to the core thread (docs/threading.md) — one at a
+/// hands one `SessionHost.catchUpWithLog(announced:)` to the core thread (docs/threading.md) — one at a
 /// time: while one is queued, later announcements ride along with it. The catch-up reads
 /// the log only when some announcement names a version this server has not published: its
 /// own commits, which it publishes as it makes them, cost no read (one PostgreSQL
@@ -22,7 +22,7 @@ import TableStore
 ///
 /// A dropped connection (PostgreSQL restarted, the backend terminated, the network gone —
 /// found by a `SELECT 1` after ``idleCheck`` of silence) is opened again with the store's
-/// ``ReconnectBackoff`` (100 ms doubling to 1 s, with jitter), reported once per outage;
+/// `ReconnectBackoff` (100 ms doubling to 1 s, with jitter), reported once per outage;
 /// once listening again it catches up from the log, so nothing committed meanwhile
 /// is missed, and nothing is published twice (the catch-up skips what was published).
 ///

@@ -6,7 +6,7 @@ import TableModel
 /// The server uses it when commands queue up faster than they commit one by one, as they
 /// do on PostgreSQL, where each commit waits for network round trips and a WAL flush: the
 /// commands that arrived meanwhile are run together, their answers and diffs held until
-/// the transaction commits (see ``SessionHost/runTogether(_:more:)``).
+/// the transaction commits (see `SessionHost.runTogether(_:more:)`).
 ///
 /// - Important: Called only on the core thread (docs/threading.md). Used only when
 ///   declared (``DataSourceCapabilities/groupCommit``).

@@ -11,9 +11,11 @@ public final class StoreDataSource: TableDataSource, SessionStorage, GroupCommit
   public let store: Store
   private let diagnostics: ServerDiagnostics
 
-  /// - Parameter logger: where what goes wrong without a client to tell is logged (a
-  ///   saved session that cannot be read): give it the server's
-  ///   ``TablewebServer/Configuration/logger``.
+  /// - Parameters:
+  ///   - store: the store whose lists it serves, used only on the core thread.
+  ///   - logger: where what goes wrong without a client to tell is logged (a saved
+  ///     session that cannot be read): give it the server's
+  ///     ``TablewebServer/Configuration/logger``.
   public init(store: Store, logger: Logger = Logger(label: "tableweb")) {
     self.store = store
     diagnostics = ServerDiagnostics(logger: logger)

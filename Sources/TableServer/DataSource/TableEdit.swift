@@ -14,7 +14,7 @@ public enum TableEdit: Sendable, Hashable {
   case insert(section: String, after: String?, row: NewRow)
   /// Several rows at once; a row with a child list takes that list (and its subtree) along.
   case delete(rows: [String])
-  /// `row` into `section`, after row `after` (nil: at the top), as ``RowEdit/move(row:section:after:)``.
+  /// `row` into `section`, after row `after` (nil: at the top), as `RowEdit.move(row:section:after:)`.
   case move(row: String, section: String, after: String?)
   /// New content; nil leaves a field as it is (`detail: .clear` removes the detail;
   /// `values` replaces the row's custom cell values, checked against the list's cell).

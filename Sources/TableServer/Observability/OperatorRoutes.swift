@@ -2,7 +2,7 @@
 /// the data can be read, `503` otherwise) and `GET /metrics` (Prometheus text). Neither
 /// is ever behind access credentials, and neither carries row text or ids.
 ///
-/// `/healthz` is answered later (``HealthProbe``): its check may wait on the database,
+/// `/healthz` is answered later (`HealthProbe`): its check may wait on the database,
 /// the service thread must not.
 ///
 /// - Important: Called on the service thread.

@@ -9,7 +9,7 @@ import TableModel
 /// Labels and log lines never carry row text, row ids or full session tokens: only
 /// command types, error codes, addresses and an 8-character session prefix.
 ///
-/// - Important: Confined to the service thread (``SessionHost`` calls it there), except
+/// - Important: Confined to the service thread (`SessionHost` calls it there), except
 ///   ``prometheusText()``, which the registry makes safe from any thread, and
 ///   `httpRefused(_:_:)`, which the transport calls on its own thread.
 package final class ServerTelemetry {

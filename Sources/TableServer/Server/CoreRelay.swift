@@ -1,20 +1,20 @@
 import TableModel
 
-/// Puts a ``SessionHost`` on a ``CoreThread`` of its own, between it and the
-/// ``WebSocketServer``: the transport's delegate on the service thread, and the host's
-/// ``MessageTransport`` on the core thread.
+/// Puts a `SessionHost` on a `CoreThread` of its own, between it and the
+/// `WebSocketServer`: the transport's delegate on the service thread, and the host's
+/// `MessageTransport` on the core thread.
 ///
 /// Each transport callback is handed to the core thread in the order it came (with what
 /// only the service thread can read, the upgrade request and the peer's address, read
 /// first); each frame the host sends is handed back to the service thread in the order it
-/// was sent, through ``WebSocketServer/perform(_:)``, and so is every close. The service
+/// was sent, through `WebSocketServer.perform(_:)`, and so is every close. The service
 /// thread never waits for the core: a slow database stalls the commands behind it, not
 /// the reading, writing, pings and static files of every connection.
 ///
 /// Backpressure: the host learns of a full queue later than when it sends, so the relay
 /// handles it on the service thread. The frame that did not fit, and every frame for that
 /// connection after it, is dropped until the host's fresh screen
-/// (``SessionHost/resynchronize(_:)``) replaces the queue — the same rule as on one
+/// (`SessionHost.resynchronize(_:)`) replaces the queue — the same rule as on one
 /// thread: the fresh screen contains everything dropped.
 package final class CoreRelay: ConnectionDelegate, MessageTransport, @unchecked Sendable {
   private let transport: WebSocketServer

@@ -2,8 +2,8 @@ import Foundation
 import TableModel
 
 /// A thread that runs work handed to it, one item at a time, in the order it was handed
-/// over: where a ``SessionHost`` runs — the core thread (docs/threading.md). A
-/// libwebsockets service thread is one (``WebSocketServer/perform(_:)``); a ``CoreThread``
+/// over: where a `SessionHost` runs — the core thread (docs/threading.md). A
+/// libwebsockets service thread is one (`WebSocketServer.perform(_:)`); a `CoreThread`
 /// is another.
 package protocol WorkQueue: AnyObject, Sendable {
   func perform(_ work: @escaping @Sendable () -> Void)
@@ -20,7 +20,7 @@ extension WebSocketServer: WorkQueue {
 
 /// The core thread as a thread of its own, when the data source makes network round trips
 /// (PostgreSQL): a commit then waits here, and the libwebsockets service thread goes on
-/// reading, writing and answering every other connection (see ``CoreRelay`` and
+/// reading, writing and answering every other connection (see `CoreRelay` and
 /// docs/threading.md).
 ///
 /// Work runs in the order ``perform(_:)`` was called, from any thread. ``stop()`` lets
@@ -73,7 +73,7 @@ package final class CoreThread: WorkQueue, @unchecked Sendable {
 
   /// From now on, work that queued up while the thread was busy is handed to `runner` in
   /// order (at most ``mostRunTogether`` items at a time) instead of run item by item: a
-  /// ``SessionHost`` commits it together (``SessionHost/runTogether(_:more:)``), taking
+  /// `SessionHost` commits it together (`SessionHost.runTogether(_:more:)`), taking
   /// what comes meanwhile into the same group. Any thread.
   public func runTogether(with runner: @escaping Runner) {
     condition.lock()

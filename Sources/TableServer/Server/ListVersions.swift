@@ -2,7 +2,7 @@
 /// (``TableDataSource/keepsVersions`` false): each list starts at 1 and grows by one with
 /// every change the app announces or a command commits.
 ///
-/// A value, part of the session core: a copy of the core (``SessionServer/checkpoint()``)
+/// A value, part of the session core: a copy of the core (`SessionServer.checkpoint()`)
 /// holds its own versions.
 struct ListVersions: Equatable {
   private var versions: [String: Int] = [:]

@@ -2,9 +2,9 @@ import TableModel
 
 /// Who searches what: each session's query on the levels of its stack that show search
 /// results, and the results each query shows now (only for lists that an open session
-/// searches on its top screen), kept current by ``SessionServer`` as the lists change.
+/// searches on its top screen), kept current by `SessionServer` as the lists change.
 ///
-/// A value, part of the session core: a copy of the core (``SessionServer/checkpoint()``)
+/// A value, part of the session core: a copy of the core (`SessionServer.checkpoint()`)
 /// holds its own searches.
 struct SearchBook: Equatable {
   /// Per session, the query of each list in its stack that it searches.

@@ -1,5 +1,5 @@
-/// What the server core asks the I/O code to do. The core decides; ``SessionHost``
-/// carries the actions out through a ``MessageTransport``, in order.
+/// What the server core asks the I/O code to do. The core decides; `SessionHost`
+/// carries the actions out through a `MessageTransport`, in order.
 package enum ServerAction: Sendable {
   /// Queue `frame` (encoded once) for each connection.
   case send(OutgoingFrame, to: [ConnectionID], kind: FrameKind)

@@ -2,8 +2,8 @@ import TableModel
 import TableStore
 
 /// Connects the session core to the transport: it receives the transport's callbacks,
-/// runs them through ``SessionServer`` and carries out the resulting ``ServerAction``s
-/// through a ``MessageTransport``.
+/// runs them through `SessionServer` and carries out the resulting `ServerAction`s
+/// through a `MessageTransport`.
 ///
 /// Backpressure lives here because only here is it known: when the transport refuses a
 /// frame (the connection's bounded queue is full), that connection's queue is replaced
@@ -36,7 +36,7 @@ package final class SessionHost: ConnectionDelegate {
   /// - Parameters:
   ///   - server: the session core.
   ///   - transport: the transport this host will be the delegate of (a
-  ///     ``WebSocketServer`` not started yet: start it with this host as its delegate).
+  ///     `WebSocketServer` not started yet: start it with this host as its delegate).
   ///   - telemetry: where connections, commands and fan-outs are logged and counted.
   public init(
     server: SessionServer, transport: any MessageTransport, telemetry: ServerTelemetry? = nil
@@ -87,7 +87,7 @@ package final class SessionHost: ConnectionDelegate {
   }
 
   /// The app changed `list`: every viewer gets one diff (see
-  /// ``SessionServer/listChanged(_:edits:)``).
+  /// `SessionServer.listChanged(_:edits:)`).
   public func listChanged(_ list: String, edits: [RowEdit]?) {
     thread.check()
     let changed = clock.now
@@ -95,7 +95,7 @@ package final class SessionHost: ConnectionDelegate {
   }
 
   /// Another process committed to the data: publish what the change log holds since
-  /// (see ``ChangeWatch``). With `announced` (the `list:version` announcements heard, see
+  /// (see `ChangeWatch`). With `announced` (the `list:version` announcements heard, see
   /// `ChangeListener`), the log is read only when one names a version not yet published.
   public func catchUpWithLog(announced: [String]? = nil) {
     thread.check()
@@ -113,7 +113,7 @@ package final class SessionHost: ConnectionDelegate {
   }
 
   /// Closes (4401) the connections whose access was revoked, or that hold none while the
-  /// authenticator now requires it. Run about once a second (see ``AccessWatch``).
+  /// authenticator now requires it. Run about once a second (see `AccessWatch`).
   public func recheckAccess() {
     thread.check()
     perform(server?.recheckAccess())
@@ -122,7 +122,7 @@ package final class SessionHost: ConnectionDelegate {
   /// The transport could not queue a frame for `connection` (its bounded queue is full)
   /// and drops what follows until its queue is replaced: by the connection's fresh
   /// screen, as `perform(_:since:)` does when `send` refuses a frame at once. For a
-  /// transport that finds the queue full later, on another thread (``CoreRelay``).
+  /// transport that finds the queue full later, on another thread (`CoreRelay`).
   public func resynchronize(_ connection: ConnectionID) {
     thread.check()
     resynchronizations += 1

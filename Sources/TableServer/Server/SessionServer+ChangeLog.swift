@@ -6,14 +6,14 @@ import TableStore
 /// Every change to a logged data source (the SQLite store) is published from the log, in
 /// log order: after each of its own commits the server reads the log (which then holds
 /// any change another process committed before, then its own), and a watcher
-/// (``ChangeWatch``) makes it read the log when another process committed. An entry whose
+/// (`ChangeWatch`) makes it read the log when another process committed. An entry whose
 /// version a cached snapshot already has was published before (the server's own commit,
 /// read again) and is skipped, so each version goes out once, in order; an entry that
 /// does not follow the snapshot (the log was pruned past it) makes `publish` read the list
 /// and resend screens. Lists nobody here views are skipped: they are read when shown.
 extension SessionServer {
   /// Reads the change log from where this server left off and publishes what it finds.
-  /// - Important: Must be called on the service thread (``SessionHost`` does).
+  /// - Important: Must be called on the service thread (`SessionHost` does).
   public mutating func catchUpWithLog() -> [ServerAction] {
     var effects: [ServerAction] = []
     catchUpWithLog(effects: &effects)
@@ -67,7 +67,7 @@ extension SessionServer {
   }
 
   /// Whether reading the log now would publish nothing for these announcements
-  /// (`list:version`, one per change-log entry, see ``ChangeListener``): each names a
+  /// (`list:version`, one per change-log entry, see `ChangeListener`): each names a
   /// version this server's snapshot of the list already has (its own commit, published as
   /// it was made), or a list nobody here views. An announcement of anything else — no
   /// version (a list removed, an import), a list in some session's stack but not cached,

@@ -28,7 +28,7 @@ extension SessionServer {
     return row
   }
 
-  /// Checks `edit` against a long list as ``TableSnapshot/check(_:)`` does against a
+  /// Checks `edit` against a long list as `TableSnapshot.check(_:)` does against a
   /// whole one (the rows it names read by id), and returns where those rows stand now.
   func checkWindowed(_ edit: TableEdit, in list: String, held: TableSnapshot)
     throws(ProtocolError) -> RowPositions

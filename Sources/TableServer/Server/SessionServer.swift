@@ -3,7 +3,7 @@ import TableModel
 
 /// The application half of the server: sessions, their navigation stacks and live diffs
 /// to every viewer. It is driven by what the transport reports (a connection opened, a
-/// message arrived, it closed) and answers with ``ServerAction``s; it never touches a
+/// message arrived, it closed) and answers with `ServerAction`s; it never touches a
 /// socket, so it is tested by feeding it messages.
 ///
 /// Commands are applied one at a time in arrival order, each to completion: a change and
@@ -11,7 +11,7 @@ import TableModel
 /// what makes every viewer of a list see the same diffs, in version order, without gaps.
 ///
 /// - Important: Not thread-safe, and its data source is not either: use it only on the
-///   core thread (docs/threading.md). ``SessionHost`` owns it there and checks.
+///   core thread (docs/threading.md). `SessionHost` owns it there and checks.
 package struct SessionServer {
   public let dataSource: any TableDataSource
   /// What the data source declared it offers (``TableDataSource/capabilities``), read once.
@@ -269,7 +269,7 @@ package struct SessionServer {
 
 extension SessionServer {
   /// A copy of this core to go back to when what it does next cannot be committed (see
-  /// ``SessionHost/runTogether(_:more:)``). Every stored property of the core is a value
+  /// `SessionHost.runTogether(_:more:)`). Every stored property of the core is a value
   /// (its data source, storage and authenticator aside, which are not its state), so the
   /// copy is the checkpoint: nothing is copied by hand, and nothing can be forgotten.
   /// `SessionCheckpointTests` reflects over the core to keep it so.

@@ -1,4 +1,4 @@
-/// The knobs of ``SessionServer``.
+/// The knobs of `SessionServer`.
 public struct SessionServerConfiguration: Sendable, Hashable {
   /// Refuse every command that changes shared data (`not_allowed`), and show every list
   /// as not editable.

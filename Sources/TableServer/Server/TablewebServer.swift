@@ -86,10 +86,10 @@ public final class TablewebServer: Service, Sendable {
     /// Connections one address may have still sending their first request's headers.
     public var maxPendingHeadersPerAddress = 32
     /// Reverse proxies whose `X-Forwarded-For` is believed (see
-    /// ``WebSocketServer/Configuration/trustedProxies``).
+    /// `WebSocketServer.Configuration.trustedProxies`).
     public var trustedProxies: [String] = []
     /// Whether the page built in brings its service worker, which answers a second visit
-    /// from the browser's cache (see ``WebSocketServer/Configuration/pageWorker``).
+    /// from the browser's cache (see `WebSocketServer.Configuration.pageWorker`).
     public var pageWorker = true
 
     // MARK: Operations
@@ -149,7 +149,7 @@ public final class TablewebServer: Service, Sendable {
   /// The session host, used only on the core thread (checked on every access).
   private let host: ThreadBound<SessionHost>
   /// The core thread as a thread of its own, when the data source needs one (PostgreSQL):
-  /// nil runs the core on the service thread (see ``CoreRelay``).
+  /// nil runs the core on the service thread (see `CoreRelay`).
   private let coreThread: CoreThread?
   /// What ``start()`` hands to the listeners' service threads before they begin, made on
   /// the thread that made the server: taken once, under the lock, by ``start()``.

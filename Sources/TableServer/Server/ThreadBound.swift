@@ -4,7 +4,7 @@
   import Darwin
 #endif
 
-/// A value confined to the thread of a ``WorkQueue`` (the core thread, say), which other
+/// A value confined to the thread of a `WorkQueue` (the core thread, say), which other
 /// threads may hold only to hand back to that thread: every read of ``value`` checks that
 /// it runs there and stops the program otherwise, as swift-nio's `NIOLoopBound` checks its
 /// event loop. The check is one atomic load and one `pthread_self()`.

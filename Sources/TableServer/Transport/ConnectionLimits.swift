@@ -1,8 +1,8 @@
 import Foundation
 
-/// Who may hold a connection: at most ``Settings/maxConnections`` in all, at most
-/// ``Settings/maxConnectionsPerAddress`` from one address, of which at most
-/// ``Settings/maxSendingHeadersPerAddress`` may still be sending their first request's
+/// Who may hold a connection: at most `Settings.maxConnections` in all, at most
+/// `Settings.maxConnectionsPerAddress` from one address, of which at most
+/// `Settings.maxSendingHeadersPerAddress` may still be sending their first request's
 /// headers. A pure state machine: the transport tells it what happened to each connection
 /// (by a key of its own, the lws connection's address) and carries out its answers.
 ///
@@ -102,7 +102,7 @@ struct ConnectionLimits {
     return nil
   }
 
-  /// The connection is gone. Returns ``ConnectionRefusal/headerTimeout`` when it was still
+  /// The connection is gone. Returns `ConnectionRefusal.headerTimeout` when it was still
   /// sending its first headers at the deadline.
   mutating func release(_ key: UInt, at now: ContinuousClock.Instant) -> ConnectionRefusal? {
     guard let connection = held.removeValue(forKey: key) else { return nil }

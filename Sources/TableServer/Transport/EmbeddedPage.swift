@@ -1,7 +1,7 @@
 import Foundation
 
 /// The page (`Public/` of this package), built into the library by the EmbedPage plugin,
-/// so that a server finds it wherever its binary runs. ``WebSocketServer`` serves it from
+/// so that a server finds it wherever its binary runs. `WebSocketServer` serves it from
 /// memory unless its configuration names a folder:
 /// - `/` (`index.html`) is revalidated on every visit (`no-cache`, answered 304 while its
 ///   `ETag` holds); it names the page's code and style by their content hash;
@@ -9,7 +9,7 @@ import Foundation
 ///   year without asking again (`immutable`): a new page has new names;
 /// - `sw.js`, the page's service worker, revalidated: it caches this build's HTML, code and
 ///   style, so that a second visit waits only for the WebSocket. With
-///   ``WebSocketServer/Configuration/pageWorker`` false (and from a folder without one) it
+///   `WebSocketServer.Configuration.pageWorker` false (and from a folder without one) it
 ///   is `Public/sw.js` unfilled, which caches nothing and drops what a built one cached;
 /// - every file of `Public/` is also served under its own name, revalidated.
 /// Each is sent brotli- or gzip-compressed (compressed once, when the page was built) to

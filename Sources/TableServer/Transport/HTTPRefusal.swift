@@ -1,5 +1,5 @@
 /// A request the transport refused before any responder saw it, told to the responder
-/// (``HTTPResponder/refused(_:_:)``) to be logged and counted.
+/// (`HTTPResponder.refused(_:_:)`) to be logged and counted.
 package struct HTTPRefusal: Sendable, Hashable {
   /// What was wrong; the label of `tableweb_http_refused_total`.
   public enum Reason: String, Sendable, CaseIterable {
@@ -23,7 +23,7 @@ package struct HTTPRefusal: Sendable, Hashable {
   }
 }
 
-/// Which writes (`POST` under ``WebSocketServer/apiPathPrefix``) are taken, against
+/// Which writes (`POST` under `WebSocketServer.apiPathPrefix`) are taken, against
 /// cross-site requests: a page elsewhere may make a browser send a "simple" POST (a form's
 /// or `text/plain` body) to any address without asking first, but not one with
 /// `Content-Type: application/json`, and its `Origin` says where it comes from.

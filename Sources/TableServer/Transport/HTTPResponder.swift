@@ -1,5 +1,5 @@
 /// Answers the HTTP requests the server handles itself: those under
-/// ``WebSocketServer/apiPathPrefix`` and the ``WebSocketServer/Configuration/dynamicPaths``
+/// `WebSocketServer.apiPathPrefix` and the `WebSocketServer.Configuration.dynamicPaths`
 /// (`/healthz`, `/metrics`). The one way such a request is answered.
 ///
 /// - Important: Called on the service thread, so an answer should take milliseconds.

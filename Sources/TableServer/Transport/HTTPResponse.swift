@@ -1,4 +1,4 @@
-/// The answer to an ``HTTPRequest``.
+/// The answer to an `HTTPRequest`.
 package struct HTTPResponse: Sendable, Hashable {
   public var status: Int
   public var contentType: String

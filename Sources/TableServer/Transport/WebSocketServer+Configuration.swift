@@ -4,7 +4,7 @@ extension WebSocketServer {
     /// The address to listen on. Only an IP address or `localhost`.
     public var host: String
     /// The port to listen on; 0 lets the system pick one (read it back from
-    /// ``WebSocketServer/port``).
+    /// `WebSocketServer.port`).
     public var port: Int
     /// The folder served as static files at `/`; nil serves the page built into the
     /// library (this package's `Public/`).
@@ -24,7 +24,7 @@ extension WebSocketServer {
     public var hangUpAfterIdleSeconds: Int
     /// Whether to offer permessage-deflate to clients that ask for it.
     public var permessageDeflate: Bool
-    /// Exact paths answered by the ``HTTPResponder`` given to ``WebSocketServer/start(delegate:responder:onRefusal:)``
+    /// Exact paths answered by the `HTTPResponder` given to `WebSocketServer.start(delegate:responder:onRefusal:)`
     /// instead of the static files (`/healthz`, `/metrics`).
     public var dynamicPaths: [String]
     /// Whether the static page is served at all (false for a metrics-only listener).

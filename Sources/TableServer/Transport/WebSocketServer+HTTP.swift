@@ -2,10 +2,10 @@ import CWebsockets
 import TableModel
 
 /// Requests to the server's own paths (``apiPathPrefix`` and
-/// ``Configuration/dynamicPaths``): read whole, answered by the ``HTTPResponder``, written
+/// ``Configuration/dynamicPaths``): read whole, answered by the `HTTPResponder`, written
 /// back in one piece on the next writeable callback.
 extension WebSocketServer {
-  /// Paths under this prefix are the ``HTTPResponder``'s; everything else under `/` is a
+  /// Paths under this prefix are the `HTTPResponder`'s; everything else under `/` is a
   /// static file (or a dynamic path).
   public static let apiPathPrefix = "/api"
 
@@ -16,7 +16,7 @@ extension WebSocketServer {
     var isTooLarge = false
     /// Why the request is answered without its responder (a cross-site write).
     var refusal: HTTPRefusal?
-    /// An answer that came later (``HTTPResponder/respondLater(to:answer:)``): its status
+    /// An answer that came later (`HTTPResponder.respondLater(to:answer:)`): its status
     /// line and headers are written on the next writeable callback, its body on the one
     /// after.
     var headersPending = false

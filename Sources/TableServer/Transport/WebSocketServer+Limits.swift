@@ -4,7 +4,7 @@ import CWebsockets
   import Glibc
 #endif
 
-/// The connection limits (``ConnectionLimits``) at the points lws reports: a socket just
+/// The connection limits (`ConnectionLimits`) at the points lws reports: a socket just
 /// accepted (refused there, before lws reads a byte or gives it a header table), each
 /// connection made and destroyed, and each request's headers in.
 ///

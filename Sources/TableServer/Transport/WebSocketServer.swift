@@ -6,7 +6,7 @@ import TableModel
 /// folder and the WebSocket endpoint `/ws` (subprotocol `tableweb.v1`).
 ///
 /// libwebsockets runs every callback on one thread, the *service thread*, which this
-/// server starts. The connection delegate is called there, and ``MessageTransport``
+/// server starts. The connection delegate is called there, and `MessageTransport`
 /// methods must be called there too; other threads hand work over with ``perform(_:)``.
 ///
 /// ```swift
@@ -164,7 +164,7 @@ package final class WebSocketServer: @unchecked Sendable {
 
   /// Runs `work` on the service thread, soon, in the order `perform` was called: how other
   /// threads (a timer, a store callback) reach the delegate's state and
-  /// ``MessageTransport``. Any thread; from the service thread itself it runs after the
+  /// `MessageTransport`. Any thread; from the service thread itself it runs after the
   /// current callback. Work handed over after the server stopped is dropped.
   public func perform(_ work: @escaping @Sendable () -> Void) {
     shared.withLock {
@@ -177,7 +177,7 @@ package final class WebSocketServer: @unchecked Sendable {
   }
 
   /// Starts a graceful stop: every client gets a close frame (1001, going away) after
-  /// what is queued for it, then the delegate's ``ConnectionDelegate/transportDidStop()``.
+  /// what is queued for it, then the delegate's `ConnectionDelegate.transportDidStop()`.
   /// Returns at once. Any thread, but not from a signal handler (it takes a lock): let the
   /// handler wake a thread that calls it.
   public func requestStop() {

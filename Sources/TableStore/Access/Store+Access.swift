@@ -1,6 +1,6 @@
 import TableModel
 
-/// Access grants (``AccessStore``): `tableweb access grant|list|revoke`, and what the
+/// Access grants (`AccessStore`): `tableweb access grant|list|revoke`, and what the
 /// server checks a `hello`'s credential against. The credential itself is never stored.
 extension Store {
   /// Makes a credential for `name` with `role` and returns it: the only time it exists

@@ -1,8 +1,8 @@
 import TableModel
 
 /// What ``Store`` needs of a database connection, so that its SQL and its decoding are
-/// shared by both backends: SQLite (``Database``) and PostgreSQL
-/// (``PostgresStoreConnection``).
+/// shared by both backends: SQLite (`Database`) and PostgreSQL
+/// (`PostgresStoreConnection`).
 ///
 /// Statements are written in SQLite's dialect with `?`/`?N` placeholders; the PostgreSQL
 /// connection rewrites them once per statement text. The differences the shared SQL

@@ -3,7 +3,7 @@ import CSQLite
 /// A prepared statement. It finalizes itself when released.
 ///
 /// Bind with ``bind(_:)``, then ``step()`` until it returns false, reading columns while it
-/// returns true. ``Database`` caches statements by their SQL and resets them after each
+/// returns true. `Database` caches statements by their SQL and resets them after each
 /// use, so that none is left holding a read transaction open.
 package final class Statement {
   let handle: SQLiteStatement

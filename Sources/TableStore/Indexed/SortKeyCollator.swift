@@ -9,7 +9,7 @@
 /// ICU is reached through the toolchain's `_FoundationICU`, the copy Foundation itself
 /// uses on Linux (so the order is the one `String.compare(_:options:range:locale:)`
 /// gives). Where that module cannot be imported, ``init(locale:)`` gives nil and
-/// ``IndexCollation`` compares pairs through Foundation instead.
+/// `IndexCollation` compares pairs through Foundation instead.
 final class SortKeyCollator {
   #if canImport(_FoundationICU)
     private let collator: OpaquePointer

@@ -5,7 +5,7 @@ import TableModel
 ///
 /// Statements take their arguments apart from their text (`$1`, `$2` …, sent in libpq's
 /// text format), and each distinct statement is prepared once per connection and reused,
-/// as ``Database`` does for SQLite.
+/// as `Database` does for SQLite.
 ///
 /// - Important: A `PostgresConnection` is not `Sendable`: use it from one thread at a time
 ///   (libpq's own rule for a `PGconn`). ``inTransaction(_:)`` checks it.

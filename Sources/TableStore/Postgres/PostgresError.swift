@@ -1,7 +1,7 @@
 /// A failure PostgreSQL or libpq reported: the SQLSTATE, the message and the statement it
 /// was running.
 ///
-/// As with ``SQLiteError``, the message is the server's own: bound values are sent apart
+/// As with `SQLiteError`, the message is the server's own: bound values are sent apart
 /// from the statement and are never part of it.
 package struct PostgresError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The five-character SQLSTATE (`23505` for a unique violation), or nil when the failure

@@ -3,7 +3,7 @@ import TableModel
 
 /// PostgreSQL as a ``Store``'s connection. The store's statements are SQLite's dialect
 /// with `?`/`?N` placeholders: each text is rewritten to `$N` once and then prepared once
-/// (``PostgresConnection`` caches prepared statements by their text). `unixepoch()` is a
+/// (`PostgresConnection` caches prepared statements by their text). `unixepoch()` is a
 /// function the schema defines; booleans are `boolean` columns, which read as 0 or 1.
 ///
 /// Transactions: a read runs in `REPEATABLE READ, READ ONLY`, so that it sees one state
@@ -20,7 +20,7 @@ final class PostgresStoreConnection: StoreConnection {
   let connection: PostgresConnection
   let isReadOnly: Bool
   private(set) var changes = 0
-  /// Statements run that do not start with SELECT (see ``StoreConnection/modifications``).
+  /// Statements run that do not start with SELECT (see `StoreConnection.modifications`).
   private(set) var modifications = 0
   /// The PostgreSQL text of each statement, by its SQLite text, and whether it returns
   /// the id of the row it inserts (see ``statement(_:)``).
@@ -83,7 +83,7 @@ final class PostgresStoreConnection: StoreConnection {
   private var isInsideTransaction = false
 
   /// Connects again when the connection broke, between transactions, with back-off
-  /// (``PostgresConnection/reconnectWithBackoff(now:)``): the command that found it broken
+  /// (`PostgresConnection.reconnectWithBackoff(now:)`): the command that found it broken
   /// failed whole, and a later one gets a new connection once the server is back.
   private func reconnectIfBroken() throws(StoreError) {
     guard !isInsideTransaction, !connection.isConnected else { return }

@@ -10,7 +10,7 @@ import TableModel
 /// command that comes before the next attempt is due fails at once without touching the
 /// network.
 ///
-/// A value: ``PostgresConnection`` keeps one and uses it from its own thread.
+/// A value: `PostgresConnection` keeps one and uses it from its own thread.
 package struct ReconnectBackoff: Sendable {
   /// The wait after the first failed attempt, before jitter.
   public var first: Duration

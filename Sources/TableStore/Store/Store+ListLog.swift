@@ -4,10 +4,10 @@ import TableModel
 /// transaction, so that any process sharing the file can publish it (changes made by
 /// another server) and rebuild older versions of a list (a client resuming with `have`).
 ///
-/// Each entry holds the list, its new version, the ``RowEdit``s (by id, as the store
-/// reports them) and the ``PriorRow``s: the content and place before the change of every
+/// Each entry holds the list, its new version, the `RowEdit`s (by id, as the store
+/// reports them) and the `PriorRow`s: the content and place before the change of every
 /// row it deleted, moved or updated. That is enough to undo an entry on the current
-/// snapshot (``TableSnapshot/undoing(_:prior:)``): any server rebuilds the snapshot at
+/// snapshot (`TableSnapshot.undoing(_:prior:)`): any server rebuilds the snapshot at
 /// version N from the current one and the log, then replays forward and diffs, without
 /// keeping snapshots of old versions. (Storing index-based diffs instead would need the
 /// list read before every change, which a 1,000,000-row list cannot afford.)

@@ -1,6 +1,6 @@
 import TableModel
 
-/// Sessions (``SessionStore``).
+/// Sessions (`SessionStore`).
 extension Store {
   /// Saves a session's navigation stack under its token, so that it survives a restart.
   public func saveSession(token: String, stack: NavigationStack) throws(StoreError) {

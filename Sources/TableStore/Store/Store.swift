@@ -30,7 +30,7 @@ public final class Store {
   /// What the calls the caller is inside ask of every write: its own transaction, joining
   /// a group's (`committingTogether(_:)`) or refused (`refusingWrites(with:_:)`). Set
   /// only by those two, for the length of their body; a write's own context
-  /// (``WriteContext``) is a parameter of the write, never kept here.
+  /// (`WriteContext`) is a parameter of the write, never kept here.
   var scope = WriteScope.alone
   /// Called after a group's COMMIT succeeded, before `committingTogether(_:)` returns:
   /// tests make it throw to stand for a COMMIT whose answer was lost.
@@ -199,9 +199,9 @@ public final class Store {
   /// PostgreSQL transaction that loses to another (serialization failure, deadlock) is
   /// run again from the start, a few times.
   ///
-  /// The one path of every write: `body` gets the write's context (``WriteContext``: the
+  /// The one path of every write: `body` gets the write's context (`WriteContext`: the
   /// `record` of who makes it, and the prior rows it notes), and the same transaction
-  /// adds the record to `change_log` and a returned ``TableChange`` to the change log.
+  /// adds the record to `change_log` and a returned `TableChange` to the change log.
   /// Inside `committingTogether(_:)` the write joins the group's transaction instead.
   func write<T>(
     recording record: ChangeRecord? = nil,

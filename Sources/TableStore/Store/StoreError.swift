@@ -115,7 +115,7 @@ extension StoreError: PostgresErrorConvertible {
   public static let unreachable = "cannot be reached"
 
   /// The PostgreSQL connection is gone or the server is shutting down or starting (see
-  /// ``PostgresError/isConnectionFailure``): the database is unavailable for now.
+  /// `PostgresError.isConnectionFailure`): the database is unavailable for now.
   public var isConnectionFailure: Bool {
     guard case .postgres(let state, let message, let sql) = self else { return false }
     return PostgresError(sqlState: state, message: message, statement: sql).isConnectionFailure

@@ -1,8 +1,8 @@
 import TableModel
 
-/// One concern of the store, owning that concern's SQL: its lists (``ListStore``), change
-/// log (``ChangeLogStore``), sessions (``SessionStore``) and access grants
-/// (``AccessStore``). ``Store`` is the facade apps and the server use; each part is a view
+/// One concern of the store, owning that concern's SQL: its lists (`ListStore`), change
+/// log (`ChangeLogStore`), sessions (`SessionStore`) and access grants
+/// (`AccessStore`). ``Store`` is the facade apps and the server use; each part is a view
 /// of its connection, made when asked for, and runs its statements through the facade's
 /// transactions (``Store/read(_:)``, ``Store/write(recording:_:)``), so a write that spans
 /// concerns (a list's change and its log entries) is still one transaction.
