@@ -56,11 +56,12 @@ build() {
   swiftc "${common[@]}" -module-name FuzzClientMessage "$(source_of client-message)" \
     "${model[@]}" -o "$BUILD/bin/fuzz-client-message"
   # TableStore's swiftmodule refers to the C modules it imports: their module maps, and
-  # libpq's headers.
+  # libpq's headers; its indexed lists sort with the toolchain's ICU (Package.swift's
+  # linkedLibrary, which a hand-made link line must name itself).
   swiftc "${common[@]}" -I Sources/CSQLite -I Sources/CPostgres -I Sources/CCrypto \
     $(pkg-config --cflags-only-I libpq | sed 's/-I/-Xcc -I/g') \
     -module-name FuzzAppFile "$(source_of app-file)" "${model[@]}" "${store[@]}" \
-    -o "$BUILD/bin/fuzz-app-file"
+    -l_FoundationICU -o "$BUILD/bin/fuzz-app-file"
 }
 
 # run_target NAME FOLDER [libFuzzer options…]: runs one target over its seeds, keeping what
