@@ -22,7 +22,8 @@ package final class ThreadChecker: Sendable {
     self.name = name
   }
 
-  private static var currentThread: UInt {
+  /// The calling thread, as a number to compare and print (also `ThreadBound`'s).
+  package static var currentThread: UInt {
     #if canImport(Darwin)
       UInt(bitPattern: pthread_self())
     #else

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import TableModel
 
 /// A value confined to the thread of a `WorkQueue` (the core thread, say), which other
 /// threads may hold only to hand back to that thread: every read of ``value`` checks that
@@ -30,16 +26,8 @@ struct ThreadBound<Value>: @unchecked Sendable {
   var value: Value {
     precondition(
       queue.isCurrentThread,
-      "a \(Value.self) bound to \(queue.threadName) was used on another thread (\(Self.currentThread))"
+      "a \(Value.self) bound to \(queue.threadName) was used on another thread (\(ThreadChecker.currentThread))"
     )
     return wrapped
-  }
-
-  private static var currentThread: UInt {
-    #if canImport(Darwin)
-      UInt(bitPattern: pthread_self())
-    #else
-      UInt(pthread_self())
-    #endif
   }
 }
