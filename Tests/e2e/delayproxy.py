@@ -31,12 +31,7 @@ class DelayProxy(LoopbackProxy):
         self.random = random.Random(seed)
         super().__init__(port)
 
-    async def _accept(self, client_reader, client_writer):
-        try:
-            first = await client_reader.readuntil(b"\r\n")
-        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
-            client_writer.close()
-            return
+    async def _accept(self, client_reader, client_writer, first):
         if self.offline and first.startswith(b"GET /ws"):
             client_writer.transport.abort()
             return

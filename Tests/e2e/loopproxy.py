@@ -1,7 +1,7 @@
 """What the tests' TCP proxies share: an asyncio loop on a thread of its own, listening on
 a loopback port in front of the server's, with `drop()` to cut the connections it passes
 (as a network that goes away does) and `close()` to stop with no connection or task left
-behind. A proxy says what to do with a connection in `_accept` (its first task); it
+behind. A proxy says what to do with a connection in `_accept`, given its request line; it
 registers each (page, server) pair of writers in `_lines` for `drop()`, and writers it
 holds unanswered in `_held`."""
 import asyncio
@@ -31,9 +31,15 @@ class LoopbackProxy:
 
     async def _serve(self, client_reader, client_writer):
         self._tasks.add(asyncio.current_task())
-        await self._accept(client_reader, client_writer)
+        try:
+            first = await client_reader.readuntil(b"\r\n")
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
+            client_writer.close()
+            return
+        await self._accept(client_reader, client_writer, first)
 
-    async def _accept(self, client_reader, client_writer):
+    async def _accept(self, client_reader, client_writer, first):
+        """`first`: the request line, already read (the proxy sends it on itself)."""
         raise NotImplementedError
 
     def drop(self):

@@ -17,12 +17,7 @@ class Proxy(LoopbackProxy):
         self.hold = False
         super().__init__(port)
 
-    async def _accept(self, client_reader, client_writer):
-        try:
-            first = await client_reader.readuntil(b"\r\n")
-        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
-            client_writer.close()
-            return
+    async def _accept(self, client_reader, client_writer, first):
         websocket = first.startswith(b"GET /ws")
         if websocket:
             self.connections += 1
