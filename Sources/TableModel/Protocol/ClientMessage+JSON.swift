@@ -101,6 +101,10 @@ extension ClientMessage {
         action: try fields.string(WireKey.action))
     case .layout:
       self = .layout(split: try fields.bool(WireKey.split))
+    case .undo:
+      self = .undo
+    case .redo:
+      self = .redo
     }
   }
 
@@ -120,7 +124,7 @@ extension ClientMessage {
       members.append((WireKey.list, .string(list)))
       members.append((WireKey.row, .string(row)))
       if let scrollAnchor { members.append((WireKey.scroll, .string(scrollAnchor))) }
-    case .back, .reload:
+    case .back, .reload, .undo, .redo:
       break
     case .layout(let split):
       members.append((WireKey.split, .bool(split)))

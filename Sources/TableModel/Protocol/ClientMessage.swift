@@ -44,11 +44,16 @@ public enum ClientMessage: Sendable, Hashable {
   /// Says whether the client shows a split view (an extension): with `split`, every
   /// `screen` below the root carries the level beneath it as a sidebar, kept live.
   case layout(split: Bool)
+  /// Undoes the session's latest change that is still undoable, as a new change (an
+  /// extension); answered `ack` with the version, or `not_found` / `conflict`.
+  case undo
+  /// Applies the session's latest undone change again (an extension).
+  case redo
 
   /// The wire `type` of each command.
   public enum Kind: String, Sendable, Hashable, CaseIterable {
     case hello, tap, accessory, back, editing, delete, insert, move, toggle, update, fetch, reload
-    case search, action, layout
+    case search, action, layout, undo, redo
   }
 
   public var kind: Kind {
@@ -68,13 +73,15 @@ public enum ClientMessage: Sendable, Hashable {
     case .search: return .search
     case .action: return .action
     case .layout: return .layout
+    case .undo: return .undo
+    case .redo: return .redo
     }
   }
 
   /// Whether the command changes shared data, and so is refused in read-only mode.
   public var isWrite: Bool {
     switch self {
-    case .delete, .insert, .move, .update, .toggle, .action: return true
+    case .delete, .insert, .move, .update, .toggle, .action, .undo, .redo: return true
     case .hello, .tap, .accessory, .back, .editing, .fetch, .reload, .search, .layout:
       return false
     }
@@ -83,7 +90,7 @@ public enum ClientMessage: Sendable, Hashable {
   /// The list the command acts on; nil for those that act on the session.
   public var list: String? {
     switch self {
-    case .hello, .back, .editing, .reload, .layout: return nil
+    case .hello, .back, .editing, .reload, .layout, .undo, .redo: return nil
     case .tap(let list, _, _), .accessory(let list, _, _), .delete(let list, _),
       .insert(let list, _, _, _), .move(let list, _, _, _), .toggle(let list, _, _),
       .update(let list, _, _), .fetch(let list, _, _, _), .search(let list, _),

@@ -14,6 +14,9 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
   /// (v1.1) The server requires a credential and the `hello` had none, or a wrong one.
   case unauthorized
   case `internal`
+  /// (extension) An `undo` or `redo` would overwrite a row someone else changed since;
+  /// nothing was applied, and the message names the row and who changed it.
+  case conflict
 }
 
 /// An error a peer is told about: its code and a message a person can read.

@@ -90,6 +90,36 @@ public final class StoreDataSource: TableDataSource, SessionStorage, GroupCommit
     }
   }
 
+  /// The edit, recorded on the session's undo stack in the store (`Store.recordingUndo`).
+  public func commit(
+    _ edit: TableEdit, in list: String, by identity: AccessIdentity?, session: SessionToken
+  ) throws(ProtocolError) -> TableChange {
+    let author = ChangeAuthor(name: identity?.name, role: identity?.role ?? .editor)
+    return try shown { () throws(StoreError) -> TableChange in
+      try store.recordingUndo(for: session.rawValue) { () throws(StoreError) in
+        try apply(edit, in: list, by: author)
+      }
+    }
+  }
+
+  public func undoTarget(for session: SessionToken, redo: Bool) throws(ProtocolError) -> String? {
+    try shown { () throws(StoreError) in
+      try store.undoTarget(session: session.rawValue, redo: redo)
+    }
+  }
+
+  /// Undone (or redone) from the session's undo stack in the store: one transaction.
+  public func undo(
+    for session: SessionToken, redo: Bool, in list: String, by identity: AccessIdentity?
+  ) throws(ProtocolError) -> TableChange {
+    let author = ChangeAuthor(name: identity?.name, role: identity?.role ?? .editor)
+    return try shown { () throws(StoreError) -> TableChange in
+      try store.recordingUndo(for: session.rawValue) { () throws(StoreError) in
+        try store.undo(session: session.rawValue, redo: redo, in: list, by: author)
+      }
+    }
+  }
+
   public func saveSession(_ token: SessionToken, stack: NavigationStack) throws(ProtocolError) {
     try shown { () throws(StoreError) in try store.saveSession(token: token.rawValue, stack: stack)
     }

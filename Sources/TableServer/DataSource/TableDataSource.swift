@@ -63,6 +63,27 @@ public protocol TableDataSource: AnyObject {
   func commit(_ edit: TableEdit, in list: String, by identity: AccessIdentity?)
     throws(ProtocolError) -> TableChange
 
+  /// ``commit(_:in:by:)`` made by the session `session`: a data source that keeps undo
+  /// stacks puts the change on that session's (see ``undo(for:redo:in:by:)``). By
+  /// default, ``commit(_:in:by:)``.
+  func commit(
+    _ edit: TableEdit, in list: String, by identity: AccessIdentity?, session: SessionToken
+  ) throws(ProtocolError) -> TableChange
+
+  /// The list that ``undo(for:redo:in:by:)`` would change for `session` now (with `redo`,
+  /// the list of its latest undone change), so that the server can check the session may
+  /// write it; nil when there is nothing to undo. By default the data source keeps no undo
+  /// history and throws `not_found` saying so.
+  func undoTarget(for session: SessionToken, redo: Bool) throws(ProtocolError) -> String?
+
+  /// Undoes the latest change of `session` that is still undoable (with `redo`, applies
+  /// its latest undone one again), in `list`, as a new change by `identity`, and says what
+  /// changed. Throws `not_found` when there is nothing to undo, `conflict` when someone
+  /// else changed a row it would touch since (nothing applied). By default throws
+  /// `not_found`: the data source keeps no undo history.
+  func undo(for session: SessionToken, redo: Bool, in list: String, by identity: AccessIdentity?)
+    throws(ProtocolError) -> TableChange
+
   /// Whether `list` is read-only for `identity` (nil on an open server), whatever its
   /// role: its screens say `"editable":false` and its writes get `not_allowed`. By
   /// default, false.
@@ -127,6 +148,24 @@ extension TableDataSource {
     throws(ProtocolError) -> TableChange
   {
     try commit(edit, in: list)
+  }
+
+  public func commit(
+    _ edit: TableEdit, in list: String, by identity: AccessIdentity?, session: SessionToken
+  ) throws(ProtocolError) -> TableChange {
+    try commit(edit, in: list, by: identity)
+  }
+
+  public func undoTarget(for session: SessionToken, redo: Bool) throws(ProtocolError) -> String? {
+    throw ProtocolError(
+      .notFound, "nothing to \(redo ? "redo" : "undo"): this data source keeps no undo history")
+  }
+
+  public func undo(
+    for session: SessionToken, redo: Bool, in list: String, by identity: AccessIdentity?
+  ) throws(ProtocolError) -> TableChange {
+    throw ProtocolError(
+      .notFound, "nothing to \(redo ? "redo" : "undo"): this data source keeps no undo history")
   }
 
   public func isReadOnly(_ list: String, for identity: AccessIdentity?) -> Bool { false }

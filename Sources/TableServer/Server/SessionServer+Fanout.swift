@@ -8,7 +8,7 @@ extension SessionServer {
   /// one when the edit changed nothing (a switch set to the state it had).
   mutating func commit(
     _ edit: TableEdit, in list: String, as identity: AccessIdentity?,
-    effects: inout [ServerAction]
+    session: SessionToken? = nil, effects: inout [ServerAction]
   ) throws(ProtocolError) -> Int? {
     let (snapshot, counts) = try listState(of: list)
     var positions: RowPositions?
@@ -17,7 +17,12 @@ extension SessionServer {
     } else {
       try snapshot.check(edit)
     }
-    let change = try dataSource.commit(edit, in: list, by: identity)
+    let change: TableChange
+    if let session {
+      change = try dataSource.commit(edit, in: list, by: identity, session: session)
+    } else {
+      change = try dataSource.commit(edit, in: list, by: identity)
+    }
     // A logged change goes out from the log, after any change another process committed
     // first; the log knows no positions, so those of a long list's rows go with the read.
     catchUpWithLog(positions: positions, effects: &effects)

@@ -103,7 +103,8 @@ extension SessionServer {
     guard snapshot.selection != .none else { return nil }
     let identity = sessions[token]?.identity
     try checkMayWrite(list, as: identity)
-    return try commit(.tap(row: rowID), in: list, as: identity, effects: &effects)
+    return try commit(
+      .tap(row: rowID), in: list, as: identity, session: token, effects: &effects)
   }
 
   /// `accessory`: the detail button pushes the row's child list, as a tap does.

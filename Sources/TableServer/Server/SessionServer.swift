@@ -213,35 +213,44 @@ package struct SessionServer {
       try setLayout(split: split, session: token, effects: &effects)
       return nil
     case .delete, .insert, .move, .update, .toggle, .action:
-      return try commitCommand(message, as: identity, effects: &effects)
+      return try commitCommand(message, as: identity, session: token, effects: &effects)
+    case .undo, .redo:
+      return try undoLatest(
+        redo: message == .redo, session: token, as: identity, effects: &effects)
     }
   }
 
   /// A command that changes data, which needs no session: commits it and queues the diffs.
   private mutating func commitCommand(
-    _ message: ClientMessage, as identity: AccessIdentity?, effects: inout [ServerAction]
+    _ message: ClientMessage, as identity: AccessIdentity?, session: SessionToken? = nil,
+    effects: inout [ServerAction]
   ) throws(ProtocolError) -> Int? {
     switch message {
     case .delete(let list, let rows):
-      return try commit(.delete(rows: rows), in: list, as: identity, effects: &effects)
+      return try commit(
+        .delete(rows: rows), in: list, as: identity, session: session, effects: &effects)
     case .insert(let list, let section, let after, let row):
       return try commit(
-        .insert(section: section, after: after, row: row), in: list, as: identity, effects: &effects
+        .insert(section: section, after: after, row: row), in: list, as: identity, session: session,
+        effects: &effects
       )
     case .move(let list, let row, let section, let after):
       return try commit(
-        .move(row: row, section: section, after: after), in: list, as: identity, effects: &effects)
+        .move(row: row, section: section, after: after), in: list, as: identity, session: session,
+        effects: &effects)
     case .update(let list, let row, let edit):
       return try commit(
         .update(
           row: row, text: edit.text, detail: TableEdit.DetailChange(edit.detail),
           flagged: edit.flagged, values: edit.values),
-        in: list, as: identity, effects: &effects)
+        in: list, as: identity, session: session, effects: &effects)
     case .toggle(let list, let row, let isOn):
-      return try commit(.toggle(row: row, isOn: isOn), in: list, as: identity, effects: &effects)
+      return try commit(
+        .toggle(row: row, isOn: isOn), in: list, as: identity, session: session, effects: &effects)
     case .action(let list, let row, let action):
       return try commit(
-        .action(row: row, action: action), in: list, as: identity, effects: &effects)
+        .action(row: row, action: action), in: list, as: identity, session: session,
+        effects: &effects)
     default:
       throw ProtocolError(
         .badMessage, "\(message.kind.rawValue) needs a session: send it over the WebSocket")

@@ -55,6 +55,7 @@ extension Store {
       }
       for row in doomed where row.isVisible {
         try notePrior(row, in: record, placed: true, into: &context)
+        if context.keepsDeletedRows { context.deletedRows.append(try appRow(of: row)) }
       }
       // Every dependent is doomed too: unlink them so that no deletion cascades to a row
       // whose block counts would then go stale. Each row is re-read, as an earlier

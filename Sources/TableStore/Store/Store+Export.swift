@@ -15,7 +15,7 @@ extension Store {
     try exportApp().json.prettyPrinted + "\n"
   }
 
-  private func exportScreen(_ list: ListRecord) throws(StoreError) -> AppScreen {
+  func exportScreen(_ list: ListRecord) throws(StoreError) -> AppScreen {
     var screen = AppScreen(
       id: list.key, title: list.title, style: list.style, selection: list.selection,
       isEditable: list.isEditable, isIndexed: list.isIndexed, header: list.header,

@@ -140,7 +140,7 @@ extension StoreError {
   var isFromDatabase: Bool {
     switch self {
     case .sqlite, .postgres, .commitOutcomeUnknown: return true
-    case .notFound, .notAllowed, .readOnly, .invalidData: return false
+    case .notFound, .notAllowed, .readOnly, .invalidData, .conflict: return false
     }
   }
 }

@@ -39,7 +39,7 @@ extension Store {
 }
 
 /// Writes a checked screen tree, block by block.
-private struct Importer {
+struct Importer {
   let store: Store
   let versions: [String: Int]
   let reserved: Set<String>

@@ -167,6 +167,27 @@ extension Store {
     ALTER TABLE list ADD COLUMN language TEXT;
     ALTER TABLE list ADD COLUMN screen_language TEXT;
     """,
+    // 10: undo stacks, per session (Store+Undo.swift): each undoable change a session made,
+    // newest last, the last 50 per session; `undone` ones are its redo side. `version` is
+    // the list's version after the step (or its latest undo or redo); `edits` and `prior`
+    // as in list_log, `restore` the deleted rows in full (with their subtrees) as a data
+    // file screen.
+    """
+    CREATE TABLE undo_step (
+      id INTEGER PRIMARY KEY,
+      session TEXT NOT NULL,
+      list TEXT NOT NULL,
+      version INTEGER NOT NULL,
+      command TEXT NOT NULL,     -- insert, delete, move, update, toggle, tap, action
+      author TEXT,               -- the grant's name; NULL on an open server
+      undone INTEGER NOT NULL,
+      edits TEXT NOT NULL,       -- JSON [RowEdit]
+      prior TEXT NOT NULL,       -- JSON [PriorRow]
+      restore TEXT               -- JSON screen: the rows it deleted, with their subtrees
+    );
+    CREATE INDEX undo_step_session ON undo_step(session, id);
+    CREATE INDEX undo_step_version ON undo_step(list, version);
+    """,
   ]
 
   /// Brings the schema up to date, one migration per transaction. A migration takes the

@@ -38,6 +38,11 @@ public final class Store {
   /// Log entries appended by this connection whose statements were sent ahead, so that
   /// their ids are not known: the log is pruned every 64th of them (Store+ListLog.swift).
   var appendedAhead = 0
+  /// The session whose undoable writes are recorded on its undo stack
+  /// (`recordingUndo(for:_:)`); nil records none. Set only for the length of that call.
+  var undoSession: String?
+  /// Inside an undo or redo: the writes it makes join its own (`UndoComposition`).
+  var composing: UndoComposition?
 
   /// Opens the database at `path`, creating and migrating it as needed: WAL journal,
   /// `synchronous = NORMAL`, a 5 s busy timeout, foreign keys on.
@@ -208,6 +213,7 @@ public final class Store {
     _ body: (inout WriteContext) throws(StoreError) -> T
   ) throws(StoreError) -> T {
     guard !isReadOnly else { throw .readOnly("the database was opened read-only") }
+    if let composing { return try composing.join(body) }
     switch scope {
     case .refusing(let refusal): throw refusal
     case .group: return try writeInGroup(recording: record, body)
@@ -241,9 +247,13 @@ public final class Store {
   func run<T>(_ body: (inout WriteContext) throws(StoreError) -> T, in context: inout WriteContext)
     throws(StoreError) -> T
   {
+    if undoSession != nil { context.keepsDeletedRows = true }
     let result = try body(&context)
     try logAuthor(of: context)
-    if let change = result as? TableChange { try appendToLog(change, context) }
+    if let change = result as? TableChange {
+      try appendToLog(change, context)
+      try recordUndoStep(change, context)
+    }
     return result
   }
 

@@ -20,11 +20,15 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
   /// client is told. Also how the commands of such a group are refused when they are
   /// answered again (`Store.refusingWrites(with:_:)`), on either database.
   case commitOutcomeUnknown(String)
+  /// An undo or redo that would overwrite what someone else changed since: the message
+  /// names the row (its text) and who changed it, and says nothing was applied.
+  case conflict(String)
 
   public var description: String {
     switch self {
     case .notFound(let what): return "not found: \(what)"
     case .notAllowed(let why): return "not allowed: \(why)"
+    case .conflict(let why): return "conflict: \(why)"
     case .readOnly(let why): return "read-only: \(why)"
     case .sqlite(let code, let message, let sql):
       var text = "SQLite error \(code): \(message)"
@@ -58,6 +62,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .notFound(let what): return ProtocolError(.notFound, "\(what) does not exist")
     case .notAllowed(let why): return ProtocolError(.notAllowed, why)
+    case .conflict(let why): return ProtocolError(.conflict, why)
     case .readOnly: return ProtocolError(.notAllowed, "the data is read-only")
     case .sqlite(let code, _, _):
       return ProtocolError(.internal, "the database failed (SQLite error \(code))")

@@ -10,9 +10,23 @@ struct WriteContext {
   /// How the rows the write changes were before it, per list: the first note of a row
   /// wins; a later one may only add its place.
   private(set) var prior: [String: [PriorRow]] = [:]
+  /// Whether the write keeps the rows it deletes in full (`deletedRows`): when it goes
+  /// on a session's undo stack (Store+Undo.swift).
+  var keepsDeletedRows = false
+  /// The rows the write deleted, as the data format has them (with their child screens),
+  /// in the order deleted; only with `keepsDeletedRows`.
+  var deletedRows: [AppRow] = []
 
   init(record: Store.ChangeRecord?) {
     self.record = record
+  }
+
+  /// Takes the prior rows and deleted rows another write noted (one an undo joined).
+  mutating func absorb(_ other: WriteContext) {
+    for (list, rows) in other.prior {
+      for row in rows { notePrior(row.row, list: list, place: row.place) }
+    }
+    deletedRows += other.deletedRows
   }
 
   mutating func notePrior(_ content: Row, list: String, place: PriorRow.Place?) {
