@@ -233,6 +233,33 @@ import Testing
     #expect(answer(b.send(fourth, #"{"type":"undo","ref":4}"#), on: fourth) == "error 4 not_found")
   }
 
+  static let actionsApp = #"""
+    {"id": "Lhome", "title": "Inbox", "editable": true, "selection": "multiple",
+     "actions": [
+       {"id": "done", "title": "Done", "edge": "leading", "color": "green", "effect": "check"},
+       {"id": "flag", "title": "Flag", "edge": "leading", "color": "orange", "effect": "flag"},
+       {"id": "delete", "title": "Delete", "color": "red", "effect": "delete"}],
+     "sections": [{"id": "Sinbox", "rows": [
+       {"id": "Ra", "text": "A"}, {"id": "Rb", "text": "B"}, {"id": "Rc", "text": "C"}]}]}
+    """#
+
+  /// A row action (each built-in effect) goes back and comes again like the edit it is.
+  @Test(arguments: StoreKind.allCases, ["done", "flag", "delete"])
+  mutating func undoAndRedoARowAction(kind: StoreKind, action: String) throws {
+    fixture = try Fixture(kind, app: Self.actionsApp)
+    var driver = try fixture.makeDriver()
+    let editor = open([], in: &driver)
+    let viewer = open([], in: &driver)
+    let before = shown(editor, in: driver)
+    _ = driver.send(editor, #"{"type":"action","list":"Lhome","row":"Rb","action":"\#(action)"}"#)
+    let after = shown(editor, in: driver)
+    #expect(after != before)
+    #expect(answer(driver.send(editor, #"{"type":"undo","ref":1}"#), on: editor)?.hasPrefix("ack 1") == true)
+    #expect(shown(viewer, in: driver) == before)
+    #expect(answer(driver.send(editor, #"{"type":"redo","ref":2}"#), on: editor)?.hasPrefix("ack 2") == true)
+    #expect(shown(viewer, in: driver) == after)
+  }
+
   /// Only the newest ``Store/undoDepth`` steps are kept.
   @Test mutating func theStackKeepsTheNewestFifty() throws {
     fixture = try Fixture(.sqlite)
