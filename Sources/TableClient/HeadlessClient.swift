@@ -73,6 +73,8 @@ public struct HeadlessClient: Sendable {
     case .quit: return .quit
     case .back: return send(.back)
     case .reload: return send(.reload)
+    case .undo: return send(.undo)
+    case .redo: return send(.redo)
     case .editing(let isOn): return send(.editing(isOn: isOn))
     default: break
     }
@@ -146,7 +148,7 @@ public struct HeadlessClient: Sendable {
           .fetch(
             list: list, section: section.id, from: from,
             count: min(section.count - from, fetchCount)))
-      case .wait, .quit, .back, .reload, .editing:
+      case .wait, .quit, .back, .reload, .editing, .undo, .redo:
         preconditionFailure("handled above")
       }
     } catch {

@@ -24,6 +24,10 @@ public enum ScriptCommand: Sendable, Equatable {
   /// Loads the next rows of the first section not fully loaded.
   case fetch
   case reload
+  /// Undoes this session's latest change (the protocol's `undo`).
+  case undo
+  /// Applies this session's latest undone change again (the protocol's `redo`).
+  case redo
   /// Waits, showing what arrives; the default when no time is given.
   case wait(milliseconds: Int)
   case quit
@@ -45,6 +49,7 @@ public enum ScriptCommand: Sendable, Equatable {
     move ROW after ROW | move ROW to top | toggle ROW [on|off]
     update ROW [TEXT] [--detail TEXT | --no-detail] [--flagged on|off] [--value SLOT=TEXT]…
     action ACTION ROW       (ACTION: a row action's id or title, e.g. action Flag "Buy milk")
+    undo | redo             (this session's latest change, or latest undone one)
     fetch | reload | wait [ms] | quit        (ROW: its text or id; quote text with spaces)
     """
 
@@ -100,6 +105,8 @@ public enum ScriptCommand: Sendable, Equatable {
       return .action(arguments[0], RowReference(arguments[1...].joined(separator: " ")))
     case "fetch", "more": return .fetch
     case "reload": return .reload
+    case "undo": return .undo
+    case "redo": return .redo
     case "wait", "sleep":
       guard let text = arguments.first else { return .wait(milliseconds: defaultWaitMilliseconds) }
       guard arguments.count == 1, let milliseconds = Int(text), milliseconds >= 0 else {

@@ -4,6 +4,7 @@ import TableModel
 import TableStore
 import Testing
 
+@testable import TableClient
 @testable import TableServer
 
 /// `undo` over real WebSocket connections to real servers on a loopback port: the session's
@@ -78,7 +79,8 @@ import Testing
       let bob = try Peer(server)
       let carl = try Peer(server)
       for peer in [ann, bob, carl] { try openTasks(peer, ref: 1) }
-      ann.send(#"{"type":"move","list":"Ltasks","row":"Rtea","section":"Stodo","after":null,"ref":2}"#)
+      ann.send(
+        #"{"type":"move","list":"Ltasks","row":"Rtea","section":"Stodo","after":null,"ref":2}"#)
       _ = try ann.next("ack")
       bob.send(#"{"type":"update","list":"Ltasks","row":"Rtea","text":"Mint tea","ref":2}"#)
       _ = try bob.next("ack")
@@ -97,6 +99,30 @@ import Testing
       #expect(screen["screen"]?["version"] == .int(version))
       #expect(try carl.next("ack")["ref"] == .int(4))
     }
+    await server.stop()
+  }
+
+  /// `tableweb client`'s `undo` and `redo` lines.
+  @Test func theClientUndoesAndRedoes() async throws {
+    let fixture = try Fixture(.sqlite)
+    let server = try RunningServer(fixture: fixture)
+    var options = HeadlessClientRunner.Options(url: server.url)
+    options.timeout = .seconds(3)
+    var lines: [String] = []
+    var errors: [String] = []
+    var runner = HeadlessClientRunner(
+      options: options, write: { lines.append($0) }, writeError: { errors.append($0) })
+    var script = [
+      "tap Tasks", "delete Eggs", "wait 300", "undo", "wait 300", "redo", "wait 300", "undo",
+      "wait 300", "undo", "wait 300", "quit",
+    ][...]
+    let exit = runner.runScript { script.popFirst() }
+    #expect(exit == .finished, "\(errors)")
+    #expect(try tasks(fixture) == [["Milk", "Eggs", "Bread"], ["Tea"]])
+    let said = (lines + errors).joined(separator: "\n")
+    #expect(said.contains("not_found"), "\(said)")
+    #expect(
+      try Store(path: fixture.path).changeLog(limit: 3).map(\.command) == ["undo", "redo", "undo"])
     await server.stop()
   }
 }

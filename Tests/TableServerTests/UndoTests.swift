@@ -254,9 +254,13 @@ import Testing
     _ = driver.send(editor, #"{"type":"action","list":"Lhome","row":"Rb","action":"\#(action)"}"#)
     let after = shown(editor, in: driver)
     #expect(after != before)
-    #expect(answer(driver.send(editor, #"{"type":"undo","ref":1}"#), on: editor)?.hasPrefix("ack 1") == true)
+    #expect(
+      answer(driver.send(editor, #"{"type":"undo","ref":1}"#), on: editor)?.hasPrefix("ack 1")
+        == true)
     #expect(shown(viewer, in: driver) == before)
-    #expect(answer(driver.send(editor, #"{"type":"redo","ref":2}"#), on: editor)?.hasPrefix("ack 2") == true)
+    #expect(
+      answer(driver.send(editor, #"{"type":"redo","ref":2}"#), on: editor)?.hasPrefix("ack 2")
+        == true)
     #expect(shown(viewer, in: driver) == after)
   }
 
