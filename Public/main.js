@@ -6,7 +6,7 @@ import { Socket } from "./socket.js";
 import { Model, locate, screenFromWire } from "./model.js";
 import { TableView } from "./table.js";
 import { NavigationBar, transition } from "./navigation.js";
-import { askForText } from "./alert.js";
+import { askForText, showAlert } from "./alert.js";
 import { takeCredentialFromLink } from "./access.js";
 import { SearchField } from "./search.js";
 import { Sidebar, wide } from "./split.js";
@@ -110,7 +110,11 @@ const opensList = (row) => [W.ACCESSORY_TYPE.disclosure, W.ACCESSORY_TYPE.detail
 /// What a table's rows do to `list()`: the top screen's, or the sidebar's.
 const commands = (list) => ({
 	toggle: (row, on) => send(W.toggle(list(), row.id, on), [row.id]),
-	remove: (ids) => send(W.deleteRows(list(), ids), ids),
+	remove(ids) {
+		const texts = ids.map((id) => rowText(id));
+		send(W.deleteRows(list(), ids), ids);
+		offerUndo(ids.length === 1 && texts[0] != null ? word("deleted", { text: texts[0] }) : word("deletedCount", { n: ids.length }));
+	},
 	perform: (row, id) => send(W.action(list(), row.id, id), [row.id]),
 	move: (row, section, after) => send(W.move(list(), row.id, section, after), [row.id]),
 	async insertAt(section, after) {
@@ -164,6 +168,7 @@ function receive(msg) {
 			if (msg[K.ref] === navigating.ref) (navigating.ref = 0), cancelPush();
 			settle(msg[K.ref]); // a refused command's change goes back
 			if (view?.state.drag?.dropped) view.state.endDrag(), view.render();
+			if (msg[K.code] === W.CONFLICT) return showAlert(word("cannotUndo"), msg[K.message] || msg[K.code]);
 			return toast(msg[K.message] || msg[K.code]);
 		case W.NOTICE: return toast(msg[K.text]);
 	}
@@ -278,6 +283,44 @@ function toast(text) {
 	clearTimeout(toastTimer);
 	toastTimer = setTimeout(() => (t.hidden = true), 3500);
 }
+
+/// The text of a row of the top screen (or the sidebar's), if it is loaded.
+function rowText(id) {
+	for (const sc of [model.screen, sidebar.view?.state.screen]) {
+		const at = sc && locate(sc, id);
+		if (at) return sc.sections[at[0]].rows[at[1]]?.text ?? null;
+	}
+	return null;
+}
+
+/// After a delete, as iOS Mail does: "Deleted “Milk” — Undo" for 5 s; its button undoes.
+let undoTimer = 0;
+const undoToast = $(".undo-toast");
+function offerUndo(text) {
+	/** @type {HTMLElement} */ (undoToast.firstElementChild).textContent = text;
+	undoToast.hidden = false;
+	clearTimeout(undoTimer);
+	undoTimer = setTimeout(() => (undoToast.hidden = true), 5000);
+}
+/** @type {HTMLButtonElement} */ (undoToast.querySelector("button")).onclick = () => {
+	clearTimeout(undoTimer);
+	undoToast.hidden = true;
+	socket.send(W.undo());
+	view?.scroller.focus({ preventScroll: true });
+};
+
+// ⌘Z / Ctrl+Z undoes, ⇧⌘Z / Ctrl+Y redoes: the session's own changes, on the server.
+// Not in a text field, whose own undo it is.
+document.addEventListener("keydown", (e) => {
+	if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
+	const target = /** @type {Element} */ (e.target);
+	if (target.closest?.("input, textarea, [contenteditable], .scrim")) return;
+	const key = e.key.toLowerCase();
+	const redo = (key === "z" && e.shiftKey) || (key === "y" && e.ctrlKey && !e.shiftKey);
+	if (key !== "z" && !redo) return;
+	e.preventDefault();
+	socket.send(redo ? W.redo() : W.undo());
+});
 
 // A tap anywhere but on the row swiped open closes it (taps on the table say so themselves).
 document.addEventListener("pointerdown", (e) => {

@@ -29,6 +29,9 @@ export const RELOAD = "reload";
 export const SEARCH = "search";
 export const ACTION = "action"; // extension
 export const LAYOUT = "layout"; // extension: split view
+export const UNDO = "undo"; // extension
+export const REDO = "redo"; // extension
+export const CONFLICT = "conflict"; // error code (extension): an undo over someone else's change
 
 // Diff ops
 export const OP_DELETE = "delete";
@@ -105,6 +108,8 @@ export const rename = (list, row, text) =>
 	({ [K.type]: UPDATE, [K.list]: list, [K.row]: row, [K.text]: text });
 export const search = (list, query) => ({ [K.type]: SEARCH, [K.list]: list, [K.query]: query });
 export const layout = (split) => ({ [K.type]: LAYOUT, split });
+export const undo = () => ({ [K.type]: UNDO });
+export const redo = () => ({ [K.type]: REDO });
 export const action = (list, row, id) => ({ [K.type]: ACTION, [K.list]: list, [K.row]: row, action: id });
 export const fetchRows = (list, section, from, count) => ({
 	[K.type]: FETCH, [K.list]: list, [K.section]: section, [K.from]: from, [K.count]: count,

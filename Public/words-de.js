@@ -11,4 +11,5 @@ export const words = {
 	accessNeeded: "Zugang erforderlich", accessExpired: "Der Zugangslink dieses Browsers ist nicht mehr gültig.",
 	accessMissing: "Dieser Server braucht einen Zugangslink.",
 	accessAsk: "Bitte den Betreiber um einen (http://host:port/#access=…) und öffne ihn hier einmal.",
+	undo: "Widerrufen", deleted: "„{text}“ gelöscht", deletedCount: { one: "{n} Zeile gelöscht", other: "{n} Zeilen gelöscht" }, cannotUndo: "Widerrufen nicht möglich", ok: "OK",
 };

@@ -11,4 +11,5 @@ export const words = {
 	accessNeeded: "Se necesita acceso", accessExpired: "El enlace de acceso de este navegador ya no es válido.",
 	accessMissing: "Este servidor necesita un enlace de acceso.",
 	accessAsk: "Pide uno a su propietario (http://host:port/#access=…) y ábrelo aquí una vez.",
+	undo: "Deshacer", deleted: "«{text}» eliminado", deletedCount: { one: "{n} fila eliminada", other: "{n} filas eliminadas" }, cannotUndo: "No se puede deshacer", ok: "Aceptar",
 };

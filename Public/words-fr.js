@@ -11,4 +11,5 @@ export const words = {
 	accessNeeded: "Accès requis", accessExpired: "Le lien d’accès de ce navigateur n’est plus valide.",
 	accessMissing: "Ce serveur demande un lien d’accès.",
 	accessAsk: "Demandez-en un à son propriétaire (http://host:port/#access=…) et ouvrez-le ici une fois.",
+	undo: "Annuler", deleted: "« {text} » supprimé", deletedCount: { one: "{n} ligne supprimée", other: "{n} lignes supprimées" }, cannotUndo: "Impossible d’annuler", ok: "OK",
 };
