@@ -57,10 +57,11 @@ extension SessionStore {
     return NavigationStack(levels: decoded)
   }
 
-  /// Forgets sessions not saved for `seconds`.
+  /// Forgets sessions not saved for `seconds`, and their undo stacks.
   func delete(olderThan seconds: Int) throws(StoreError) {
     try write { () throws(StoreError) in
       try execute("DELETE FROM session WHERE updated < unixepoch() - ?", seconds)
+      try execute("DELETE FROM undo_step WHERE session NOT IN (SELECT token FROM session)")
     }
   }
 }

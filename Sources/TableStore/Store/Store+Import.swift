@@ -28,6 +28,7 @@ extension Store {
         try fetchAll("SELECT key, version FROM list", [], { ($0.string(0), $0.int(1)) }),
         uniquingKeysWith: { a, _ in a })
       try execute("DELETE FROM list WHERE parent_row IS NULL")
+      try execute("DELETE FROM undo_step")  // an import is not undone, nor what came before
       var importer = Importer(
         store: self, versions: versions, reserved: Set(Importer.ids(in: root)),
         counter: try fetchInt("SELECT value FROM meta WHERE key = 'next_id'") ?? 1)
