@@ -24,6 +24,9 @@ public enum ScriptCommand: Sendable, Equatable {
   /// Loads the next rows of the first section not fully loaded.
   case fetch
   case reload
+  /// Asks for the newest `count` entries of the shown list's history (the server's
+  /// default when nil), then shows new ones as they come.
+  case history(count: Int?)
   /// Waits, showing what arrives; the default when no time is given.
   case wait(milliseconds: Int)
   case quit
@@ -45,7 +48,8 @@ public enum ScriptCommand: Sendable, Equatable {
     move ROW after ROW | move ROW to top | toggle ROW [on|off]
     update ROW [TEXT] [--detail TEXT | --no-detail] [--flagged on|off] [--value SLOT=TEXT]…
     action ACTION ROW       (ACTION: a row action's id or title, e.g. action Flag "Buy milk")
-    fetch | reload | wait [ms] | quit        (ROW: its text or id; quote text with spaces)
+    fetch | reload | history [COUNT] | wait [ms] | quit
+                                             (ROW: its text or id; quote text with spaces)
     """
 
   /// The command on `line`; nil for a blank line or a `#` comment.
@@ -100,6 +104,12 @@ public enum ScriptCommand: Sendable, Equatable {
       return .action(arguments[0], RowReference(arguments[1...].joined(separator: " ")))
     case "fetch", "more": return .fetch
     case "reload": return .reload
+    case "history":
+      guard let text = arguments.first else { return .history(count: nil) }
+      guard arguments.count == 1, let count = Int(text), count >= 1 else {
+        throw ScriptError("history [count]", line: line)
+      }
+      return .history(count: count)
     case "wait", "sleep":
       guard let text = arguments.first else { return .wait(milliseconds: defaultWaitMilliseconds) }
       guard arguments.count == 1, let milliseconds = Int(text), milliseconds >= 0 else {

@@ -167,6 +167,13 @@ extension Store {
     ALTER TABLE list ADD COLUMN language TEXT;
     ALTER TABLE list ADD COLUMN screen_language TEXT;
     """,
+    // 10: a list's history (Store+History.swift): each change-log entry names the command
+    // that made it and its author, written in the same INSERT (no statement more per
+    // write). The same text in PostgreSQL.
+    """
+    ALTER TABLE list_log ADD COLUMN command TEXT;
+    ALTER TABLE list_log ADD COLUMN author TEXT;
+    """,
   ]
 
   /// Brings the schema up to date, one migration per transaction. A migration takes the
