@@ -48,7 +48,8 @@ import Testing
   mutating func history(
     _ connection: ConnectionID, _ list: String = "Ltasks", before: Int? = nil, count: Int? = nil
   ) -> HistoryMessage? {
-    var text = #"{"type":"history","list":"\#(list)","before":\#(before.map(String.init) ?? "null")"#
+    var text =
+      #"{"type":"history","list":"\#(list)","before":\#(before.map(String.init) ?? "null")"#
     if let count { text += #","count":\#(count)"# }
     return Self.histories(driver.send(connection, text + "}")).first
   }
@@ -103,7 +104,8 @@ import Testing
     try setUp(kind)
     let alice = join("alice")
     for step in 1...7 {
-      _ = driver.send(alice, #"{"type":"update","list":"Ltasks","row":"Rtea","text":"Tea \#(step)"}"#)
+      _ = driver.send(
+        alice, #"{"type":"update","list":"Ltasks","row":"Rtea","text":"Tea \#(step)"}"#)
     }
     let first = try #require(history(alice, count: 3))
     #expect(first.entries.count == 3 && first.more)
@@ -155,7 +157,8 @@ import Testing
     let replies = driver.send(alice, #"{"type":"delete","list":"Ltasks","rows":["Reggs"]}"#)
     let live = Self.histories(replies.filter { $0.hasPrefix("c2 ") })
     #expect(live.count == 1)
-    #expect(live.first?.live == true && live.first?.entries.map(\.summary) == [#"alice deleted "Eggs""#])
+    #expect(
+      live.first?.live == true && live.first?.entries.map(\.summary) == [#"alice deleted "Eggs""#])
     // Alice did not ask: she gets the diff only.
     #expect(Self.histories(replies.filter { $0.hasPrefix("c1 ") }).isEmpty)
     // Another server's commit, read from the change log, comes too, once.

@@ -41,6 +41,8 @@ import Testing
     _ = driver.send(viewer, #"{"type":"hello","session":null,"access":"key"}"#)
     _ = driver.send(viewer, #"{"type":"tap","list":"Lhome","row":"Rtasks"}"#)
     _ = driver.send(viewer, Self.tasksSearch)
+    // The viewer watches Tasks' history (its new entries come live).
+    _ = driver.send(viewer, #"{"type":"history","list":"Ltasks","before":null}"#)
     let reader = driver.connect(UpgradeRequest(peerAddress: "192.0.2.2"))
     _ = driver.send(reader, #"{"type":"hello","session":null,"access":"key"}"#)
     _ = driver.send(reader, #"{"type":"layout","split":true,"ref":1}"#)
