@@ -46,7 +46,22 @@ const socket = new Socket(url.href, {
 const nav = new NavigationBar($(".navbar"), {
 	onBack: () => goBack(),
 	onEdit: () => setEditing(!model.screen.editing),
+	onHistory: () => openHistory(),
 });
+
+/** The History screen while it shows (history.js, loaded when first opened). @type {any} */
+let historyScreen = null;
+async function openHistory() {
+	const sc = model.screen;
+	if (historyScreen || !sc?.list) return;
+	const { HistoryScreen } = await import("./history.js");
+	if (historyScreen || model.screen !== sc) return;
+	historyScreen = new HistoryScreen($("#app"), {
+		list: sc.list, back: sc.title, word, lang: () => document.documentElement.lang,
+		ask: (before, count) => socket.sendIfOpen(W.history(sc.list, before, count)),
+		close: () => { historyScreen = null; view?.scroller.focus({ preventScroll: true }); },
+	});
+}
 
 const EDITS = new Set([W.TOGGLE, W.DELETE, W.INSERT, W.MOVE, W.UPDATE, W.ACTION, W.TAP]);
 
@@ -171,6 +186,7 @@ function receive(msg) {
 			if (msg[K.code] === W.CONFLICT) return showAlert(word("cannotUndo"), msg[K.message] || msg[K.code]);
 			return toast(msg[K.message] || msg[K.code]);
 		case W.NOTICE: return toast(msg[K.text]);
+		case W.HISTORY: return historyScreen?.receive(msg);
 	}
 }
 
@@ -191,6 +207,7 @@ function showScreen(msg) {
 	}
 	reloading = false;
 	const sc = model.screen;
+	if (historyScreen && historyScreen.list !== sc.list) historyScreen.close(false);
 	setLanguage(sc.language);
 	$(".loading").hidden = true;
 	if (view && previous?.list === sc.list && sc.transition === W.TRANSITION.none) {
@@ -273,6 +290,7 @@ function showStatus(status) {
 	$(".banner").hidden = status !== "reconnecting";
 	view?.render(); // edits made offline show greyed while the line is down
 	if (status === "open" && wide.matches) socket.send(W.layout(true));
+	if (status === "open") historyScreen?.refresh(); // a new connection watches anew
 }
 
 let toastTimer = 0;
@@ -331,7 +349,8 @@ document.addEventListener("keydown", (e) => {
 	if (!view || /** @type {Element} */ (e.target).closest?.("input, .scrim, .swipe-actions") || e.ctrlKey || e.metaKey) return;
 	if (e.key === "/" && !$(".searchbar").hidden) $(".searchbar input").focus(); // as Cmd-F on iPad
 	else if (e.key === "Escape") {
-		if (view.state.openSwipe || view.state.confirming) {
+		if (historyScreen) historyScreen.close();
+		else if (view.state.openSwipe || view.state.confirming) {
 			view.closeSwipe();
 			view.state.confirm(null);
 			view.render();

@@ -6,7 +6,7 @@ import { TRANSITION } from "./wire.js";
 import { word } from "./words.js";
 
 export class NavigationBar {
-	constructor(root, { onBack, onEdit }) {
+	constructor(root, { onBack, onEdit, onHistory }) {
 		this.root = root;
 		this.title = root.querySelector(".nav-title");
 		this.backButton = root.querySelector(".nav-back");
@@ -14,6 +14,8 @@ export class NavigationBar {
 		this.editButton = root.querySelector(".nav-edit");
 		this.backButton.onclick = onBack;
 		this.editButton.onclick = onEdit;
+		this.historyButton = root.querySelector(".nav-history");
+		this.historyButton.onclick = onHistory;
 	}
 
 	show(screen, animated) {
@@ -22,6 +24,8 @@ export class NavigationBar {
 		this.editButton.hidden = !screen.editable;
 		this.editButton.textContent = word(screen.editing ? "done" : "edit");
 		this.editButton.classList.toggle("done", screen.editing);
+		this.historyButton.hidden = !screen.list || screen.editing;
+		this.historyButton.textContent = word("history");
 		this.backButton.hidden = screen.back == null;
 		this.backLabel.hidden = false;
 		this.backLabel.textContent = screen.back ?? "";

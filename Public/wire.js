@@ -12,6 +12,7 @@ export const ROWS = "rows";
 export const ACK = "ack";
 export const ERROR = "error";
 export const NOTICE = "notice";
+export const HISTORY = "history"; // extension: a list's history, also a command
 
 // Client → server
 export const HELLO = "hello";
@@ -111,6 +112,8 @@ export const layout = (split) => ({ [K.type]: LAYOUT, split });
 export const undo = () => ({ [K.type]: UNDO });
 export const redo = () => ({ [K.type]: REDO });
 export const action = (list, row, id) => ({ [K.type]: ACTION, [K.list]: list, [K.row]: row, action: id });
+/// A page of `list`'s history older than entry `before` (null: the newest, then new ones live).
+export const history = (list, before, count) => ({ [K.type]: HISTORY, [K.list]: list, before, [K.count]: count });
 export const fetchRows = (list, section, from, count) => ({
 	[K.type]: FETCH, [K.list]: list, [K.section]: section, [K.from]: from, [K.count]: count,
 });

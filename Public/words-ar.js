@@ -8,6 +8,7 @@ export const words = {
 	scrollPosition: "موضع التمرير", rowOf: "الصف {i} من {n}",
 	results: { zero: "لا نتائج", one: "نتيجة واحدة", two: "نتيجتان", few: "{n} نتائج", many: "{n} نتيجة", other: "{n} نتيجة" },
 	noResults: "لا توجد نتائج", checked: "محدد", flagged: "عليه علامة", toolbar: "شريط الأدوات",
+	history: "السجل", more: "المزيد", noHistory: "لا توجد تغييرات محفوظة.",
 	accessNeeded: "يلزم الوصول", accessExpired: "رابط الوصول في هذا المتصفح لم يعد صالحًا.",
 	accessMissing: "يحتاج هذا الخادم إلى رابط وصول.",
 	accessAsk: "اطلب رابطًا من مالكه (http://host:port/#access=…) وافتحه هنا مرة واحدة.",

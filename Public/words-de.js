@@ -8,6 +8,7 @@ export const words = {
 	sectionIndex: "Abschnittsindex", scrollPosition: "Scrollposition", rowOf: "Zeile {i} von {n}",
 	results: { one: "{n} Ergebnis", other: "{n} Ergebnisse" }, noResults: "Keine Ergebnisse",
 	checked: "ausgewählt", flagged: "markiert", toolbar: "Symbolleiste",
+	history: "Verlauf", more: "Mehr", noHistory: "Keine Änderungen gespeichert.",
 	accessNeeded: "Zugang erforderlich", accessExpired: "Der Zugangslink dieses Browsers ist nicht mehr gültig.",
 	accessMissing: "Dieser Server braucht einen Zugangslink.",
 	accessAsk: "Bitte den Betreiber um einen (http://host:port/#access=…) und öffne ihn hier einmal.",

@@ -8,6 +8,7 @@ export const words = {
 	sectionIndex: "Índice de secciones", scrollPosition: "Posición de desplazamiento", rowOf: "Fila {i} de {n}",
 	results: { one: "{n} resultado", other: "{n} resultados" }, noResults: "No hay resultados",
 	checked: "marcado", flagged: "con indicador", toolbar: "Barra de herramientas",
+	history: "Historial", more: "Más", noHistory: "No hay cambios guardados.",
 	accessNeeded: "Se necesita acceso", accessExpired: "El enlace de acceso de este navegador ya no es válido.",
 	accessMissing: "Este servidor necesita un enlace de acceso.",
 	accessAsk: "Pide uno a su propietario (http://host:port/#access=…) y ábrelo aquí una vez.",

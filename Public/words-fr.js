@@ -8,6 +8,7 @@ export const words = {
 	sectionIndex: "Index des sections", scrollPosition: "Position de défilement", rowOf: "Ligne {i} sur {n}",
 	results: { one: "{n} résultat", other: "{n} résultats" }, noResults: "Aucun résultat",
 	checked: "coché", flagged: "signalé", toolbar: "Barre d’outils",
+	history: "Historique", more: "Plus", noHistory: "Aucune modification conservée.",
 	accessNeeded: "Accès requis", accessExpired: "Le lien d’accès de ce navigateur n’est plus valide.",
 	accessMissing: "Ce serveur demande un lien d’accès.",
 	accessAsk: "Demandez-en un à son propriétaire (http://host:port/#access=…) et ouvrez-le ici une fois.",

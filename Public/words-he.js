@@ -8,6 +8,7 @@ export const words = {
 	scrollPosition: "מיקום הגלילה", rowOf: "שורה {i} מתוך {n}",
 	results: { one: "תוצאה אחת", two: "{n} תוצאות", other: "{n} תוצאות" }, noResults: "אין תוצאות",
 	checked: "מסומן", flagged: "מסומן בדגל", toolbar: "סרגל כלים",
+	history: "היסטוריה", more: "עוד", noHistory: "אין שינויים שמורים.",
 	accessNeeded: "נדרשת גישה", accessExpired: "קישור הגישה של דפדפן זה אינו תקף עוד.",
 	accessMissing: "שרת זה דורש קישור גישה.",
 	accessAsk: "בקשו קישור מהבעלים (http://host:port/#access=…) ופתחו אותו כאן פעם אחת.",

@@ -8,6 +8,7 @@ export const words = {
 	sectionIndex: "Indice delle sezioni", scrollPosition: "Posizione di scorrimento", rowOf: "Riga {i} di {n}",
 	results: { one: "{n} risultato", other: "{n} risultati" }, noResults: "Nessun risultato",
 	checked: "selezionato", flagged: "contrassegnato", toolbar: "Barra strumenti",
+	history: "Cronologia", more: "Altro", noHistory: "Nessuna modifica conservata.",
 	accessNeeded: "Accesso richiesto", accessExpired: "Il link di accesso di questo browser non è più valido.",
 	accessMissing: "Questo server richiede un link di accesso.",
 	accessAsk: "Chiedine uno al proprietario (http://host:port/#access=…) e aprilo qui una volta.",

@@ -7,6 +7,7 @@ export const words = {
 	moreInfo: "{text}の詳細情報", sectionIndex: "セクションインデックス", scrollPosition: "スクロール位置",
 	rowOf: "{n}行中{i}行目", results: { other: "{n}件の結果" }, noResults: "結果なし",
 	checked: "チェック済み", flagged: "フラグ付き", toolbar: "ツールバー",
+	history: "履歴", more: "さらに表示", noHistory: "変更履歴はありません。",
 	accessNeeded: "アクセスが必要です", accessExpired: "このブラウザのアクセスリンクはもう有効ではありません。",
 	accessMissing: "このサーバにはアクセスリンクが必要です。",
 	accessAsk: "所有者にリンク（http://host:port/#access=…）を頼み、ここで一度開いてください。",

@@ -8,6 +8,7 @@ export const words = {
 	sectionIndex: "Sectie-index", scrollPosition: "Scrollpositie", rowOf: "Rij {i} van {n}",
 	results: { one: "{n} resultaat", other: "{n} resultaten" }, noResults: "Geen resultaten",
 	checked: "geselecteerd", flagged: "gemarkeerd", toolbar: "Knoppenbalk",
+	history: "Geschiedenis", more: "Meer", noHistory: "Geen wijzigingen bewaard.",
 	accessNeeded: "Toegang vereist", accessExpired: "De toegangslink van deze browser is niet meer geldig.",
 	accessMissing: "Deze server vraagt om een toegangslink.",
 	accessAsk: "Vraag er een aan de eigenaar (http://host:port/#access=…) en open hem hier één keer.",

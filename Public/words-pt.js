@@ -8,6 +8,7 @@ export const words = {
 	sectionIndex: "Índice de seções", scrollPosition: "Posição de rolagem", rowOf: "Linha {i} de {n}",
 	results: { one: "{n} resultado", other: "{n} resultados" }, noResults: "Nenhum resultado",
 	checked: "marcado", flagged: "sinalizado", toolbar: "Barra de ferramentas",
+	history: "Histórico", more: "Mais", noHistory: "Nenhuma alteração guardada.",
 	accessNeeded: "Acesso necessário", accessExpired: "O link de acesso deste navegador não é mais válido.",
 	accessMissing: "Este servidor precisa de um link de acesso.",
 	accessAsk: "Peça um ao proprietário (http://host:port/#access=…) e abra-o aqui uma vez.",

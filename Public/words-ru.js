@@ -8,6 +8,7 @@ export const words = {
 	sectionIndex: "Указатель разделов", scrollPosition: "Положение прокрутки", rowOf: "Строка {i} из {n}",
 	results: { one: "{n} результат", few: "{n} результата", many: "{n} результатов", other: "{n} результата" },
 	noResults: "Нет результатов", checked: "выбрано", flagged: "с флажком", toolbar: "Панель инструментов",
+	history: "История", more: "Ещё", noHistory: "Изменений нет.",
 	accessNeeded: "Нужен доступ", accessExpired: "Ссылка доступа в этом браузере больше не действует.",
 	accessMissing: "Этому серверу нужна ссылка доступа.",
 	accessAsk: "Попросите её у владельца (http://host:port/#access=…) и откройте здесь один раз.",

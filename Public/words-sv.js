@@ -8,6 +8,7 @@ export const words = {
 	sectionIndex: "Avsnittsindex", scrollPosition: "Rullningsposition", rowOf: "Rad {i} av {n}",
 	results: { one: "{n} träff", other: "{n} träffar" }, noResults: "Inga träffar",
 	checked: "markerad", flagged: "flaggad", toolbar: "Verktygsfält",
+	history: "Historik", more: "Mer", noHistory: "Inga ändringar sparade.",
 	accessNeeded: "Åtkomst krävs", accessExpired: "Den här webbläsarens åtkomstlänk gäller inte längre.",
 	accessMissing: "Den här servern kräver en åtkomstlänk.",
 	accessAsk: "Be ägaren om en (http://host:port/#access=…) och öppna den här en gång.",

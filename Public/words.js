@@ -12,6 +12,7 @@ const ENGLISH = {
 	moreInfo: "More info about {text}", sectionIndex: "Section index", scrollPosition: "Scroll position",
 	rowOf: "Row {i} of {n}", results: { one: "{n} result", other: "{n} results" }, noResults: "No Results",
 	checked: "checked", flagged: "flagged", toolbar: "Toolbar",
+	history: "History", more: "More", noHistory: "No changes are kept.",
 	accessNeeded: "Access needed", accessExpired: "This browser's access link is no longer valid.",
 	accessMissing: "This server needs an access link.",
 	accessAsk: "Ask its owner for one (http://host:port/#access=…) and open it here once.",

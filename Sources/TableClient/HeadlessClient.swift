@@ -21,6 +21,8 @@ public struct HeadlessClient: Sendable {
     case answered(ref: Int, version: Int?)
     case failed(ref: Int?, ProtocolError)
     case notice(String)
+    /// Entries of a list's history: the answer to `history`, or new ones as they came.
+    case history(HistoryMessage)
     /// The client fell behind (a version gap, a diff that does not apply): it sends this
     /// `reload` to get the screen again.
     case resync(text: String, reason: String)
@@ -148,6 +150,9 @@ public struct HeadlessClient: Sendable {
           .fetch(
             list: list, section: section.id, from: from,
             count: min(section.count - from, fetchCount)))
+      case .history(let count):
+        return send(
+          .history(list: list, before: nil, count: count ?? HistoryMessage.defaultCount))
       case .wait, .quit, .back, .reload, .editing, .undo, .redo:
         preconditionFailure("handled above")
       }
@@ -232,6 +237,8 @@ public struct HeadlessClient: Sendable {
       return .failed(ref: ref, error)
     case .notice(let text):
       return .notice(text)
+    case .history(let history):
+      return .history(history)
     case .unknown:
       return .ignored
     }

@@ -245,6 +245,11 @@ public struct HeadlessClientRunner {
       if options.isStrict { exit = .serverError }
     case .notice(let notice):
       if !options.printsJSON { write("notice: \(notice)") }
+    case .history(let history):
+      guard !options.printsJSON else { break }
+      let now = Int(Date().timeIntervalSince1970)
+      if history.entries.isEmpty, !history.live { write("history: no entries") }
+      for entry in history.entries { write("history: \(entry.line(relativeTo: now))") }
     case .resync(let reload, let reason):
       writeError("tableweb client: \(reason); reloading")
       client.send(reload)

@@ -28,6 +28,9 @@ public enum ScriptCommand: Sendable, Equatable {
   case undo
   /// Applies this session's latest undone change again (the protocol's `redo`).
   case redo
+  /// Asks for the newest `count` entries of the shown list's history (the server's
+  /// default when nil), then shows new ones as they come.
+  case history(count: Int?)
   /// Waits, showing what arrives; the default when no time is given.
   case wait(milliseconds: Int)
   case quit
@@ -50,7 +53,8 @@ public enum ScriptCommand: Sendable, Equatable {
     update ROW [TEXT] [--detail TEXT | --no-detail] [--flagged on|off] [--value SLOT=TEXT]…
     action ACTION ROW       (ACTION: a row action's id or title, e.g. action Flag "Buy milk")
     undo | redo             (this session's latest change, or latest undone one)
-    fetch | reload | wait [ms] | quit        (ROW: its text or id; quote text with spaces)
+    fetch | reload | history [COUNT] | wait [ms] | quit
+                                             (ROW: its text or id; quote text with spaces)
     """
 
   /// The command on `line`; nil for a blank line or a `#` comment.
@@ -107,6 +111,12 @@ public enum ScriptCommand: Sendable, Equatable {
     case "reload": return .reload
     case "undo": return .undo
     case "redo": return .redo
+    case "history":
+      guard let text = arguments.first else { return .history(count: nil) }
+      guard arguments.count == 1, let count = Int(text), count >= 1 else {
+        throw ScriptError("history [count]", line: line)
+      }
+      return .history(count: count)
     case "wait", "sleep":
       guard let text = arguments.first else { return .wait(milliseconds: defaultWaitMilliseconds) }
       guard arguments.count == 1, let milliseconds = Int(text), milliseconds >= 0 else {

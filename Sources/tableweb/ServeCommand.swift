@@ -137,6 +137,13 @@ struct ServeCommand: AsyncParsableCommand {
   var logHours: Int?
 
   @Option(
+    help: """
+      How many days the audit record (who changed what: change_log) keeps a change; \
+      the history follows the change log. [TABLEWEB_AUDIT_DAYS, default 90]
+      """)
+  var auditDays: Int?
+
+  @Option(
     help:
       "Seconds a request's headers may take to arrive; slower connections are dropped. [TABLEWEB_HEADER_TIMEOUT, default 5]"
   )
@@ -187,6 +194,7 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel: Logger.Level
     var jsonLogs: Bool
     var logRetention = Store.LogRetention.default
+    var auditDays = Store.defaultAuditRetention / 86_400
     var headerTimeout = 5
     var maxConnections = 20_000
     var maxConnectionsPerAddress = 1_000
@@ -226,6 +234,7 @@ struct ServeCommand: AsyncParsableCommand {
       logRetention: Store.LogRetention(
         count: try environment.int(logKeep, "TABLEWEB_LOG_KEEP", default: 10_000),
         age: try environment.int(logHours, "TABLEWEB_LOG_HOURS", default: 24) * 3600))
+    settings.auditDays = try environment.int(auditDays, "TABLEWEB_AUDIT_DAYS", default: 90)
     settings.headerTimeout = try environment.int(
       headerTimeout, "TABLEWEB_HEADER_TIMEOUT", default: 5)
     settings.maxConnections = try environment.int(
@@ -247,6 +256,9 @@ struct ServeCommand: AsyncParsableCommand {
     guard settings.logRetention.count >= 1, settings.logRetention.age >= 3600 else {
       throw ValidationError(
         "--log-keep (TABLEWEB_LOG_KEEP) and --log-hours (TABLEWEB_LOG_HOURS) must be at least 1")
+    }
+    guard settings.auditDays >= 1 else {
+      throw ValidationError("--audit-days (TABLEWEB_AUDIT_DAYS) must be at least 1")
     }
     guard settings.maxMessageSize >= 256 else {
       throw ValidationError(
@@ -382,6 +394,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
     try checkAccessIsRequired(store, settings: settings)
     store.logRetention = settings.logRetention
+    store.auditRetention = settings.auditDays * 86_400
     let dataSource = StoreDataSource(store: store, logger: logger)
     var configuration = TablewebServer.Configuration(host: settings.host, port: settings.port)
     configuration.publicDirectory = settings.publicDirectory

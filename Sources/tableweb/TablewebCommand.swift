@@ -8,7 +8,7 @@ struct TablewebCommand: AsyncParsableCommand {
     version: version,
     subcommands: [
       ServeCommand.self, ImportCommand.self, ExportCommand.self, ClientCommand.self,
-      AccessCommand.self,
+      AccessCommand.self, HistoryCommand.self,
     ],
     defaultSubcommand: ServeCommand.self)
 

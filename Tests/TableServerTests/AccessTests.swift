@@ -96,8 +96,12 @@ final class TasksReadOnlyForCarol: TableDataSource {
       alice, #"{"type":"delete","list":"Ltasks","rows":["Reggs"],"ref":1}"#)
     #expect(answer.last?.hasPrefix("c1 ← ack 1") == true)
     let log = try Store(path: fixture.path).changeLog()
-    #expect(log.map(\.author) == [ChangeAuthor(name: "alice", role: .editor)])
-    #expect(log.map(\.command) == ["delete"])
+    // Newest first: the delete, then the fixture's import (by nobody named).
+    #expect(
+      log.map(\.author) == [
+        ChangeAuthor(name: "alice", role: .editor), ChangeAuthor(name: nil, role: .editor),
+      ])
+    #expect(log.map(\.command) == ["delete", "import"])
   }
 
   @Test(arguments: StoreKind.allCases)

@@ -41,6 +41,8 @@ struct ClientScriptCommandTests {
     ("action flag R4", .action("flag", "R4")),
     ("fetch", .fetch),
     ("reload", .reload),
+    ("history", .history(count: nil)),
+    ("history 20", .history(count: 20)),
     ("wait", .wait(milliseconds: ScriptCommand.defaultWaitMilliseconds)),
     ("wait 250", .wait(milliseconds: 250)),
     ("quit", .quit),
@@ -60,7 +62,7 @@ struct ClientScriptCommandTests {
     "action Flag",
     "update R1 --flagged", "update R1 --flagged maybe", "update R1 --value noequals",
     "update R1 --value =x",
-    "update R1 --colour red",
+    "update R1 --colour red", "history soon", "history 0",
   ])
   func refusesBadLines(line: String) {
     #expect(throws: ScriptError.self) { try ScriptCommand.parse(line) }

@@ -25,7 +25,7 @@ import Testing
   static let state: Set<String> = [
     "configuration", "sessions", "audiences", "sidebarAudiences", "connections", "snapshots",
     "windowCounts", "unsavedStacks", "failedHellos", "changeFeed", "listVersions", "searches",
-    "answeredCommands",
+    "answeredCommands", "historyWatchers",
   ]
 
   static let tasksSearch = #"{"type":"search","list":"Ltasks","query":"milk","ref":7}"#
@@ -41,6 +41,8 @@ import Testing
     _ = driver.send(viewer, #"{"type":"hello","session":null,"access":"key"}"#)
     _ = driver.send(viewer, #"{"type":"tap","list":"Lhome","row":"Rtasks"}"#)
     _ = driver.send(viewer, Self.tasksSearch)
+    // The viewer watches Tasks' history (its new entries come live).
+    _ = driver.send(viewer, #"{"type":"history","list":"Ltasks","before":null}"#)
     let reader = driver.connect(UpgradeRequest(peerAddress: "192.0.2.2"))
     _ = driver.send(reader, #"{"type":"hello","session":null,"access":"key"}"#)
     _ = driver.send(reader, #"{"type":"layout","split":true,"ref":1}"#)

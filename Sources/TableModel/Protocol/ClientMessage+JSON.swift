@@ -105,6 +105,18 @@ extension ClientMessage {
       self = .undo
     case .redo:
       self = .redo
+    case .history:
+      let count =
+        fields.optional(WireKey.count) == nil
+        ? HistoryMessage.defaultCount : try fields.int(WireKey.count, atLeast: 1)
+      guard count <= HistoryMessage.maximumCount else {
+        throw ProtocolError(
+          .badMessage,
+          "field \"count\" must be at most \(HistoryMessage.maximumCount) (it was \(count))")
+      }
+      self = .history(
+        list: try fields.string(WireKey.list), before: try fields.optionalInt(WireKey.before),
+        count: count)
     }
   }
 
@@ -163,6 +175,10 @@ extension ClientMessage {
     case .search(let list, let query):
       members.append((WireKey.list, .string(list)))
       members.append((WireKey.query, .string(query)))
+    case .history(let list, let before, let count):
+      members.append((WireKey.list, .string(list)))
+      members.append((WireKey.before, before.map(JSONValue.int) ?? .null))
+      members.append((WireKey.count, .int(count)))
     }
     return .object(JSONObject(uniqueMembers: members))
   }

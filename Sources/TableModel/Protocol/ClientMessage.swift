@@ -49,11 +49,15 @@ public enum ClientMessage: Sendable, Hashable {
   case undo
   /// Applies the session's latest undone change again (an extension).
   case redo
+  /// Asks for `count` entries of `list`'s history (an extension), newest first, older than
+  /// the entry `before` (nil: the newest). Without `before`, the session also gets the
+  /// list's new entries as they come, while its top screen shows `list`.
+  case history(list: String, before: Int?, count: Int)
 
   /// The wire `type` of each command.
   public enum Kind: String, Sendable, Hashable, CaseIterable {
     case hello, tap, accessory, back, editing, delete, insert, move, toggle, update, fetch, reload
-    case search, action, layout, undo, redo
+    case search, action, layout, undo, redo, history
   }
 
   public var kind: Kind {
@@ -75,6 +79,7 @@ public enum ClientMessage: Sendable, Hashable {
     case .layout: return .layout
     case .undo: return .undo
     case .redo: return .redo
+    case .history: return .history
     }
   }
 
@@ -82,7 +87,7 @@ public enum ClientMessage: Sendable, Hashable {
   public var isWrite: Bool {
     switch self {
     case .delete, .insert, .move, .update, .toggle, .action, .undo, .redo: return true
-    case .hello, .tap, .accessory, .back, .editing, .fetch, .reload, .search, .layout:
+    case .hello, .tap, .accessory, .back, .editing, .fetch, .reload, .search, .layout, .history:
       return false
     }
   }
@@ -94,7 +99,7 @@ public enum ClientMessage: Sendable, Hashable {
     case .tap(let list, _, _), .accessory(let list, _, _), .delete(let list, _),
       .insert(let list, _, _, _), .move(let list, _, _, _), .toggle(let list, _, _),
       .update(let list, _, _), .fetch(let list, _, _, _), .search(let list, _),
-      .action(let list, _, _):
+      .action(let list, _, _), .history(let list, _, _):
       return list
     }
   }

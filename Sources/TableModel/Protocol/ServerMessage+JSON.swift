@@ -26,6 +26,8 @@ extension ServerMessage {
       members.append((WireKey.message, .string(error.message)))
     case .notice(let text):
       members.append((WireKey.text, .string(text)))
+    case .history(let history):
+      members.append(contentsOf: history.jsonMembers)
     case .unknown:
       break
     }
@@ -92,6 +94,8 @@ extension ServerMessage {
         ProtocolError(code, try fields.string(WireKey.message)))
     case .notice:
       self = .notice(text: try fields.string(WireKey.text))
+    case .history:
+      self = .history(try HistoryMessage(reading: fields))
     }
   }
 }

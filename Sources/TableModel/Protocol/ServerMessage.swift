@@ -20,12 +20,15 @@ public enum ServerMessage: Sendable, Hashable {
   case error(ref: Int?, ProtocolError)
   /// Something a person should be told.
   case notice(text: String)
+  /// Entries of a list's history (an extension): the answer to `history`, and new entries
+  /// as they come.
+  case history(HistoryMessage)
   /// A message type this client does not know (from a newer server): ignore it.
   case unknown(type: String)
 
   /// The wire `type` of each known message.
   public enum Kind: String, Sendable, Hashable, CaseIterable {
-    case welcome, screen, diff, rows, ack, error, notice
+    case welcome, screen, diff, rows, ack, error, notice, history
   }
 
   /// The wire `type`.
@@ -38,6 +41,7 @@ public enum ServerMessage: Sendable, Hashable {
     case .ack: return Kind.ack.rawValue
     case .error: return Kind.error.rawValue
     case .notice: return Kind.notice.rawValue
+    case .history: return Kind.history.rawValue
     case .unknown(let type): return type
     }
   }

@@ -50,6 +50,13 @@ enum WireKey {
   static let searchable = "searchable"
   static let search = "search"
   static let query = "query"
+  // history (an extension)
+  static let before = "before"
+  static let entries = "entries"
+  static let more = "more"
+  static let live = "live"
+  static let author = "author"
+  static let summary = "summary"
 
   // ROW
   static let text = "text"

@@ -23,9 +23,27 @@ public protocol ChangeLogReading: AnyObject {
   /// log no longer holds all of them.
   func logEntries(of list: String, after version: Int, upTo current: Int)
     throws(ProtocolError) -> [Store.LogEntry]?
+  /// Up to `count` entries of `list`'s history older than the entry `before` (nil: the
+  /// newest), newest first: the answer to `history` (see `Store.history(of:before:count:)`).
+  /// The default throws `not_found`: the log keeps no history.
+  func history(of list: String, before: Int?, count: Int) throws(ProtocolError)
+    -> HistoryMessage
+  /// The entries of `list`'s history newer than the entry `after`, newest first: what a
+  /// session showing the history is sent as they come. The default has none.
+  func history(of list: String, after: Int) throws(ProtocolError) -> [HistoryEntry]
 }
 
 extension ChangeLogReading {
+  public func history(of list: String, before: Int?, count: Int) throws(ProtocolError)
+    -> HistoryMessage
+  {
+    throw ProtocolError(.notFound, "this server keeps no history of list \(list)")
+  }
+
+  public func history(of list: String, after: Int) throws(ProtocolError) -> [HistoryEntry] {
+    []
+  }
+
   public func logEntries(after id: Int, skipping: (String, Int?) -> Bool) throws(ProtocolError)
     -> [Store.LogEntry]
   {
@@ -58,5 +76,19 @@ extension StoreDataSource: ChangeLogReading {
     } catch {
       throw error.protocolError
     }
+  }
+
+  public func history(of list: String, before: Int?, count: Int) throws(ProtocolError)
+    -> HistoryMessage
+  {
+    do {
+      return try store.history(of: list, before: before, count: count)
+    } catch {
+      throw error.protocolError
+    }
+  }
+
+  public func history(of list: String, after: Int) throws(ProtocolError) -> [HistoryEntry] {
+    do { return try store.history(of: list, after: after) } catch { throw error.protocolError }
   }
 }

@@ -18,6 +18,7 @@ extension SessionServer {
   mutating func keep(_ session: Session) {
     if let old = sessions[session.token], old.topList != session.topList {
       leaveAudience(of: old.topList, session.token)
+      stopWatchingHistory(of: old.topList, session.token)
     }
     if let old = sessions[session.token], let beside = old.sidebarList,
       beside != session.sidebarList
@@ -35,6 +36,7 @@ extension SessionServer {
   mutating func drop(_ token: SessionToken) {
     guard let old = sessions.removeValue(forKey: token) else { return }
     leaveAudience(of: old.topList, token)
+    stopWatchingHistory(of: old.topList, token)
     if let beside = old.sidebarList { leaveSidebar(of: beside, token) }
   }
 

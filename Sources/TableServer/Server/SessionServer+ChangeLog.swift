@@ -101,6 +101,7 @@ extension SessionServer {
       publish(TableChange(removedLists: [entry.list]), effects: &effects)
     case .replaced:
       dataWasReplaced(effects: &effects)
+      for list in historyWatchers.keys { pushHistory(of: list, version: nil, effects: &effects) }
     }
   }
 

@@ -89,6 +89,11 @@ extension SessionServer {
     if !change.removedLists.isEmpty {
       popSessions(standingOn: Set(change.removedLists), effects: &effects)
     }
+    if !historyWatchers.isEmpty, capabilities.changeLog != nil {
+      for listChange in change.lists where historyWatchers[listChange.list] != nil {
+        pushHistory(of: listChange.list, version: listChange.version, effects: &effects)
+      }
+    }
   }
 
   /// The app changed `list` (its data source answers differently now): every viewer gets

@@ -47,6 +47,8 @@ package struct SessionServer {
   var searches = SearchBook()
   /// The answers to commands that carried a `commandId` (SessionServer+CommandIDs).
   var answeredCommands = AnsweredCommands()
+  /// The sessions sent each list's new history entries (SessionServer+History).
+  var historyWatchers: [String: HistoryWatch] = [:]
   /// Where what goes wrong without a client to tell is logged (the configured logger).
   var diagnostics: ServerDiagnostics
   /// Told of every command answered: its wire type (`unknown` when it could not be read)
@@ -211,6 +213,11 @@ package struct SessionServer {
       return nil
     case .layout(let split):
       try setLayout(split: split, session: token, effects: &effects)
+      return nil
+    case .history(let list, let before, let count):
+      try sendHistory(
+        of: list, before: before, count: count, session: token, to: connection,
+        effects: &effects)
       return nil
     case .delete, .insert, .move, .update, .toggle, .action:
       return try commitCommand(message, as: identity, session: token, effects: &effects)

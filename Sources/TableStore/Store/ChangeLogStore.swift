@@ -39,11 +39,12 @@ extension ChangeLogStore {
     for listChange in change.lists {
       ahead = try executeLater(
         """
-        INSERT INTO list_log (at, list, version, kind, edits, prior)
-        VALUES (unixepoch(), ?, ?, 'edits', ?, ?)
+        INSERT INTO list_log (at, list, version, kind, edits, prior, command, author)
+        VALUES (unixepoch(), ?, ?, 'edits', ?, ?, ?, ?)
         """, listChange.list, listChange.version,
         listChange.edits.map(RowEdit.serialized),
-        listChange.edits == nil ? nil : PriorRow.serialized(context.prior[listChange.list] ?? []))
+        listChange.edits == nil ? nil : PriorRow.serialized(context.prior[listChange.list] ?? []),
+        context.record?.command, context.record?.author.name)
     }
     for list in change.removedLists {
       try execute(
@@ -61,10 +62,17 @@ extension ChangeLogStore {
     try prune(newest: newest, sweep: store.appendedAhead % 4096 == 0)
   }
 
-  /// Appends a `replaced` entry: every list was rewritten (an import).
-  func appendReplaced() throws(StoreError) {
+  /// Appends a `replaced` entry: every list was rewritten (an import), by `author` (nil:
+  /// unknown, as for `tableweb import`), with its record in `change_log` (list `""`).
+  func appendReplaced(by author: ChangeAuthor? = nil) throws(StoreError) {
     try execute(
-      "INSERT INTO list_log (at, list, version, kind) VALUES (unixepoch(), '', NULL, 'replaced')")
+      """
+      INSERT INTO list_log (at, list, version, kind, command, author)
+      VALUES (unixepoch(), '', NULL, 'replaced', 'import', ?)
+      """, author?.name)
+    try execute(
+      "INSERT INTO change_log (at, list, command, \"user\", role) VALUES (unixepoch(), '', 'import', ?, ?)",
+      author?.name, (author?.role ?? .editor).rawValue)
     try prune()
   }
 
@@ -97,6 +105,12 @@ extension ChangeLogStore {
         AND id < (SELECT min(id) FROM list_log WHERE id > ?1) + 256
         AND at < unixepoch() - ?2 AND id < ?3
       """, kept, store.logRetention.age, newest)
+    // The audit record keeps its own, longer retention: from its oldest end, as above.
+    try execute(
+      """
+      DELETE FROM change_log WHERE id < (SELECT min(id) FROM change_log) + 256
+        AND at < unixepoch() - ?
+      """, store.auditRetention)
   }
 
   /// The id of the newest entry (0 when the log is empty): where a reader starts.

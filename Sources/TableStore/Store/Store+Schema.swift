@@ -188,6 +188,13 @@ extension Store {
     CREATE INDEX undo_step_session ON undo_step(session, id);
     CREATE INDEX undo_step_version ON undo_step(list, version);
     """,
+    // 11: a list's history (Store+History.swift): each change-log entry names the command
+    // that made it and its author, written in the same INSERT (no statement more per
+    // write). The same text in PostgreSQL.
+    """
+    ALTER TABLE list_log ADD COLUMN command TEXT;
+    ALTER TABLE list_log ADD COLUMN author TEXT;
+    """,
   ]
 
   /// Brings the schema up to date, one migration per transaction. A migration takes the

@@ -27,6 +27,9 @@ public final class Store {
   var reservedIDs = 0..<0
   /// How much of the change log is kept.
   public var logRetention = LogRetention.default
+  /// How long the audit record (`change_log`: who changed what) is kept, in seconds: its
+  /// own retention, longer than the change log's (``defaultAuditRetention``, 90 days).
+  public var auditRetention = Store.defaultAuditRetention
   /// What the calls the caller is inside ask of every write: its own transaction, joining
   /// a group's (`committingTogether(_:)`) or refused (`refusingWrites(with:_:)`). Set
   /// only by those two, for the length of their body; a write's own context
