@@ -48,16 +48,18 @@ export class HistoryScreen {
 		const title = el("h1", "nav-title");
 		title.textContent = word("history");
 		bar.append(backButton, title);
+		this.scroller = el("div", "history-scroll");
 		this.items = el("ol", "history-list");
-		this.items.onscroll = () => {
-			const end = this.items.scrollHeight - this.items.scrollTop - this.items.clientHeight;
-			if (end < 200) this.older();
+		this.scroller.onscroll = () => {
+			const s = this.scroller;
+			if (s.scrollHeight - s.scrollTop - s.clientHeight < 200) this.older();
 		};
 		this.status = el("p", "history-empty");
 		this.moreButton = el("button", "history-more");
 		this.moreButton.type = "button";
 		this.moreButton.onclick = () => this.older();
-		this.root.append(bar, this.items);
+		this.scroller.append(this.items, this.status, this.moreButton);
+		this.root.append(bar, this.scroller);
 		app.append(this.root);
 		void this.root.offsetWidth; // commits the start position before sliding
 		this.root.classList.remove("right");
@@ -116,8 +118,9 @@ export class HistoryScreen {
 		});
 		this.status.textContent = this.word("noHistory");
 		this.moreButton.textContent = this.word("more");
-		this.items.replaceChildren(...rows, ...(this.entries.length ? [] : [this.status]),
-			...(this.more ? [this.moreButton] : []));
+		this.items.replaceChildren(...rows);
+		this.status.hidden = this.entries.length > 0;
+		this.moreButton.hidden = !this.more;
 	}
 
 	/// Slides the screen away; `animated` false when the list itself went.

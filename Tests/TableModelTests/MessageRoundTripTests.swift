@@ -41,6 +41,8 @@ private let clientMessages: [ClientMessage] = [
   .action(list: "L7", row: "R5", action: "flag"),
   .layout(split: true),
   .layout(split: false),
+  .history(list: "L7", before: nil, count: 50),
+  .history(list: "L7", before: 812, count: 200),
 ]
 
 private let screen = LoadedScreen(
@@ -104,6 +106,14 @@ private let serverMessages: [ServerMessage] = [
   .error(ref: nil, ProtocolError(.badJSON, "not JSON")),
   .error(ref: 3, ProtocolError(.notFound, "row \"R1\" no longer exists")),
   .notice(text: "The list was deleted."),
+  .history(
+    HistoryMessage(
+      list: "L7",
+      entries: [
+        HistoryEntry(
+          id: 9, version: 4, at: 1_764_103_507, author: "Ann", kind: .update, rows: ["R1"],
+          summary: #"Ann renamed "Milk" to "Oat milk""#)
+      ], more: false, live: true)),
   .unknown(type: "presence"),
 ]
 

@@ -173,3 +173,31 @@ def test_the_history_screen_names_who_did_what_and_updates_live(browser, server)
     finally:
         cm.__exit__(None, None, None)
 
+
+
+def test_older_entries_load_on_scroll_and_more(browser, engine):
+    s = Server(APP)
+    try:
+        ann = grant(s.db, "editor", "Ann")
+        s.ws_url, s.origin = s.server.ws_url, s.server.origin
+        elsewhere(edit(s, ann, *({"type": "update", "list": "Ltasks", "row": "t1", "text": f"Milk {n}"}
+                                 for n in range(1, 61)), on=("Lhome", "tasks")))
+        cm = new_page(browser, f"{s.url}#access={ann}", bypass_csp=False)
+        page = cm.__enter__()
+        try:
+            page.wait_for_selector(".page .cell")
+            cell(page, "tasks").click()
+            page.wait_for_selector(".page:only-child .cell[data-id='t1']")
+            page.locator(".nav-history").click()
+            page.wait_for_function("() => document.querySelectorAll('.history-list li').length === 50")
+            assert page.text_content(".history-list li .history-summary") == 'Ann renamed "Milk 59" to "Milk 60"'
+            assert page.is_visible(".history-more")
+            page.evaluate("() => { const s = document.querySelector('.history-scroll'); s.scrollTop = s.scrollHeight; }")
+            page.wait_for_function("() => document.querySelectorAll('.history-list li').length === 61")
+            last = page.locator(".history-list li .history-summary").last.text_content()
+            assert last == "The list was imported"
+            assert not page.is_visible(".history-more")
+        finally:
+            cm.__exit__(None, None, None)
+    finally:
+        s.close()
