@@ -41,6 +41,8 @@ private let clientMessages: [ClientMessage] = [
   .action(list: "L7", row: "R5", action: "flag"),
   .layout(split: true),
   .layout(split: false),
+  .undo,
+  .redo,
 ]
 
 private let screen = LoadedScreen(
