@@ -43,6 +43,8 @@ private let clientMessages: [ClientMessage] = [
   .layout(split: false),
   .history(list: "L7", before: nil, count: 50),
   .history(list: "L7", before: 812, count: 200),
+  .undo,
+  .redo,
 ]
 
 private let screen = LoadedScreen(

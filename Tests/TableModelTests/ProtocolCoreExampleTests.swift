@@ -187,7 +187,7 @@ private let airplaneJSON = """
     #expect(
       ErrorCode.allCases.map(\.rawValue) == [
         "bad_json", "bad_message", "too_large", "not_found", "not_allowed", "rate_limited",
-        "unauthorized", "internal",
+        "unauthorized", "internal", "conflict",
       ])
   }
 
