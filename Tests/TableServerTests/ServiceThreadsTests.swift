@@ -90,6 +90,11 @@ import Testing
       viewers[0].send(#"{"type":"reload","ref":99}"#)
       let again = try viewers[0].next("screen")
       #expect(again["screen"]?["version"] == .int(end))
+      // Each change's fan-out timed once, to the kernel, across the threads.
+      let metrics = try HTTPResponse.fetch(port: server.port, path: "/metrics")
+      #expect(
+        metrics.body.contains("tableweb_fanout_written_seconds_count \(edits * writers.count)"),
+        "\(metrics.body.split(separator: "\n").filter { $0.contains("written_seconds_count") })")
       // The final state is the database's.
       let store = try Store(path: fixture.path)
       let stored = try store.snapshot(of: "Ltasks")

@@ -188,13 +188,17 @@ package final class CoreRelay: ConnectionDelegate, MessageTransport, @unchecked 
 
   private func deliver(_ frame: OutgoingFrame, to connection: ConnectionID) {
     let lane = serviceSide(of: connection)
-    guard !lane.resynchronizing.contains(connection) else { return }
+    guard !lane.resynchronizing.contains(connection) else {
+      frame.fanoutMark?.release()
+      return
+    }
     let transport = self.transport(of: connection)
     if transport.send(frame, to: connection) {
       let queued = transport.queuedFrameCount(of: connection)
       peers.withLock { $0[connection]?.queued = queued }
       return
     }
+    frame.fanoutMark?.release()
     // Full (or closing, when the fresh screen is dropped in turn): everything until the
     // fresh screen is dropped, since it contains all of it.
     lane.resynchronizing.insert(connection)

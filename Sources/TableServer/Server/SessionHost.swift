@@ -153,9 +153,13 @@ package final class SessionHost: ConnectionDelegate {
       switch action {
       case .send(let frame, let connections, let kind):
         if kind == .diff { fannedOut = true }
+        let mark = kind == .diff ? markFanout(of: frame) : nil
+        defer { mark?.release() }
         for connection in connections {
           if kind != .reply && resynchronized.contains(connection) { continue }
+          mark?.retain()
           if transport.send(frame, to: connection) { continue }
+          mark?.release()
           resynchronized.insert(connection)
           resynchronizations += 1
           telemetry?.queueResynchronized()
@@ -169,6 +173,17 @@ package final class SessionHost: ConnectionDelegate {
         transport.close(connection, code: code, reason: reason)
       }
     }
+  }
+}
+
+extension SessionHost {
+  /// A diff's frame, timed from now until the last viewer's copy is handed to the kernel
+  /// (`tableweb_fanout_written_seconds`); nil when metrics are off or the frame is sent
+  /// again (a resume).
+  func markFanout(of frame: OutgoingFrame) -> FanoutMark? {
+    guard let record = telemetry?.fanoutWritten else { return nil }
+    let mark = FanoutMark(done: record)
+    return frame.markFanout(mark) === mark ? mark : nil
   }
 }
 

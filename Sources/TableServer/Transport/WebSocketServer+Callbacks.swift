@@ -298,7 +298,8 @@ extension WebSocketServer {
   }
 
   func connectionClosed(_ id: ConnectionID) {
-    guard connections.removeValue(forKey: id) != nil else { return }
+    guard let connection = connections.removeValue(forKey: id) else { return }
+    connection.dropQueuedFrames()
     delegate?.connectionDidClose(id)
   }
 
