@@ -47,7 +47,9 @@ struct FanoutBenchmark: ParsableCommand {
       }
     }
     guard all.count > 1 else { return }
-    print("\nviewers  threads  server CPU/change  commit → last frame to kernel (mean, p99 ≤)  all have it p50 / p99")
+    print(
+      "\nviewers  threads  server CPU/change  commit → last frame to kernel (mean, p99 ≤)  all have it p50 / p99"
+    )
     for figures in all {
       print(
         "\(pad(figures.clients, 7))  \(pad(figures.threads, 7))  \(pad(format(figures.serverCPU) + " ms", 17))  "

@@ -153,6 +153,22 @@ package final class CoreRelay: ConnectionDelegate, MessageTransport, @unchecked 
     return true
   }
 
+  /// Hands `frame` to each service thread once, with the connections it holds.
+  public func send(_ frame: OutgoingFrame, toAll connections: [ConnectionID]) -> Bool {
+    guard transports.count > 1 else {
+      transports[0].perform { [self] in deliver(frame, toAll: connections) }
+      return true
+    }
+    var byLane = Array(repeating: [ConnectionID](), count: transports.count)
+    for connection in connections {
+      byLane[WebSocketServer.laneIndex(of: connection, count: transports.count)].append(connection)
+    }
+    for (lane, held) in byLane.enumerated() where !held.isEmpty {
+      transports[lane].perform { [self] in deliver(frame, toAll: held) }
+    }
+    return true
+  }
+
   public func replaceQueue(of connection: ConnectionID, with frames: [OutgoingFrame]) {
     let transport = self.transport(of: connection)
     transport.perform { [self] in
@@ -187,22 +203,41 @@ package final class CoreRelay: ConnectionDelegate, MessageTransport, @unchecked 
   // MARK: - The service thread
 
   private func deliver(_ frame: OutgoingFrame, to connection: ConnectionID) {
+    guard let queued = queue(frame, for: connection) else { return }
+    peers.withLock { $0[connection]?.queued = queued }
+  }
+
+  /// ``deliver(_:to:)`` for every one of `connections` (all on this thread's lane), with
+  /// one lock for what the core may read back.
+  private func deliver(_ frame: OutgoingFrame, toAll connections: [ConnectionID]) {
+    var counts: [(ConnectionID, Int)] = []
+    counts.reserveCapacity(connections.count)
+    for connection in connections {
+      if let queued = queue(frame, for: connection) { counts.append((connection, queued)) }
+    }
+    peers.withLock { peers in
+      for (connection, queued) in counts { peers[connection]?.queued = queued }
+    }
+  }
+
+  /// Queues `frame` for `connection` and returns how many frames wait for it; nil when it
+  /// was dropped.
+  private func queue(_ frame: OutgoingFrame, for connection: ConnectionID) -> Int? {
     let lane = serviceSide(of: connection)
     guard !lane.resynchronizing.contains(connection) else {
       frame.fanoutMark?.release()
-      return
+      return nil
     }
     let transport = self.transport(of: connection)
     if transport.send(frame, to: connection) {
-      let queued = transport.queuedFrameCount(of: connection)
-      peers.withLock { $0[connection]?.queued = queued }
-      return
+      return transport.queuedFrameCount(of: connection)
     }
     frame.fanoutMark?.release()
     // Full (or closing, when the fresh screen is dropped in turn): everything until the
     // fresh screen is dropped, since it contains all of it.
     lane.resynchronizing.insert(connection)
     core.perform { [self] in host?.resynchronize(connection) }
+    return nil
   }
 }
 

@@ -155,7 +155,14 @@ package final class SessionHost: ConnectionDelegate {
         if kind == .diff { fannedOut = true }
         let mark = kind == .diff ? markFanout(of: frame) : nil
         defer { mark?.release() }
-        for connection in connections {
+        // A transport that hands frames to other threads takes the whole fan-out at once.
+        let targets =
+          kind == .reply || resynchronized.isEmpty
+          ? connections : connections.filter { !resynchronized.contains($0) }
+        mark?.retain(targets.count)
+        if targets.count > 1, transport.send(frame, toAll: targets) { continue }
+        mark?.release(targets.count)
+        for connection in targets {
           if kind != .reply && resynchronized.contains(connection) { continue }
           mark?.retain()
           if transport.send(frame, to: connection) { continue }

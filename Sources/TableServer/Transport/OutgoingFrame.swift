@@ -48,14 +48,15 @@ package final class FanoutMark: Sendable {
     self.done = done
   }
 
-  /// One more copy on its way.
-  func retain() {
-    pending.add(1, ordering: .relaxed)
+  /// `count` more copies on their way.
+  func retain(_ count: Int = 1) {
+    pending.add(count, ordering: .relaxed)
   }
 
-  /// One copy written or dropped (or the core's count given back).
-  func release() {
-    if pending.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
+  /// `count` copies written or dropped (or the core's count given back).
+  func release(_ count: Int = 1) {
+    guard count > 0 else { return }
+    if pending.subtract(count, ordering: .acquiringAndReleasing).newValue == 0 {
       done(ContinuousClock.now - start)
     }
   }
