@@ -158,6 +158,41 @@ import Testing
     await server.stop()
   }
 
+  @Test func closesComeFromEveryThreadWithTheirCodes() async throws {
+    let fixture = try Fixture(.sqlite)
+    let server = try await Self.startServer(fixture, threads: 3) {
+      $0.burstSize = 3
+      $0.commandsPerSecond = 1
+      $0.refusalsBeforeClose = 5
+    }
+    let url = "ws://127.0.0.1:\(server.port)/ws"
+    var peers = try (0..<9).map { _ in try Peer(url: url) }
+    #expect(await server.connectionsPerServiceThread() == [3, 3, 3])
+    // Three floods, one on each thread (peers are dealt out in turn): each closed for abuse.
+    let flooders = Array(peers.prefix(3))
+    for flooder in flooders {
+      for ref in 0..<20 { flooder.send(#"{"type":"reload","ref":\#(ref)}"#) }
+    }
+    for flooder in flooders {
+      var event = flooder.client.nextEvent(timeout: .seconds(5))
+      while case .message = event { event = flooder.client.nextEvent(timeout: .seconds(5)) }
+      guard case .closed(let status, _) = event else {
+        Issue.record("expected a close, got \(String(describing: event))")
+        continue
+      }
+      #expect(status == SessionServer.abuseCloseCode)
+    }
+    peers.removeFirst(3)
+    // The others, on every thread, get 1001 when the server stops.
+    let stopping = Task { await server.stop() }
+    for peer in peers {
+      var event = peer.client.nextEvent(timeout: .seconds(5))
+      while case .message = event { event = peer.client.nextEvent(timeout: .seconds(5)) }
+      #expect(event == .closed(status: 1001, reason: "server stopping"))
+    }
+    await stopping.value
+  }
+
   /// Each row's text by id.
   static func texts(_ screen: JSONValue) -> [String: String] {
     var texts: [String: String] = [:]
