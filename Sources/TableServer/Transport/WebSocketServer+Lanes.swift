@@ -18,18 +18,14 @@ extension WebSocketServer {
   }
 
   /// The number a socket handed to another lane is admitted under: below every lane's
-  /// index, and unique while the socket is open.
+  /// index, and unique while the descriptor is open.
   static func admission(of descriptor: Int32) -> Int {
     -Int(descriptor) - 1
   }
 
-  /// Hands a copy of the accepted `descriptor` to `lane`, admitted as `admission`.
-  func handOver(_ descriptor: Int32, to lane: WebSocketServer, admission: Int) {
-    let copy = dup(descriptor)
-    guard copy >= 0 else {
-      limits.withLock { $0.forget(lane: admission) }
-      return
-    }
+  /// Hands `copy`, a copy of an accepted socket's descriptor, to `lane`, admitted as
+  /// `admission`.
+  func handOver(_ copy: Int32, to lane: WebSocketServer, admission: Int) {
     let taken = lane.enqueue { [lane] in lane.adopt(copy, admission: admission) }
     if !taken {
       // That lane has stopped.

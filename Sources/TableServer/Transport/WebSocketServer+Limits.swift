@@ -18,19 +18,23 @@ extension WebSocketServer {
   func connectionAccepted(descriptor: Int32) -> Int32 {
     precondition(isOnServiceThread, "lws callbacks run on the service thread")
     let address = IPAddress.peer(of: descriptor) ?? ""
-    let target = laneForNextConnection()
-    // A socket handed to another lane is admitted under a number of its own (its
-    // descriptor's, unique while it is open) until that lane binds it.
-    let admission = target == nil ? lane.index : Self.admission(of: descriptor)
+    // A socket for another lane goes there as a copy of its descriptor (lws closes its
+    // own), admitted under the copy's number: unique while the copy is open, that is until
+    // the lane has adopted it and bound the admission.
+    let handOff = laneForNextConnection().flatMap { lane in
+      let copy = dup(descriptor)
+      return copy >= 0 ? (lane: lane, copy: copy) : nil
+    }
+    let admission = handOff.map { Self.admission(of: $0.copy) } ?? lane.index
     let refusal = limits.withLock {
       $0.admit(address, at: .now, lane: admission) { Self.requestIsIn(descriptor) }
     }
     guard let refusal else {
-      guard let target else { return 0 }
-      handOver(descriptor, to: target, admission: admission)
-      // lws closes its descriptor; the lane adopts a copy.
+      guard let handOff else { return 0 }
+      handOver(handOff.copy, to: handOff.lane, admission: admission)
       return 1
     }
+    if let copy = handOff?.copy { Glibc.close(copy) }
     onRefusal?(refusal, address)
     Self.writeRefusal(to: descriptor, Self.explanation(of: refusal))
     return 1
