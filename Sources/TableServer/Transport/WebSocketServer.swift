@@ -22,8 +22,9 @@ import TableModel
 /// The first listens on the port; it admits each socket it accepts against the limits and
 /// hands every n-th to the next lane, which adopts it into its own context
 /// (`lws_adopt_socket_vhost`), so that each thread reads and writes its share of the
-/// connections. (lws 4.1 sets `SO_REUSEPORT` only for a context of several threads, which
-/// `LWS_MAX_SMP 1` rules out, so the lanes cannot each listen.)
+/// connections. (With `LWS_SERVER_OPTION_ALLOW_LISTEN_SHARE`, lws 4.1.6 still failed to
+/// bind a second context to the port: it appears to set `SO_REUSEPORT` only for a context
+/// of several threads, which `LWS_MAX_SMP 1` rules out.)
 ///
 /// Thread-safe where stated (`start`, `perform`, `requestStop`, `stop`, `port`); the rest
 /// is confined to the service thread and checks it.
