@@ -26,7 +26,8 @@ enum BenchmarkServer {
   ]
 
   static func start(
-    executable server: String?, port: Int, database: String, limits: Limits = .raised
+    executable server: String?, port: Int, database: String, limits: Limits = .raised,
+    environment extra: [String: String] = [:]
   ) throws -> ChildProcess {
     let executable = try tableweb(server)
     // `swift run tablebench` builds only this product, so the tableweb it runs may predate
@@ -39,6 +40,7 @@ enum BenchmarkServer {
     // a line per connection would bury the figures, so warnings only unless asked.
     var environment = ["TABLEWEB_DEMO": "1"]
     if limits == .raised { environment.merge(raisedLimits) { _, raised in raised } }
+    environment.merge(extra) { _, given in given }
     return try launch(
       executable, ["serve", "--port", String(port), "--db", database], environment: environment)
   }

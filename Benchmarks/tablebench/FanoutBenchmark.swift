@@ -4,7 +4,11 @@ import Glibc
 import TableModel
 
 /// One change seen by N viewers: how long until every viewer has it, and what an idle
-/// connection costs the server. The server is the real `tableweb serve` in its own
+/// connection costs the server. Each count of viewers is measured with each count of
+/// service threads (`--clients 1000 --clients 10000 --service-threads 1 --service-threads
+/// 2`), a fresh server for each, in one run; beside the clients' view it prints the
+/// server's own: from the commit until the change's last frame is handed to the kernel
+/// (`tableweb_fanout_written_seconds`), which the clients' CPU does not blur. The server is the real `tableweb serve` in its own
 /// process on a loopback port, so that its memory is measured alone; the viewers are
 /// real WebSocket clients, each its own session, all on one editable list.
 struct FanoutBenchmark: ParsableCommand {
@@ -12,8 +16,11 @@ struct FanoutBenchmark: ParsableCommand {
     commandName: "fanout",
     abstract: "Latency of one change to N viewers, and server memory per idle connection.")
 
-  @Option(help: "Connected viewers, each its own session on the changed list.")
-  var clients = 1000
+  @Option(help: "Connected viewers, each its own session on the changed list; repeatable.")
+  var clients: [Int] = [1000]
+
+  @Option(help: "The server's service threads (serve --service-threads); repeatable.")
+  var serviceThreads: [Int] = [1]
 
   @Option(help: "Changes to time.")
   var rounds = 200
@@ -21,7 +28,44 @@ struct FanoutBenchmark: ParsableCommand {
   @Option(help: "The tableweb executable (default: next to this one).")
   var server: String?
 
+  /// What one server with `threads` service threads and `clients` viewers measured.
+  struct Figures {
+    var clients: Int
+    var threads: Int
+    var serverCPU: Double
+    var written: FanoutWrittenHistogram.Summary
+    var p50: Double
+    var p99: Double
+  }
+
   func run() throws {
+    var all: [Figures] = []
+    for count in clients {
+      for threads in serviceThreads {
+        print("— \(count) viewers, \(threads) service thread\(threads == 1 ? "" : "s")")
+        all.append(try measure(clients: count, threads: threads))
+      }
+    }
+    guard all.count > 1 else { return }
+    print(
+      "\nviewers  threads  server CPU/change  commit → last frame to kernel (mean, p99 ≤)  all have it p50 / p99"
+    )
+    for figures in all {
+      print(
+        "\(pad(figures.clients, 7))  \(pad(figures.threads, 7))  \(pad(format(figures.serverCPU) + " ms", 17))  "
+          + pad(
+            "\(format(figures.written.mean)) ms, \(format(figures.written.p99Bound)) ms", 43)
+          + "  \(format(figures.p50)) / \(format(figures.p99)) ms")
+    }
+    print("(2 cores shared; load average \(loadAverage()))")
+  }
+
+  private func pad(_ value: Any, _ width: Int) -> String {
+    let text = "\(value)"
+    return String(repeating: " ", count: max(0, width - text.count)) + text
+  }
+
+  func measure(clients: Int, threads: Int) throws -> Figures {
     let limit = raiseFileLimit()
     guard clients + 64 <= limit else {
       throw ValidationError(
@@ -33,7 +77,8 @@ struct FanoutBenchmark: ParsableCommand {
     defer { try? FileManager.default.removeItem(at: folder) }
     let port = try freeLoopbackPort()
     let process = try BenchmarkServer.start(
-      executable: server, port: port, database: folder.appendingPathComponent("fanout.sqlite").path)
+      executable: server, port: port, database: folder.appendingPathComponent("fanout.sqlite").path,
+      environment: ["TABLEWEB_SERVICE_THREADS": String(threads)])
     defer {
       process.terminate()
       process.waitUntilExit()
@@ -55,6 +100,7 @@ struct FanoutBenchmark: ParsableCommand {
     Thread.sleep(forTimeInterval: 0.5)
     let rssAfter = try residentKiB(of: pid)
 
+    let writtenBefore = try FanoutWrittenHistogram(port: port)
     let serverCPUBefore = try cpuMilliseconds(of: pid)
     let clientCPUBefore = try cpuMilliseconds(of: getpid())
     var allHaveIt: [Double] = []
@@ -96,6 +142,7 @@ struct FanoutBenchmark: ParsableCommand {
     }
 
     let serverCPU = (try cpuMilliseconds(of: pid) - serverCPUBefore) / Double(rounds)
+    let written = try FanoutWrittenHistogram(port: port).since(writtenBefore)
     let clientCPU = (try cpuMilliseconds(of: getpid()) - clientCPUBefore) / Double(rounds)
     allHaveIt.sort()
     perViewer.sort()
@@ -112,8 +159,15 @@ struct FanoutBenchmark: ParsableCommand {
       "CPU per change: server \(format(serverCPU)) ms, these clients \(format(clientCPU)) ms"
         + "  (2 cores shared; load average \(loadAverage()))")
     print(
+      "server side, commit → the change's last frame handed to the kernel (\(written.count) changes): "
+        + "mean \(format(written.mean)) ms, p50 ≤ \(format(written.p50Bound)) ms, "
+        + "p99 ≤ \(format(written.p99Bound)) ms  (tableweb_fanout_written_seconds)")
+    print(
       "server RSS: \(rssBefore / 1024) MiB → \(rssAfter / 1024) MiB with \(clients) idle connections: "
         + "\(format(perConnection)) KiB per connection  (goal at 10,000: ≤ 16 KiB)")
+    return Figures(
+      clients: clients, threads: threads, serverCPU: serverCPU, written: written,
+      p50: percentile(allHaveIt, 0.50), p99: percentile(allHaveIt, 0.99))
   }
 
   // MARK: - Clients
@@ -217,5 +271,55 @@ struct FanoutBenchmark: ParsableCommand {
 
   private func rootListOf(_ message: [UInt8]) -> String {
     (try? JSONValue(parsing: message))?["screen"]?["list"]?.stringValue ?? ""
+  }
+}
+
+/// The server's `tableweb_fanout_written_seconds` histogram, read from `GET /metrics`.
+struct FanoutWrittenHistogram {
+  static let name = "tableweb_fanout_written_seconds"
+  /// Cumulative counts by upper bound in milliseconds (`+Inf` last).
+  var buckets: [(bound: Double, count: Int)] = []
+  var sum = 0.0
+  var count = 0
+
+  /// The changes between two readings.
+  struct Summary {
+    var count: Int
+    var mean: Double
+    /// The smallest bucket bounds under which half and 99 % of them fell, in milliseconds.
+    var p50Bound: Double
+    var p99Bound: Double
+  }
+
+  init(port: Int) throws {
+    let text = try httpGet("/metrics", port: port)
+    for line in text.split(separator: "\n") where line.hasPrefix(Self.name) {
+      let value = line.split(separator: " ").last.flatMap { Double($0) } ?? 0
+      if line.hasPrefix(Self.name + "_sum") { sum = value * 1000 }
+      if line.hasPrefix(Self.name + "_count") { count = Int(value) }
+      guard line.hasPrefix(Self.name + "_bucket"), let open = line.range(of: "le=\""),
+        let close = line[open.upperBound...].firstIndex(of: "\"")
+      else { continue }
+      let bound = line[open.upperBound..<close]
+      buckets.append(
+        (bound == "+Inf" ? .infinity : (Double(bound) ?? .infinity) * 1000, Int(value)))
+    }
+    guard !buckets.isEmpty else {
+      throw BenchError("no \(Self.name) in /metrics (a server from before it was measured?)")
+    }
+  }
+
+  func since(_ earlier: FanoutWrittenHistogram) -> Summary {
+    let total = count - earlier.count
+    func bound(_ fraction: Double) -> Double {
+      for (index, bucket) in buckets.enumerated()
+      where Double(bucket.count - earlier.buckets[index].count) >= fraction * Double(total) {
+        return bucket.bound
+      }
+      return .infinity
+    }
+    return Summary(
+      count: total, mean: total > 0 ? (sum - earlier.sum) / Double(total) : 0,
+      p50Bound: bound(0.5), p99Bound: bound(0.99))
   }
 }

@@ -22,7 +22,7 @@ struct ServeCommand: AsyncParsableCommand {
       TABLEWEB_METRICS_HOST, TABLEWEB_LOG_LEVEL, TABLEWEB_LOG_KEEP, TABLEWEB_LOG_HOURS, \
       TABLEWEB_LOG_FORMAT, TABLEWEB_HEADER_TIMEOUT, TABLEWEB_MAX_CONNECTIONS, \
       TABLEWEB_MAX_CONNECTIONS_PER_ADDRESS, TABLEWEB_MAX_PENDING_HEADERS_PER_ADDRESS, \
-      TABLEWEB_TRUSTED_PROXY (comma-separated). A flag on the command line wins over its variable. \
+      TABLEWEB_TRUSTED_PROXY (comma-separated), TABLEWEB_SERVICE_THREADS. A flag on the command line wins over its variable. \
       Yes/no variables take 1/0, true/false, yes/no or on/off.
 
       GET /healthz answers 200 "ok" while the database can be read, 503 otherwise; \
@@ -173,6 +173,14 @@ struct ServeCommand: AsyncParsableCommand {
       """)
   var trustedProxy: [String] = []
 
+  @Option(
+    help: """
+      How many threads read and write the connections, each with its own libwebsockets \
+      context on the same port (1…64); more than one also runs the data on a thread of its \
+      own. [TABLEWEB_SERVICE_THREADS, default 1]
+      """)
+  var serviceThreads: Int?
+
   static let defaultDatabase = "tableweb.sqlite"
 
   /// The settings, flags first, then the environment, then the defaults.
@@ -201,6 +209,7 @@ struct ServeCommand: AsyncParsableCommand {
     var maxPendingHeadersPerAddress = 32
     var trustedProxies: [String] = []
     var pageWorker = true
+    var serviceThreads = 1
   }
 
   func settings(_ environment: EnvironmentDefaults = EnvironmentDefaults()) throws -> Settings {
@@ -245,6 +254,8 @@ struct ServeCommand: AsyncParsableCommand {
       maxPendingHeadersPerAddress, "TABLEWEB_MAX_PENDING_HEADERS_PER_ADDRESS", default: 32)
     settings.trustedProxies = environment.list(trustedProxy, "TABLEWEB_TRUSTED_PROXY")
     settings.pageWorker = !(try environment.bool(noPageWorker, "TABLEWEB_NO_PAGE_WORKER"))
+    settings.serviceThreads = try environment.int(
+      serviceThreads, "TABLEWEB_SERVICE_THREADS", default: 1)
     return settings
   }
 
@@ -280,6 +291,10 @@ struct ServeCommand: AsyncParsableCommand {
       ),
     ] where value < 1 {
       throw ValidationError("\(flag) (\(variable)) must be at least 1, not \(value)")
+    }
+    guard (1...64).contains(settings.serviceThreads) else {
+      throw ValidationError(
+        "--service-threads (TABLEWEB_SERVICE_THREADS) must be 1…64, not \(settings.serviceThreads)")
     }
     for proxy in settings.trustedProxies where !ListenAddressCheck.isIPAddress(proxy) {
       throw ValidationError(
@@ -413,6 +428,7 @@ struct ServeCommand: AsyncParsableCommand {
     configuration.maxPendingHeadersPerAddress = settings.maxPendingHeadersPerAddress
     configuration.trustedProxies = settings.trustedProxies
     configuration.pageWorker = settings.pageWorker
+    configuration.serviceThreads = settings.serviceThreads
     configuration.healthCheck = { Store.canRead(path: db) }
     return TablewebServer(
       dataSource: dataSource, sessionStorage: dataSource,

@@ -12,22 +12,41 @@ import Testing
 @Suite(.serialized) struct ServerIntegrationTests {
   /// `tableweb serve` in-process: the transport on port 0, the session core over the
   /// fixture's database.
+  /// With `TABLEWEB_SERVICE_THREADS` set above 1 in the environment, the server has that
+  /// many service threads and the core a thread of its own, as `serve --service-threads`.
   final class RunningServer {
     let transport: WebSocketServer
+    let lanes: [WebSocketServer]
     let host: SessionHost
     let folder: URL
 
     init(fixture: Fixture) throws {
       folder = fixture.folder.appendingPathComponent("Public-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      transport = WebSocketServer(configuration: .init(port: 0, publicDirectory: folder.path))
-      host = SessionHost(store: try Store(path: fixture.path), transport: transport)
-      try transport.start(delegate: host)
+      let threads = Int(ProcessInfo.processInfo.environment["TABLEWEB_SERVICE_THREADS"] ?? "") ?? 1
+      lanes = WebSocketServer.lanes(
+        configuration: .init(port: 0, publicDirectory: folder.path), count: max(1, threads))
+      transport = lanes[0]
+      guard lanes.count > 1 else {
+        host = SessionHost(store: try Store(path: fixture.path), transport: transport)
+        try transport.start(delegate: host)
+        return
+      }
+      let relay = CoreRelay(transports: lanes, core: CoreThread())
+      host = SessionHost(store: try Store(path: fixture.path), transport: relay)
+      relay.attach(host)
+      for lane in lanes {
+        try lane.start(
+          delegate: relay, responder: relay, port: lane === transport ? nil : transport.port)
+      }
     }
 
     var url: String { "ws://127.0.0.1:\(transport.port)/ws" }
 
-    func stop() async { await transport.stop() }
+    func stop() async {
+      for lane in lanes { lane.requestStop() }
+      for lane in lanes { await lane.waitUntilStopped() }
+    }
   }
 
   /// One connection, reading the server's messages as parsed JSON.

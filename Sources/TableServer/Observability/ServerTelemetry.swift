@@ -21,6 +21,8 @@ package final class ServerTelemetry {
   private let connections: CoreMetrics.Gauge
   private let sessions: CoreMetrics.Gauge
   private let fanout: CoreMetrics.Timer
+  /// A change → its last frame handed to the kernel, on whichever service thread.
+  private let fanoutWrittenTime: CoreMetrics.Timer
   private let commandTime: CoreMetrics.Timer
   private let resyncs: CoreMetrics.Counter
   private let groupsCommitted: CoreMetrics.Counter
@@ -60,10 +62,14 @@ package final class ServerTelemetry {
     // (long work belongs elsewhere or in slices), so 10 ms is a bucket bound.
     factory.durationHistogramBuckets["tableweb_command_seconds"] =
       factory.durationHistogramBuckets["tableweb_fanout_seconds"]
+    factory.durationHistogramBuckets["tableweb_fanout_written_seconds"] =
+      factory.durationHistogramBuckets["tableweb_fanout_seconds"]
     self.factory = factory
     connections = CoreMetrics.Gauge(label: "tableweb_connections", factory: factory)
     sessions = CoreMetrics.Gauge(label: "tableweb_sessions", factory: factory)
     fanout = CoreMetrics.Timer(label: "tableweb_fanout_seconds", factory: factory)
+    fanoutWrittenTime = CoreMetrics.Timer(
+      label: "tableweb_fanout_written_seconds", factory: factory)
     commandTime = CoreMetrics.Timer(label: "tableweb_command_seconds", factory: factory)
     resyncs = CoreMetrics.Counter(label: "tableweb_queue_resyncs_total", factory: factory)
     groupsCommitted = CoreMetrics.Counter(
@@ -165,6 +171,15 @@ package final class ServerTelemetry {
   func fannedOut(in elapsed: Duration) {
     guard recordsMetrics else { return }
     fanout.recordNanoseconds(Self.nanoseconds(elapsed))
+  }
+
+  /// Records that a change's frames were all handed to the kernel (or dropped) `elapsed`
+  /// after the core began handing them out: called on any service thread. Nil when
+  /// metrics are off.
+  var fanoutWritten: (@Sendable (_ elapsed: Duration) -> Void)? {
+    guard recordsMetrics else { return nil }
+    let timer = fanoutWrittenTime
+    return { elapsed in timer.recordNanoseconds(Self.nanoseconds(elapsed)) }
   }
 
   /// A client's message held the service thread for `elapsed`: read, applied, its

@@ -153,9 +153,20 @@ package final class SessionHost: ConnectionDelegate {
       switch action {
       case .send(let frame, let connections, let kind):
         if kind == .diff { fannedOut = true }
-        for connection in connections {
+        let mark = kind == .diff ? markFanout(of: frame) : nil
+        defer { mark?.release() }
+        // A transport that hands frames to other threads takes the whole fan-out at once.
+        let targets =
+          kind == .reply || resynchronized.isEmpty
+          ? connections : connections.filter { !resynchronized.contains($0) }
+        mark?.retain(targets.count)
+        if targets.count > 1, transport.send(frame, toAll: targets) { continue }
+        mark?.release(targets.count)
+        for connection in targets {
           if kind != .reply && resynchronized.contains(connection) { continue }
+          mark?.retain()
           if transport.send(frame, to: connection) { continue }
+          mark?.release()
           resynchronized.insert(connection)
           resynchronizations += 1
           telemetry?.queueResynchronized()
@@ -169,6 +180,17 @@ package final class SessionHost: ConnectionDelegate {
         transport.close(connection, code: code, reason: reason)
       }
     }
+  }
+}
+
+extension SessionHost {
+  /// A diff's frame, timed from now until the last viewer's copy is handed to the kernel
+  /// (`tableweb_fanout_written_seconds`); nil when metrics are off or the frame is sent
+  /// again (a resume).
+  func markFanout(of frame: OutgoingFrame) -> FanoutMark? {
+    guard let record = telemetry?.fanoutWritten else { return nil }
+    let mark = FanoutMark(done: record)
+    return frame.markFanout(mark) === mark ? mark : nil
   }
 }
 

@@ -122,6 +122,12 @@ public final class TablewebServer: Service, Sendable {
     /// (``DataSourceCapabilities/needsOwnThread``; true for a ``StoreDataSource`` on
     /// PostgreSQL).
     public var runsCoreOnOwnThread: Bool?
+    /// How many libwebsockets service threads read and write the connections, each with
+    /// its own context, all listening on ``port`` (docs/threading.md): more than one lets a
+    /// change to many viewers be written on several cores. More than one puts the core on
+    /// a thread of its own, whatever ``runsCoreOnOwnThread`` says. The command line's
+    /// `--service-threads`.
+    public var serviceThreads = 1
 
     /// A configuration with every default, listening on `host` and `port`.
     public init(host: String = "127.0.0.1", port: Int = 8080) {
@@ -141,7 +147,11 @@ public final class TablewebServer: Service, Sendable {
   }
 
   public let configuration: Configuration
-  private let transport: WebSocketServer
+  /// The main listener's service threads, by lane (one unless
+  /// ``Configuration/serviceThreads`` says more).
+  private let transports: [WebSocketServer]
+  /// The first service thread: it binds the port, the others share it.
+  private var transport: WebSocketServer { transports[0] }
   /// The listener of `/metrics` alone, when it has a port of its own.
   private let metricsTransport: WebSocketServer?
   /// The core thread: the main listener's service thread, or ``coreThread``.
@@ -213,7 +223,12 @@ public final class TablewebServer: Service, Sendable {
     transportConfiguration.maxPendingHeadersPerAddress = configuration.maxPendingHeadersPerAddress
     transportConfiguration.trustedProxies = configuration.trustedProxies
     transportConfiguration.pageWorker = configuration.pageWorker
-    transport = WebSocketServer(configuration: transportConfiguration)
+    precondition(
+      configuration.serviceThreads >= 1,
+      "serviceThreads must be at least 1, not \(configuration.serviceThreads)")
+    let transports = WebSocketServer.lanes(
+      configuration: transportConfiguration, count: configuration.serviceThreads)
+    self.transports = transports
     var metricsListener: MetricsListener?
     if configuration.servesMetrics, let metricsPort = configuration.metricsPort {
       let metrics = WebSocketServer(
@@ -242,11 +257,14 @@ public final class TablewebServer: Service, Sendable {
     let host: SessionHost
     let delegate: any ConnectionDelegate
     let commands: any HTTPResponder
-    if configuration.runsCoreOnOwnThread ?? capabilities.needsOwnThread {
+    if configuration.serviceThreads > 1
+      || configuration.runsCoreOnOwnThread ?? capabilities.needsOwnThread
+    {
       // Each command is a network round trip: it waits on a thread of its own, not on the
-      // one that reads and writes every connection.
+      // one that reads and writes every connection. With several service threads, the
+      // one core hands each its connections' frames.
       let thread = CoreThread()
-      let relay = CoreRelay(transport: transport, core: thread)
+      let relay = CoreRelay(transports: transports, core: thread)
       host = SessionHost(server: core, transport: relay, telemetry: telemetry)
       relay.attach(host)
       coreThread = thread
@@ -254,9 +272,9 @@ public final class TablewebServer: Service, Sendable {
       delegate = relay
       commands = relay
     } else {
-      host = SessionHost(server: core, transport: transport, telemetry: telemetry)
+      host = SessionHost(server: core, transport: transports[0], telemetry: telemetry)
       coreThread = nil
-      hostQueue = transport
+      hostQueue = transports[0]
       delegate = host
       commands = host
     }
@@ -275,6 +293,13 @@ public final class TablewebServer: Service, Sendable {
   /// started.
   public var port: Int { transport.port }
 
+  /// How many WebSocket connections each service thread holds, by lane.
+  package func connectionsPerServiceThread() async -> [Int] {
+    var counts: [Int] = []
+    for lane in transports { counts.append(await lane.openConnectionCount()) }
+    return counts
+  }
+
   /// The port `/metrics` is served on: ``port`` unless it has one of its own.
   public var metricsPort: Int { metricsTransport?.port ?? transport.port }
 
@@ -290,11 +315,18 @@ public final class TablewebServer: Service, Sendable {
       try metricsTransport.start(delegate: metricsListener, responder: handover.routes)
     }
     let refusals = refusals
+    var started: [WebSocketServer] = []
     do {
-      try transport.start(
-        delegate: handover.delegate, responder: handover.allRoutes,
-        onRefusal: { reason, address in refusals.record(reason, address: address) })
+      for lane in transports {
+        // The first binds the port (0 picks one); the others bind the same.
+        try lane.start(
+          delegate: handover.delegate, responder: handover.allRoutes,
+          port: started.isEmpty ? nil : transport.port,
+          onRefusal: { reason, address in refusals.record(reason, address: address) })
+        started.append(lane)
+      }
     } catch {
+      for lane in started { await lane.stop() }
       await metricsTransport?.stop()
       throw error
     }
@@ -319,15 +351,15 @@ public final class TablewebServer: Service, Sendable {
     if handover.withLock({ $0 != nil }) { try await start() }
     await withTaskCancellationHandler {
       await withGracefulShutdownHandler {
-        await transport.waitUntilStopped()
+        for lane in transports { await lane.waitUntilStopped() }
         await coreThread?.waitUntilStopped()
         accessWatch.withLock { $0?.cancel() }
         await changeWatch.withLock { $0 }?.stop()
-      } onGracefulShutdown: { [transport] in
-        transport.requestStop()
+      } onGracefulShutdown: { [transports] in
+        for lane in transports { lane.requestStop() }
       }
-    } onCancel: { [transport] in
-      transport.requestStop()
+    } onCancel: { [transports] in
+      for lane in transports { lane.requestStop() }
     }
     await metricsTransport?.stop()
   }
@@ -335,7 +367,8 @@ public final class TablewebServer: Service, Sendable {
   /// Stops gracefully and returns once every connection is closed. Not from the
   /// data source (it runs on the core thread).
   public func stop() async {
-    await transport.stop()
+    for lane in transports { lane.requestStop() }
+    for lane in transports { await lane.waitUntilStopped() }
     await coreThread?.waitUntilStopped()
     accessWatch.withLock { $0?.cancel() }
     await changeWatch.withLock { $0 }?.stop()

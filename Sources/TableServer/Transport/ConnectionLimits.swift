@@ -10,7 +10,11 @@ import Foundation
 /// `X-Forwarded-For` that is not a trusted proxy (known once the headers are in). Trusted
 /// proxies themselves are limited only by the total.
 ///
-/// - Important: Not thread-safe; the transport keeps it on the service thread.
+/// Several service threads share one (under a lock): each accepts on its own *lane*, so a
+/// connection admitted on one thread is bound on that thread whatever the others admit
+/// meanwhile, and counts from its admission on.
+///
+/// - Important: Not thread-safe; the transport keeps it under a lock (`LockedValue`).
 struct ConnectionLimits {
   struct Settings: Sendable, Equatable {
     var maxConnections: Int
@@ -33,14 +37,15 @@ struct ConnectionLimits {
   private var held: [UInt: Held] = [:]
   private var openByAddress: [String: Int] = [:]
   private var sendingHeadersByAddress: [String: Int] = [:]
-  /// A connection let in by ``admit(_:at:)`` and not yet bound to its key.
-  private var admitted: (address: String, at: ContinuousClock.Instant)?
+  /// Connections let in by ``admit(_:at:lane:requestIsIn:)`` and not yet bound to their
+  /// key, by lane (a service thread): counted already.
+  private var admitted: [Int: (address: String, at: ContinuousClock.Instant)] = [:]
 
   init(_ settings: Settings) {
     self.settings = settings
   }
 
-  var total: Int { held.count }
+  var total: Int { held.count + admitted.count }
 
   func openConnections(from address: String) -> Int { openByAddress[address, default: 0] }
 
@@ -52,12 +57,15 @@ struct ConnectionLimits {
   /// A connection from `address` was just accepted: nil lets it in (bind it with
   /// ``bind(_:)``), otherwise why it is refused. `requestIsIn` says whether its request's
   /// headers have already arrived whole (asked only when the address is at its limit of
-  /// connections still sending headers: a burst of quick requests is not slow).
+  /// connections still sending headers: a burst of quick requests is not slow). `lane`
+  /// is the service thread that accepted it; one it admitted before and never bound is
+  /// forgotten.
   mutating func admit(
-    _ address: String, at now: ContinuousClock.Instant, requestIsIn: () -> Bool = { false }
+    _ address: String, at now: ContinuousClock.Instant, lane: Int = 0,
+    requestIsIn: () -> Bool = { false }
   ) -> ConnectionRefusal? {
-    admitted = nil
-    if held.count >= settings.maxConnections { return .total }
+    forget(lane: lane)
+    if total >= settings.maxConnections { return .total }
     if !settings.trustedProxies.contains(address) {
       if openConnections(from: address) >= settings.maxConnectionsPerAddress {
         return .perAddress
@@ -66,19 +74,25 @@ struct ConnectionLimits {
         return .perAddress
       }
     }
-    admitted = (address, now)
+    admitted[lane] = (address, now)
+    openByAddress[address, default: 0] += 1
+    sendingHeadersByAddress[address, default: 0] += 1
     return nil
   }
 
-  /// The connection admitted last got its key (lws creates it right after the accept).
-  /// Other connections lws creates (its own listening socket) are not counted.
-  mutating func bind(_ key: UInt) {
-    guard let admitted else { return }
-    self.admitted = nil
+  /// The connection `lane` admitted last will not be bound (it could not be adopted).
+  mutating func forget(lane: Int) {
+    guard let unbound = admitted.removeValue(forKey: lane) else { return }
+    Self.decrement(&openByAddress, unbound.address)
+    Self.decrement(&sendingHeadersByAddress, unbound.address)
+  }
+
+  /// The connection `lane` admitted last got its key (lws creates it right after the
+  /// accept). Other connections lws creates (its own listening socket) are not counted.
+  mutating func bind(_ key: UInt, lane: Int = 0) {
+    guard let admitted = admitted.removeValue(forKey: lane) else { return }
     if held[key] != nil { _ = release(key, at: admitted.at) }
     held[key] = Held(address: admitted.address, acceptedAt: admitted.at)
-    openByAddress[admitted.address, default: 0] += 1
-    sendingHeadersByAddress[admitted.address, default: 0] += 1
   }
 
   /// A request's headers are in. With a trusted proxy for a peer, the connection now

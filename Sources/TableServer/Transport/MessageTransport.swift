@@ -8,6 +8,11 @@ package protocol MessageTransport: AnyObject {
   /// (typically `replaceQueue` with a fresh screen).
   @discardableResult
   func send(_ frame: OutgoingFrame, to connection: ConnectionID) -> Bool
+  /// Queues `frame` for each of `connections` in one piece, when the transport hands
+  /// frames to other threads (`CoreRelay`: one hand-over per service thread instead of one
+  /// per viewer), handling a full queue itself. False leaves it to ``send(_:to:)``, one
+  /// connection at a time.
+  func send(_ frame: OutgoingFrame, toAll connections: [ConnectionID]) -> Bool
   /// Drops everything queued for `connection` and queues `frames` instead.
   func replaceQueue(of connection: ConnectionID, with frames: [OutgoingFrame])
   /// Sends a close frame (status 1000 or 1001) after what is queued, then closes.
@@ -23,6 +28,8 @@ package protocol MessageTransport: AnyObject {
 }
 
 extension MessageTransport {
+  public func send(_ frame: OutgoingFrame, toAll connections: [ConnectionID]) -> Bool { false }
+
   public func close(_ connection: ConnectionID, code: Int, reason: String) {
     close(connection, reason: reason)
   }

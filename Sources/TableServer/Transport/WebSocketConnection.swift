@@ -45,6 +45,13 @@ final class WebSocketConnection {
 
   deinit {
     releaseWrittenFrame()
+    dropQueuedFrames()
+  }
+
+  /// Drops what waits to be written (the queue replaced, the connection gone), telling
+  /// each timed fan-out that its copy will not be written.
+  func dropQueuedFrames() {
+    while let frame = queue.popFirst() { frame.fanoutMark?.release() }
   }
 
   /// Whether lws may still read the frame written last (permessage-deflate).
@@ -83,6 +90,7 @@ final class WebSocketConnection {
     written = buffer
     let payload = buffer.baseAddress!.advanced(by: pre).assumingMemoryBound(to: UInt8.self)
     let result = lws_write(wsi, payload, frame.utf8.count, LWS_WRITE_TEXT)
+    frame.fanoutMark?.release()
     return result >= frame.utf8.count
   }
 }

@@ -220,7 +220,7 @@ extension WebSocketServer {
   func connectionEstablished(_ wsi: OpaquePointer, user: UnsafeMutableRawPointer) {
     precondition(isOnServiceThread, "lws callbacks run on the service thread")
     let id = ConnectionID(nextConnectionNumber)
-    nextConnectionNumber += 1
+    nextConnectionNumber += UInt64(lane.count)
     user.storeBytes(of: id.rawValue, as: UInt64.self)
     connections[id] = WebSocketConnection(
       id: id, wsi: wsi,
@@ -298,7 +298,8 @@ extension WebSocketServer {
   }
 
   func connectionClosed(_ id: ConnectionID) {
-    guard connections.removeValue(forKey: id) != nil else { return }
+    guard let connection = connections.removeValue(forKey: id) else { return }
+    connection.dropQueuedFrames()
     delegate?.connectionDidClose(id)
   }
 

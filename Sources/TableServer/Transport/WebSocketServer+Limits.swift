@@ -8,6 +8,9 @@ import CWebsockets
 /// accepted (refused there, before lws reads a byte or gives it a header table), each
 /// connection made and destroyed, and each request's headers in.
 ///
+/// The limits are the server's, not one service thread's: every service thread
+/// (``Lane``) counts into the same `ConnectionLimits`, under its lock.
+///
 /// - Important: Service thread only, like the rest of the transport's state.
 extension WebSocketServer {
   /// `LWS_CALLBACK_FILTER_NETWORK_CONNECTION`. Returns non-zero to refuse: lws then closes
@@ -15,8 +18,23 @@ extension WebSocketServer {
   func connectionAccepted(descriptor: Int32) -> Int32 {
     precondition(isOnServiceThread, "lws callbacks run on the service thread")
     let address = IPAddress.peer(of: descriptor) ?? ""
-    let refusal = limits.admit(address, at: .now) { Self.requestIsIn(descriptor) }
-    guard let refusal else { return 0 }
+    // A socket for another lane goes there as a copy of its descriptor (lws closes its
+    // own), admitted under the copy's number: unique while the copy is open, that is until
+    // the lane has adopted it and bound the admission.
+    let handOff = laneForNextConnection().flatMap { lane in
+      let copy = dup(descriptor)
+      return copy >= 0 ? (lane: lane, copy: copy) : nil
+    }
+    let admission = handOff.map { Self.admission(of: $0.copy) } ?? lane.index
+    let refusal = limits.withLock {
+      $0.admit(address, at: .now, lane: admission) { Self.requestIsIn(descriptor) }
+    }
+    guard let refusal else {
+      guard let handOff else { return 0 }
+      handOver(handOff.copy, to: handOff.lane, admission: admission)
+      return 1
+    }
+    if let copy = handOff?.copy { Glibc.close(copy) }
     onRefusal?(refusal, address)
     Self.writeRefusal(to: descriptor, Self.explanation(of: refusal))
     return 1
@@ -24,14 +42,22 @@ extension WebSocketServer {
 
   /// `LWS_CALLBACK_WSI_CREATE`: the connection just admitted, or one of lws's own.
   func connectionCreated(_ wsi: OpaquePointer) {
-    limits.bind(Self.key(wsi))
+    let key = Self.key(wsi)
+    let admission = adoptedAdmission ?? lane.index
+    adoptedAdmission = nil
+    limits.withLock { $0.bind(key, lane: admission) }
   }
 
   /// `LWS_CALLBACK_WSI_DESTROY`, for every connection however it ended.
   func connectionDestroyed(_ wsi: OpaquePointer) {
     let key = Self.key(wsi)
-    guard let address = limits.address(of: key) else { return }
-    if let refusal = limits.release(key, at: .now) { onRefusal?(refusal, address) }
+    let released = limits.withLock { limits -> (ConnectionRefusal, String)? in
+      guard let address = limits.address(of: key),
+        let refusal = limits.release(key, at: .now)
+      else { return nil }
+      return (refusal, address)
+    }
+    if let (refusal, address) = released { onRefusal?(refusal, address) }
   }
 
   /// A request's headers are in (`FILTER_HTTP_CONNECTION`, `HTTP_CONFIRM_UPGRADE`). From a
@@ -39,13 +65,13 @@ extension WebSocketServer {
   /// the callback returns: non-zero after answering 503.
   func headersArrived(_ wsi: OpaquePointer) -> Int32 {
     let key = Self.key(wsi)
-    guard let peer = limits.address(of: key) else { return 0 }
+    guard let peer = limits.withLock({ $0.address(of: key) }) else { return 0 }
+    let trusted = limitSettings.trustedProxies
     let forwardedFor =
-      limits.settings.trustedProxies.contains(peer)
-      ? Self.header(wsi, WSI_TOKEN_X_FORWARDED_FOR) : nil
-    guard let refusal = limits.headersArrived(key, forwardedFor: forwardedFor) else { return 0 }
-    let client = ForwardedFor.client(
-      peer: peer, header: forwardedFor, trusted: limits.settings.trustedProxies)
+      trusted.contains(peer) ? Self.header(wsi, WSI_TOKEN_X_FORWARDED_FOR) : nil
+    let refused = limits.withLock { $0.headersArrived(key, forwardedFor: forwardedFor) }
+    guard let refusal = refused else { return 0 }
+    let client = ForwardedFor.client(peer: peer, header: forwardedFor, trusted: trusted)
     onRefusal?(refusal, client)
     return Self.writeRefusal(wsi, status: 503, reason: Self.explanation(of: refusal)) ? 1 : -1
   }
@@ -53,7 +79,8 @@ extension WebSocketServer {
   /// The address a connection counts against: its peer's, or the client a trusted proxy
   /// named. What logs, the failed-`hello` limit and HTTP requests are told.
   func clientAddress(_ wsi: OpaquePointer) -> String {
-    limits.address(of: Self.key(wsi)) ?? Self.peerAddress(wsi)
+    let key = Self.key(wsi)
+    return limits.withLock { $0.address(of: key) } ?? Self.peerAddress(wsi)
   }
 
   private static func key(_ wsi: OpaquePointer) -> UInt {

@@ -24,6 +24,7 @@ extension WebSocketServer: MessageTransport {
   public func replaceQueue(of connection: ConnectionID, with frames: [OutgoingFrame]) {
     precondition(isOnServiceThread, "replaceQueue(of: \(connection)) called off the service thread")
     guard let open = openConnection(connection), open.pendingClose == nil else { return }
+    open.dropQueuedFrames()
     open.queue.replace(with: frames)
     lws_callback_on_writable(open.wsi)
   }

@@ -16,10 +16,32 @@ import TableModel
 /// await server.stop()
 /// ```
 ///
+/// Several service threads (`tableweb serve --service-threads`) are several servers, one
+/// ``Lane`` each, made by ``lanes(configuration:count:)``: each its own context and
+/// thread, numbering their connections apart and counting them against one set of limits.
+/// The first listens on the port; it admits each socket it accepts against the limits and
+/// hands every n-th to the next lane, which adopts it into its own context
+/// (`lws_adopt_socket_vhost`), so that each thread reads and writes its share of the
+/// connections. (With `LWS_SERVER_OPTION_ALLOW_LISTEN_SHARE`, lws 4.1.6 still failed to
+/// bind a second context to the port: it appears to set `SO_REUSEPORT` only for a context
+/// of several threads, which `LWS_MAX_SMP 1` rules out.)
+///
 /// Thread-safe where stated (`start`, `perform`, `requestStop`, `stop`, `port`); the rest
 /// is confined to the service thread and checks it.
 package final class WebSocketServer: @unchecked Sendable {
   public let configuration: Configuration
+
+  /// Which of the server's service threads this one is, and what they share.
+  package struct Lane: Sendable {
+    /// 0 for the first, which binds the port; the others bind the port it bound.
+    public let index: Int
+    /// How many service threads listen on the port.
+    public let count: Int
+    /// Every service thread's connections, counted together.
+    let limits: LockedValue<ConnectionLimits>
+  }
+  /// This thread's place among the server's service threads.
+  public let lane: Lane
 
   /// The lws context, handed between threads only to be woken (`lws_cancel_service` is
   /// the one lws call safe from any thread) and to reach the service thread.
@@ -48,36 +70,78 @@ package final class WebSocketServer: @unchecked Sendable {
   var connections: [ConnectionID: WebSocketConnection] = [:]
   /// HTTP requests to the API paths being read or answered, by lws connection.
   var httpExchanges: [OpaquePointer: HTTPExchange] = [:]
-  var nextConnectionNumber: UInt64 = 1
+  /// Lane `i` of `n` numbers its connections `i + 1`, `i + 1 + n`, …: apart from every
+  /// other lane's, and telling which lane holds a connection (``laneIndex(of:count:)``).
+  var nextConnectionNumber: UInt64
   private var stopDeadline: ContinuousClock.Instant?
   /// The context while the service thread runs it, and the idle sweep's timer.
-  private var serviceContext: OpaquePointer?
+  var serviceContext: OpaquePointer?
   private var idleSweepTimer: IdleSweepTimer?
+  /// The other lanes, on the first (which hands them sockets), and the lane the next
+  /// accepted socket goes to (WebSocketServer+Lanes).
+  var otherLanes: [WebSocketServer] = []
+  var nextLane = 0
+  /// The admission of the socket being adopted, while `lws_adopt_socket_vhost` runs.
+  var adoptedAdmission: Int?
   /// Connections whose queues are written after this turn of the loop (+Flush).
   var connectionsToFlush: [ConnectionID] = []
   let upgradePolicy: UpgradePolicy
   /// Which writes under ``apiPathPrefix`` are taken (WebSocketServer+HTTP).
   let writePolicy: WritePolicy
-  /// Who holds a connection, by address (WebSocketServer+Limits).
-  var limits: ConnectionLimits
+  /// Who holds a connection, by address, on every service thread (WebSocketServer+Limits).
+  var limits: LockedValue<ConnectionLimits> { lane.limits }
+  let limitSettings: ConnectionLimits.Settings
   /// Told of every connection refused by a limit, and why (for metrics and logs).
   var onRefusal: (@Sendable (_ reason: ConnectionRefusal, _ address: String) -> Void)?
 
-  public init(configuration: Configuration) {
+  /// One service thread, alone on its port.
+  public convenience init(configuration: Configuration) {
+    self.init(
+      configuration: configuration,
+      lane: Lane(
+        index: 0, count: 1, limits: LockedValue(ConnectionLimits(Self.limitSettings(configuration)))
+      ))
+  }
+
+  private init(configuration: Configuration, lane: Lane) {
     self.configuration = configuration
-    limits = ConnectionLimits(
-      .init(
-        maxConnections: configuration.maxConnections,
-        maxConnectionsPerAddress: configuration.maxConnectionsPerAddress,
-        maxSendingHeadersPerAddress: configuration.maxPendingHeadersPerAddress,
-        headerTimeout: .seconds(configuration.headerTimeoutSeconds),
-        trustedProxies: Set(configuration.trustedProxies.map { IPAddress.normalized($0) ?? $0 })))
+    self.lane = lane
+    limitSettings = Self.limitSettings(configuration)
+    nextConnectionNumber = UInt64(lane.index + 1)
     let origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
     upgradePolicy = UpgradePolicy(
       origins: origins, otherProtocolNames: [ContextResources.httpProtocolName],
       hosts: HostPolicy(
         listeningOn: configuration.host, allowedHosts: configuration.allowedHosts))
     writePolicy = WritePolicy(origins: origins)
+  }
+
+  /// `count` service threads for one port, sharing its connection limits: start the first,
+  /// then the others (``start(delegate:responder:onRefusal:)`` binds them to the first's
+  /// port).
+  public static func lanes(configuration: Configuration, count: Int) -> [WebSocketServer] {
+    precondition(count >= 1, "a server needs a service thread")
+    let limits = LockedValue(ConnectionLimits(limitSettings(configuration)))
+    let lanes = (0..<count).map {
+      WebSocketServer(
+        configuration: configuration, lane: Lane(index: $0, count: count, limits: limits))
+    }
+    lanes[0].otherLanes = Array(lanes.dropFirst())
+    return lanes
+  }
+
+  /// Which of `count` lanes holds `connection`.
+  public static func laneIndex(of connection: ConnectionID, count: Int) -> Int {
+    Int((connection.rawValue &- 1) % UInt64(count))
+  }
+
+  private static func limitSettings(_ configuration: Configuration) -> ConnectionLimits.Settings {
+    .init(
+      maxConnections: configuration.maxConnections,
+      maxConnectionsPerAddress: configuration.maxConnectionsPerAddress,
+      maxSendingHeadersPerAddress: configuration.maxPendingHeadersPerAddress,
+      headerTimeout: .seconds(configuration.headerTimeoutSeconds),
+      trustedProxies: Set(configuration.trustedProxies.map { IPAddress.normalized($0) ?? $0 }))
   }
 
   deinit {
@@ -98,12 +162,15 @@ package final class WebSocketServer: @unchecked Sendable {
   /// Opens the port and starts the service thread. Throws when the folder is missing or
   /// the port cannot be opened. `delegate` is kept until the server has stopped;
   /// `onRefusal` is told, on the service thread, of every connection a limit refused.
+  /// `port` overrides the configured one (the port the first lane bound, for the others).
   ///
   /// Call once, from any thread but the service thread.
   public func start(
     delegate: any ConnectionDelegate, responder: (any HTTPResponder)? = nil,
+    port: Int? = nil,
     onRefusal: (@Sendable (_ reason: ConnectionRefusal, _ address: String) -> Void)? = nil
   ) throws(TransportError) {
+    let port = port ?? configuration.port
     precondition(shared.withLock { $0.lifecycle == .idle }, "WebSocketServer.start called twice")
     // nil serves the page built into the library, from memory (WebSocketServer+HTTP).
     var folder: String?
@@ -124,7 +191,7 @@ package final class WebSocketServer: @unchecked Sendable {
     LibwebsocketsLog.routeToLogger()
 
     var info = lws_context_creation_info()
-    info.port = Int32(configuration.port)
+    info.port = Int32(port)
     info.iface = resources.interface
     info.protocols = UnsafePointer(resources.protocols)
     info.mounts = resources.mountCount > 0 ? UnsafePointer(resources.mount) : nil
@@ -132,6 +199,8 @@ package final class WebSocketServer: @unchecked Sendable {
     info.retry_and_idle_policy = UnsafePointer(resources.retryPolicy)
     info.options = tableweb_lws_option_validate_utf8
     if !configuration.host.contains(":") { info.options |= tableweb_lws_option_disable_ipv6 }
+    // Only the first lane listens; the others adopt the sockets it hands them.
+    if lane.index > 0 { info.port = tableweb_lws_context_port_no_listen }
     info.user = Unmanaged.passUnretained(self).toOpaque()
     // Every request's headers are parsed into one of these. lws allocates them as
     // connections need them and frees them when the headers are done, so a pool as large
@@ -148,17 +217,17 @@ package final class WebSocketServer: @unchecked Sendable {
       self.resources = nil
       self.delegate = nil
       self.responder = nil
-      throw .cannotListen(host: configuration.host, port: configuration.port)
+      throw .cannotListen(host: configuration.host, port: port)
     }
     let vhost = lws_get_vhost_by_name(context, "default")
-    let boundPort = vhost.map { Int(lws_get_vhost_listen_port($0)) } ?? configuration.port
+    let boundPort = lane.index > 0 ? port : vhost.map { Int(lws_get_vhost_listen_port($0)) } ?? port
     shared.withLock {
       $0.context = ContextHandle(pointer: context)
       $0.port = boundPort
       $0.lifecycle = .running
     }
     let thread = Thread { [self] in serve() }
-    thread.name = "tableweb-lws"
+    thread.name = lane.count > 1 ? "tableweb-lws-\(lane.index)" : "tableweb-lws"
     thread.start()
   }
 
@@ -167,12 +236,26 @@ package final class WebSocketServer: @unchecked Sendable {
   /// `MessageTransport`. Any thread; from the service thread itself it runs after the
   /// current callback. Work handed over after the server stopped is dropped.
   public func perform(_ work: @escaping @Sendable () -> Void) {
+    _ = enqueue(work)
+  }
+
+  /// ``perform(_:)``, saying whether the work was taken (false once the server stopped).
+  func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
     shared.withLock {
       guard let context = $0.context, $0.lifecycle == .running || $0.lifecycle == .stopping
-      else { return }
+      else { return false }
       $0.pendingWork.append(work)
       // One wake-up per batch: later work rides along until the service thread takes it.
       if $0.pendingWork.count == 1 { lws_cancel_service(context.pointer) }
+      return true
+    }
+  }
+
+  /// How many WebSocket connections this service thread holds. Any thread but the service
+  /// thread, while the server runs (for tests and diagnostics).
+  public func openConnectionCount() async -> Int {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+      perform { [self] in continuation.resume(returning: connections.count) }
     }
   }
 
