@@ -21,6 +21,8 @@ public struct HeadlessClient: Sendable {
     case answered(ref: Int, version: Int?)
     case failed(ref: Int?, ProtocolError)
     case notice(String)
+    /// Who shows a list now (`presence`).
+    case presence(Presence)
     /// The client fell behind (a version gap, a diff that does not apply): it sends this
     /// `reload` to get the screen again.
     case resync(text: String, reason: String)
@@ -45,6 +47,8 @@ public struct HeadlessClient: Sendable {
 
   /// The credential `hello` carries, for a server that requires access.
   public let access: String?
+  /// The name `hello` gives (Presence): what others see this client as.
+  public var name: String?
 
   /// - Parameters:
   ///   - session: a token from an earlier `welcome`, to resume that session.
@@ -60,7 +64,7 @@ public struct HeadlessClient: Sendable {
   public func hello() -> String {
     let have = session == nil ? nil : screen.map { ListVersion(list: $0.list, version: $0.version) }
     return ClientMessage.hello(
-      session: session, client: "tableweb client", access: access, have: have
+      session: session, client: "tableweb client", access: access, have: have, name: name
     )
     .serialized()
   }
@@ -230,6 +234,8 @@ public struct HeadlessClient: Sendable {
       return .failed(ref: ref, error)
     case .notice(let text):
       return .notice(text)
+    case .presence(let presence):
+      return .presence(presence)
     case .unknown:
       return .ignored
     }

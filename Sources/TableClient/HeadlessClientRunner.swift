@@ -16,6 +16,8 @@ public struct HeadlessClientRunner {
     public var printsJSON = false
     /// Stop with exit code 1 at the first `error` (and 2 at a script line that cannot run).
     public var isStrict = false
+    /// The name `hello` gives (`--name`): what others see this client as (Presence).
+    public var name: String?
     /// How long to wait for the connection, the first screen and each command's answer.
     public var timeout: Duration = .seconds(5)
 
@@ -43,6 +45,8 @@ public struct HeadlessClientRunner {
   private let writeError: (String) -> Void
   private var state: HeadlessClient
   private var screenChanged = false
+  /// The last presence line printed for each list: a line is printed when it changes.
+  private var presenceShown: [String: String] = [:]
   private var exit: Exit?
 
   /// - Parameters:
@@ -56,6 +60,7 @@ public struct HeadlessClientRunner {
     self.write = write
     self.writeError = writeError
     state = HeadlessClient(session: options.session, access: options.access)
+    state.name = options.name
   }
 
   /// What a line source has for the runner.
@@ -245,6 +250,12 @@ public struct HeadlessClientRunner {
       if options.isStrict { exit = .serverError }
     case .notice(let notice):
       if !options.printsJSON { write("notice: \(notice)") }
+    case .presence(let presence):
+      let line = Self.presenceLine(presence)
+      if !options.printsJSON, presenceShown[presence.list] != line {
+        presenceShown[presence.list] = line
+        write(line)
+      }
     case .resync(let reload, let reason):
       writeError("tableweb client: \(reason); reloading")
       client.send(reload)
@@ -253,6 +264,22 @@ public struct HeadlessClientRunner {
     case .unreadable(let reason):
       writeError("tableweb client: unreadable message (\(reason)): \(text.prefix(200))")
     }
+  }
+
+  /// `presence Ltasks: Ann (editor, you), Guest 2 (viewer, swiping Rmilk)`.
+  static func presenceLine(_ presence: Presence) -> String {
+    let viewers = presence.viewers.map { viewer in
+      var traits = [viewer.role.rawValue]
+      if viewer.isYou { traits.append("you") }
+      if let activity = viewer.activity {
+        traits.append(activity.rawValue + (viewer.row.map { " \($0)" } ?? ""))
+      }
+      return "\(viewer.name) (\(traits.joined(separator: ", ")))"
+    }
+    let more =
+      presence.count > presence.viewers.count
+      ? " and \(presence.count - presence.viewers.count) more" : ""
+    return "presence \(presence.list): \(viewers.joined(separator: ", "))\(more)"
   }
 
   private mutating func showScreenIfChanged() {

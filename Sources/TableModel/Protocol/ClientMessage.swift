@@ -10,8 +10,11 @@ public enum ClientMessage: Sendable, Hashable {
   /// `access` (v1.1) is the credential, when the server requires one. `have` (v1.1) is
   /// the top list the client shows and its version: a server that can still send every
   /// diff since answers with them instead of a `screen` (gapless resume).
+  /// `name` (an extension, Presence) is what others see the client as, at most 64
+  /// characters; an access grant's name wins over it.
   case hello(
-    session: String?, client: String? = nil, access: String? = nil, have: ListVersion? = nil)
+    session: String?, client: String? = nil, access: String? = nil, have: ListVersion? = nil,
+    name: String? = nil)
   /// Selects a row: drill down, check it in a selection list, or only feedback.
   /// `scrollAnchor` (an extension) is the first visible row of the screen being left.
   case tap(list: String, row: String, scrollAnchor: String? = nil)
@@ -44,11 +47,14 @@ public enum ClientMessage: Sendable, Hashable {
   /// Says whether the client shows a split view (an extension): with `split`, every
   /// `screen` below the root carries the level beneath it as a sidebar, kept live.
   case layout(split: Bool)
+  /// Says what the client is doing on `list` (an extension, Presence): `kind` on `row`,
+  /// or nothing any more when `kind` is nil. Everyone showing the list is told.
+  case activity(list: String, row: String?, kind: Presence.Activity?)
 
   /// The wire `type` of each command.
   public enum Kind: String, Sendable, Hashable, CaseIterable {
     case hello, tap, accessory, back, editing, delete, insert, move, toggle, update, fetch, reload
-    case search, action, layout
+    case search, action, layout, activity
   }
 
   public var kind: Kind {
@@ -68,6 +74,7 @@ public enum ClientMessage: Sendable, Hashable {
     case .search: return .search
     case .action: return .action
     case .layout: return .layout
+    case .activity: return .activity
     }
   }
 
@@ -75,7 +82,7 @@ public enum ClientMessage: Sendable, Hashable {
   public var isWrite: Bool {
     switch self {
     case .delete, .insert, .move, .update, .toggle, .action: return true
-    case .hello, .tap, .accessory, .back, .editing, .fetch, .reload, .search, .layout:
+    case .hello, .tap, .accessory, .back, .editing, .fetch, .reload, .search, .layout, .activity:
       return false
     }
   }
@@ -87,7 +94,7 @@ public enum ClientMessage: Sendable, Hashable {
     case .tap(let list, _, _), .accessory(let list, _, _), .delete(let list, _),
       .insert(let list, _, _, _), .move(let list, _, _, _), .toggle(let list, _, _),
       .update(let list, _, _), .fetch(let list, _, _, _), .search(let list, _),
-      .action(let list, _, _):
+      .action(let list, _, _), .activity(let list, _, _):
       return list
     }
   }

@@ -26,6 +26,8 @@ extension ServerMessage {
       members.append((WireKey.message, .string(error.message)))
     case .notice(let text):
       members.append((WireKey.text, .string(text)))
+    case .presence(let presence):
+      members.append(contentsOf: presence.jsonMembers)
     case .unknown:
       break
     }
@@ -92,6 +94,8 @@ extension ServerMessage {
         ProtocolError(code, try fields.string(WireKey.message)))
     case .notice:
       self = .notice(text: try fields.string(WireKey.text))
+    case .presence:
+      self = .presence(try Presence(reading: fields))
     }
   }
 }

@@ -18,6 +18,8 @@ public enum ServerMessage: Sendable, Hashable {
   case ack(ref: Int, version: Int?)
   /// Command `ref` (nil when it had none, or it could not be read) failed.
   case error(ref: Int?, ProtocolError)
+  /// Who shows a list and what they are doing (an extension, Presence).
+  case presence(Presence)
   /// Something a person should be told.
   case notice(text: String)
   /// A message type this client does not know (from a newer server): ignore it.
@@ -25,7 +27,7 @@ public enum ServerMessage: Sendable, Hashable {
 
   /// The wire `type` of each known message.
   public enum Kind: String, Sendable, Hashable, CaseIterable {
-    case welcome, screen, diff, rows, ack, error, notice
+    case welcome, screen, diff, rows, ack, error, notice, presence
   }
 
   /// The wire `type`.
@@ -38,6 +40,7 @@ public enum ServerMessage: Sendable, Hashable {
     case .ack: return Kind.ack.rawValue
     case .error: return Kind.error.rawValue
     case .notice: return Kind.notice.rawValue
+    case .presence: return Kind.presence.rawValue
     case .unknown(let type): return type
     }
   }

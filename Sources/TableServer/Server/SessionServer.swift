@@ -37,6 +37,9 @@ package struct SessionServer {
   /// Stacks the storage could not keep (a read-only database): held here instead, so
   /// that such a session still resumes after a reconnect, if not after a restart.
   var unsavedStacks: [SessionToken: NavigationStack] = [:]
+  /// Who shows each list and what they do, and when each list's `presence` was last sent
+  /// (SessionServer+Presence).
+  var presence = PresenceBook()
   /// Failed `hello`s per peer address: a token bucket each (see SessionServer+Access).
   var failedHellos: [String: TokenBucket] = [:]
   /// The change log read so far and the diffs recently sent (SessionServer+ChangeLog).
@@ -83,7 +86,9 @@ package struct SessionServer {
     return []
   }
 
-  public mutating func connectionClosed(_ connection: ConnectionID) -> [ServerAction] {
+  public mutating func connectionClosed(
+    _ connection: ConnectionID, at now: ContinuousClock.Instant = .now
+  ) -> [ServerAction] {
     guard let state = connections.removeValue(forKey: connection) else { return [] }
     guard let token = state.session, var session = sessions[token] else { return [] }
     session.connections.removeAll { $0 == connection }
@@ -94,7 +99,7 @@ package struct SessionServer {
     } else {
       keep(session)
     }
-    return []
+    return withPresence([], at: now)
   }
 
   /// One text message from `connection`.
@@ -108,7 +113,7 @@ package struct SessionServer {
     let (ref, result, commandID) = Self.decodeCommand(text)
     switch result {
     case .success(let message):
-      if case .hello(_, _, let access, _) = message,
+      if case .hello(_, _, let access, _, _) = message,
         let refusal = refuseUnauthorized(access, ref: ref, on: connection, at: now)
       {
         onCommand?("hello", "unauthorized")
@@ -119,7 +124,8 @@ package struct SessionServer {
         onCommand?(message.kind.rawValue, "duplicate")
         return answer.message(ref: ref).map { [reply($0, to: connection)] } ?? []
       }
-      return handle(message, ref: ref, from: connection, commandID: commandID)
+      return withPresence(
+        handle(message, ref: ref, from: connection, commandID: commandID), at: now)
     case .failure(let error):
       onCommand?("unknown", error.code.rawValue)
       // Text that is not JSON may still show its ref.
@@ -173,8 +179,8 @@ package struct SessionServer {
   private mutating func perform(
     _ message: ClientMessage, from connection: ConnectionID, effects: inout [ServerAction]
   ) throws(ProtocolError) -> Int? {
-    if case .hello(let token, _, _, let have) = message {
-      try sayHello(token: token, have: have, on: connection, effects: &effects)
+    if case .hello(let token, _, _, let have, let name) = message {
+      try sayHello(token: token, have: have, name: name, on: connection, effects: &effects)
       return nil
     }
     guard let token = connections[connection]?.session else {
@@ -211,6 +217,9 @@ package struct SessionServer {
       return nil
     case .layout(let split):
       try setLayout(split: split, session: token, effects: &effects)
+      return nil
+    case .activity(let list, let row, let kind):
+      try report(kind, on: row, in: list, session: token)
       return nil
     case .delete, .insert, .move, .update, .toggle, .action:
       return try commitCommand(message, as: identity, effects: &effects)
@@ -281,6 +290,6 @@ extension SessionServer {
     guard let token = connections[connection]?.session,
       case .send(let frame, _, _) = screen(of: token, transition: .none, to: [connection])
     else { return [] }
-    return [frame]
+    return [frame] + presenceFrames(for: connection)
   }
 }

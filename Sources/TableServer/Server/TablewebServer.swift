@@ -248,6 +248,7 @@ public final class TablewebServer: Service, Sendable {
       let thread = CoreThread()
       let relay = CoreRelay(transport: transport, core: thread)
       host = SessionHost(server: core, transport: relay, telemetry: telemetry)
+      host.coreQueue = thread
       relay.attach(host)
       coreThread = thread
       hostQueue = thread
