@@ -142,6 +142,10 @@ public struct HeadlessClient: Sendable {
               + (titles.isEmpty ? " (it offers none)" : " (\(titles.joined(separator: ", ")))"))
         }
         return send(.action(list: list, row: target.id, action: action.id))
+      case .activity(let kind, let reference):
+        var rowID: String?
+        if let reference { rowID = try row(reference).row.id }
+        return send(.activity(list: list, row: rowID, kind: kind))
       case .fetch:
         guard let (section, from) = screen.firstIncompleteSection else {
           return .refuse("every row is loaded")

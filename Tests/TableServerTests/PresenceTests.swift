@@ -213,6 +213,32 @@ import Testing
     await server.stop()
   }
 
+  /// `tableweb client --name Ann`: its `hello` names it, it prints the presence it gets,
+  /// and its `activity` lines reach the others.
+  @Test func theClientNamesItselfPrintsPresenceAndReportsActivity() async throws {
+    let fixture = try Fixture(.sqlite)
+    let server = try RunningServer(fixture: fixture)
+    do {
+      let bo = try Peer(server, name: "Bo")
+      _ = try bo.presence(["Bo editor you"])
+      var options = HeadlessClientRunner.Options(url: server.url)
+      options.name = "Ann"
+      options.timeout = .seconds(3)
+      var output: [String] = []
+      var errors: [String] = []
+      var runner = HeadlessClientRunner(
+        options: options, write: { output.append($0) }, writeError: { errors.append($0) })
+      var script = ["activity swiping Tasks", "wait 300", "activity none", "wait 300", "quit"][...]
+      #expect(runner.runScript { script.popFirst() } == .finished, "\(errors)")
+      #expect(output.contains("presence Lhome: Bo (editor), Ann (editor, you)"), "\(output)")
+      _ = try bo.presence(["Bo editor you", "Ann editor"])
+      _ = try bo.presence(["Bo editor you", "Ann editor swiping Rtasks"])
+      _ = try bo.presence(["Bo editor you", "Ann editor"])
+      _ = try bo.presence(["Bo editor you"])
+    }
+    await server.stop()
+  }
+
   /// The core alone, its clock moved by the test: 50 `hello`s at one instant give those
   /// already there one `presence` at once and one more when the 100 ms are up.
   @Test func theCoreSendsAtMostOnePresencePerListPer100ms() throws {
