@@ -8,7 +8,7 @@
 // ack was lost is not applied twice), and the edits among them survive a reload of the
 // page (sessionStorage).
 import * as W from "./wire.js";
-import { credential, showAccessNeeded, showIdentity, UNAUTHORIZED_CLOSE } from "./access.js";
+import { credential, storedName, showAccessNeeded, showIdentity, UNAUTHORIZED_CLOSE } from "./access.js";
 import { warnFrame } from "./warnings.js";
 
 const TOKEN_KEY = "tableweb.session";
@@ -63,7 +63,7 @@ export class Socket {
 		// upgrade either way.
 		const boot = window.tablewebBoot;
 		window.tablewebBoot = null;
-		const hello = W.hello(this.token, credential(), this.token && this.have?.());
+		const hello = W.hello(this.token, credential(), this.token && this.have?.(), storedName());
 		const protocols = W.subprotocols(hello);
 		const ws = boot?.ws ?? new WebSocket(this.url, protocols);
 		this.ws = ws;

@@ -11,4 +11,6 @@ export const words = {
 	accessNeeded: "Zugang erforderlich", accessExpired: "Der Zugangslink dieses Browsers ist nicht mehr gültig.",
 	accessMissing: "Dieser Server braucht einen Zugangslink.",
 	accessAsk: "Bitte den Betreiber um einen (http://host:port/#access=…) und öffne ihn hier einmal.",
+	presenceHere: "Auch hier: {names}", presenceSwiping: "{name} wischt über „{text}“",
+	presenceEditing: "{name} bearbeitet „{text}“", presenceMoving: "{name} verschiebt „{text}“",
 };

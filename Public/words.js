@@ -15,6 +15,8 @@ const ENGLISH = {
 	accessNeeded: "Access needed", accessExpired: "This browser's access link is no longer valid.",
 	accessMissing: "This server needs an access link.",
 	accessAsk: "Ask its owner for one (http://host:port/#access=…) and open it here once.",
+	presenceMore: "+{n}", presenceHere: "Also here: {names}", presenceSwiping: "{name} is swiping “{text}”",
+	presenceEditing: "{name} is editing “{text}”", presenceMoving: "{name} is moving “{text}”",
 };
 
 /// The languages the page has words for: English here, each other in words-TAG.js,

@@ -12,7 +12,8 @@ public struct HeadlessClientRunner {
     public var session: String?
     /// The access credential sent in `hello` (`--access`), for a server that requires one.
     public var access: String?
-    /// Print every received message as one JSON line, and nothing else on standard output.
+    /// Print every received message as one JSON line, and nothing else on standard output;
+    /// `presence` only with ``name``.
     public var printsJSON = false
     /// Stop with exit code 1 at the first `error` (and 2 at a script line that cannot run).
     public var isStrict = false
@@ -232,7 +233,11 @@ public struct HeadlessClientRunner {
       // One line per message, whatever white space the server used; a frame that is not
       // JSON is shown as it came (`receive` reports it).
       switch Result(catching: { () throws(JSONSyntaxError) in try JSONValue(parsing: text) }) {
-      case .success(let value): write(value.serialized)
+      case .success(let value):
+        // Presence only for a client that takes part in it (`--name`): the lines a script
+        // reads stay as they were for the others.
+        if value["type"] == .string("presence") && options.name == nil { break }
+        write(value.serialized)
       case .failure: write(text)
       }
     }

@@ -239,6 +239,32 @@ import Testing
     await server.stop()
   }
 
+  /// The Swift API: `TablewebServer.presence(of:)` says who shows a list, and a trailing
+  /// `presence` still reaches the viewers through the server's own wake-up.
+  @Test func anAppReadsWhoShowsAList() async throws {
+    let lists = SnapshotDataSource(root: LibraryTests.fruit(["apple", "banana"]))
+    let server = TablewebServer(dataSource: lists, configuration: .init(port: 0))
+    #expect(await server.presence(of: "home").viewers == [])  // not running: nobody
+    try await server.start()
+    do {
+      let url = "ws://127.0.0.1:\(server.port)/ws"
+      let ann = try ServerIntegrationTests.Peer(url: url)
+      let bo = try ServerIntegrationTests.Peer(url: url)
+      let here = await server.presence(of: "home")
+      #expect(here.viewers.map(\.name) == ["Guest 1", "Guest 2"])
+      #expect(here.viewers.allSatisfy { $0.role == .editor && !$0.isYou })
+      #expect(here.count == 2)
+      #expect(await server.presence(of: "elsewhere").viewers == [])
+      ann.send(#"{"type":"activity","list":"home","row":"apple","kind":"moving"}"#)
+      let moving = try bo.next("presence")
+      _ = moving
+      var seen = moving
+      while seen["viewers"]?[0]?["activity"] != .string("moving") { seen = try bo.next("presence") }
+      #expect(await server.presence(of: "home").viewers.first?.activity == .moving)
+    }
+    await server.stop()
+  }
+
   /// The core alone, its clock moved by the test: 50 `hello`s at one instant give those
   /// already there one `presence` at once and one more when the 100 ms are up.
   @Test func theCoreSendsAtMostOnePresencePerListPer100ms() throws {

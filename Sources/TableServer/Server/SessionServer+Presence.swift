@@ -2,7 +2,8 @@ import TableModel
 
 /// Presence (a protocol extension): who shows each list and what they are doing to its
 /// rows. A list's viewers are the sessions whose top screen or split-view sidebar shows
-/// it. Each is sent the list's `presence` right after every `screen`, and again whenever
+/// it. Each is sent the list's `presence` with every `screen` (once the command that made
+/// the screen is answered), and again whenever
 /// the set of viewers or an activity changes: at once, unless the list's last one went
 /// out less than 100 ms ago; then once, when the 100 ms are up (the core asks to be woken
 /// with ``ServerAction/wake(after:)``).
@@ -103,17 +104,15 @@ extension SessionServer {
     return effects
   }
 
-  /// `effects` with each `screen` followed by the presence of the lists it shows, for the
-  /// same connections, then the presence that changed and may go out now.
+  /// `effects`, then the presence of the lists each `screen` among them shows, for the
+  /// same connections (after the command's `ack`, so that a screen is still the last
+  /// thing before its answer), then the presence that changed and may go out now.
   mutating func withPresence(_ effects: [ServerAction], at now: ContinuousClock.Instant)
     -> [ServerAction]
   {
-    var result: [ServerAction] = []
-    result.reserveCapacity(effects.count + 2)
+    var result = effects
     var greeted: [String: Set<SessionToken>] = [:]
-    for action in effects {
-      result.append(action)
-      guard case .send(_, let targets, .screen) = action else { continue }
+    for case .send(_, let targets, .screen) in effects {
       for connection in targets {
         guard let token = connections[connection]?.session, let session = sessions[token] else {
           continue
