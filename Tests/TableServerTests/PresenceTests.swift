@@ -198,7 +198,7 @@ import Testing
       }
       var arrivals: [ContinuousClock.Instant] = []
       var last: JSONValue?
-      while last?["viewers"]?.arrayValue?.count != 31 {
+      while last?["count"] != .int(31) {
         last = try observer.next("presence", timeout: .seconds(3))
         arrivals.append(.now)
       }
@@ -298,10 +298,23 @@ import Testing
     count(driver.server.presenceWake(at: driver.now))
     #expect(toObserver == 2)
     let (viewers, total) = driver.server.presence(of: "Lhome")
-    #expect(total == 51 && viewers.count == 51)
+    // The first 20 are named, and everyone is counted.
+    #expect(total == 51 && viewers.count == Presence.viewerLimit)
     #expect(viewers.map(\.name).prefix(3) == ["Guest 1", "Guest 2", "Guest 3"])
     driver.now += .seconds(1)
     count(driver.server.presenceWake(at: driver.now))
     #expect(toObserver == 2)
+    // Someone past the first 20 with an activity is named too.
+    let late = ConnectionID(40)
+    count(
+      driver.server.receive(
+        #"{"type":"activity","list":"Lhome","row":"Rtasks","kind":"moving"}"#, from: late,
+        at: driver.now))
+    #expect(toObserver == 3)
+    #expect(driver.server.presence(of: "Lhome").viewers.last?.activity == .moving)
+    // A list with many viewers gets its presence less often: one a second at 1,000.
+    #expect(PresenceBook.interval(for: 150) == .milliseconds(100))
+    #expect(PresenceBook.interval(for: 1_000) == .seconds(1))
+    #expect(PresenceBook.interval(for: 50_000) == .seconds(1))
   }
 }

@@ -41,12 +41,13 @@ public struct Presence: Sendable, Hashable {
   /// The most characters (Unicode code points) a row id in `activity` may have.
   public static let rowLimit = 256
 
-  /// The most viewers one `presence` lists: the first to come. ``count`` says how many
-  /// there are.
-  public static let viewerLimit = 100
+  /// The most viewers one `presence` lists by arrival: the first to come, then anyone else
+  /// with an activity. ``count`` says how many there are.
+  public static let viewerLimit = 20
 
   public var list: String
-  /// In the order they came to the list on this server; at most ``viewerLimit``.
+  /// In the order they came to the list on this server: the first ``viewerLimit``, then
+  /// the others that have an activity on it.
   public var viewers: [Viewer]
   /// How many show the list (an extension beside `viewers`, which may list fewer).
   public var count: Int

@@ -4,8 +4,16 @@ import TableModel
 /// doing, the order sessions came in and their guest numbers, and which lists' presence
 /// changed since it was last sent, and when that was.
 struct PresenceBook: Sendable, Hashable {
-  /// At most one `presence` per list per this long goes to the list's viewers.
+  /// At most one `presence` per list per this long goes to the list's viewers...
   static let interval = Duration.milliseconds(100)
+  /// ...and this long more per so many viewers, up to ten times as long: 1,000 viewers of
+  /// one list get one a second, not ten (each carries up to ``viewerLimit`` names).
+  static let viewersPerInterval = 100
+
+  /// How long after a list's `presence` went out to `viewers` the next may go.
+  static func interval(for viewers: Int) -> Duration {
+    interval * min(max(1, viewers / viewersPerInterval), 10)
+  }
   static let viewerLimit = Presence.viewerLimit
 
   /// One session's activity.

@@ -49,7 +49,20 @@ extension SessionServer {
   /// there are.
   public func presence(of list: String) -> (viewers: [Presence.Viewer], count: Int) {
     let tokens = presenceTokens(of: list)
-    return (tokens.prefix(PresenceBook.viewerLimit).map { viewer($0, on: list) }, tokens.count)
+    return (listed(tokens, on: list).map(\.1), tokens.count)
+  }
+
+  /// The viewers a `presence` names: the first ``PresenceBook/viewerLimit`` to come, then
+  /// the others with an activity on the list.
+  private func listed(_ tokens: [SessionToken], on list: String)
+    -> [(SessionToken, Presence.Viewer)]
+  {
+    var listed = tokens.prefix(PresenceBook.viewerLimit).map { ($0, viewer($0, on: list)) }
+    for token in tokens.dropFirst(PresenceBook.viewerLimit)
+    where presence.activities[token]?.list == list {
+      listed.append((token, viewer(token, on: list)))
+    }
+    return listed
   }
 
   private func viewer(_ token: SessionToken, on list: String) -> Presence.Viewer {
@@ -80,7 +93,7 @@ extension SessionServer {
     -> [ServerAction]
   {
     let tokens = presenceTokens(of: list)
-    let listed = tokens.prefix(PresenceBook.viewerLimit).map { ($0, viewer($0, on: list)) }
+    let listed = listed(tokens, on: list)
     let listedTokens = Set(listed.map(\.0))
     var effects: [ServerAction] = []
     var unlisted: [ConnectionID] = []
@@ -119,7 +132,7 @@ extension SessionServer {
         }
         for list in [session.topList] + (session.sidebarList.map { [$0] } ?? []) {
           let tokens = presenceTokens(of: list)
-          let listed = tokens.prefix(PresenceBook.viewerLimit).map { ($0, viewer($0, on: list)) }
+          let listed = listed(tokens, on: list)
           result.append(
             .send(
               presenceFrame(of: list, listed: listed, count: tokens.count, for: token),
@@ -155,9 +168,12 @@ extension SessionServer {
         presence.lastSent[list] = nil
         continue
       }
-      if let last = presence.lastSent[list], now < last + PresenceBook.interval {
-        earliest = min(earliest ?? last + PresenceBook.interval, last + PresenceBook.interval)
-        continue
+      if let last = presence.lastSent[list] {
+        let due = last + PresenceBook.interval(for: tokens.count)
+        if now < due {
+          earliest = min(earliest ?? due, due)
+          continue
+        }
       }
       presence.changed.remove(list)
       let skipped = greeted[list] ?? []
@@ -180,7 +196,7 @@ extension SessionServer {
     }
     return ([session.topList] + (session.sidebarList.map { [$0] } ?? [])).map { list in
       let tokens = presenceTokens(of: list)
-      let listed = tokens.prefix(PresenceBook.viewerLimit).map { ($0, viewer($0, on: list)) }
+      let listed = listed(tokens, on: list)
       return presenceFrame(of: list, listed: listed, count: tokens.count, for: token)
     }
   }
