@@ -7,7 +7,7 @@ struct PresenceBook: Sendable, Hashable {
   /// At most one `presence` per list per this long goes to the list's viewers...
   static let interval = Duration.milliseconds(100)
   /// ...and this long more per so many viewers, up to ten times as long: 1,000 viewers of
-  /// one list get one a second, not ten (each carries up to ``viewerLimit`` names).
+  /// one list get one a second, not ten (each carries up to `viewerLimit` names).
   static let viewersPerInterval = 100
 
   /// How long after a list's `presence` went out to `viewers` the next may go.
@@ -34,7 +34,7 @@ struct PresenceBook: Sendable, Hashable {
   var changed: Set<String> = []
   /// When each shown list's `presence` was last sent to its viewers.
   var lastSent: [String: ContinuousClock.Instant] = [:]
-  /// When the core asked to be woken to send what waits (``ServerAction/wake(after:)``).
+  /// When the core asked to be woken to send what waits (`ServerAction/wake(after:)`).
   var wakeAt: ContinuousClock.Instant?
 
   /// Notes a session's `hello`: numbered on its first, and given a guest number when it is

@@ -5,7 +5,7 @@ package enum ServerAction: Sendable {
   case send(OutgoingFrame, to: [ConnectionID], kind: FrameKind)
   /// Close after what is queued, with WebSocket status `code` (4401: unauthorized).
   case close(ConnectionID, reason: String, code: Int = 1000)
-  /// Call ``SessionServer/presenceWake(at:)`` on the core thread after `delay`: a
+  /// Call `SessionServer/presenceWake(at:)` on the core thread after `delay`: a
   /// `presence` waits for its list's 100 ms (SessionServer+Presence).
   case wake(after: Duration)
 

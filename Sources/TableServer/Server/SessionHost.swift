@@ -146,7 +146,7 @@ package final class SessionHost: ConnectionDelegate {
     perform(server?.presenceWake(at: clock.now))
   }
 
-  /// Calls ``wake()`` on the core thread after `delay`.
+  /// Calls `wake()` on the core thread after `delay`.
   private func scheduleWake(after delay: Duration) {
     guard let queue = coreQueue else { return }
     let reference = HostReference(self, on: queue)

@@ -6,7 +6,7 @@ import TableModel
 /// the screen is answered), and again whenever
 /// the set of viewers or an activity changes: at once, unless the list's last one went
 /// out less than 100 ms ago; then once, when the 100 ms are up (the core asks to be woken
-/// with ``ServerAction/wake(after:)``).
+/// with `ServerAction/wake(after:)`).
 ///
 /// Presence is per server: several servers on one database each see only their own
 /// connections.
@@ -52,7 +52,7 @@ extension SessionServer {
     return (listed(tokens, on: list).map(\.1), tokens.count)
   }
 
-  /// The viewers a `presence` names: the first ``PresenceBook/viewerLimit`` to come, then
+  /// The viewers a `presence` names: the first `PresenceBook/viewerLimit` to come, then
   /// the others with an activity on the list.
   private func listed(_ tokens: [SessionToken], on list: String)
     -> [(SessionToken, Presence.Viewer)]
@@ -145,7 +145,7 @@ extension SessionServer {
     return result
   }
 
-  /// The core's wake-up (``ServerAction/wake(after:)``) came: sends the presence that
+  /// The core's wake-up (`ServerAction/wake(after:)`) came: sends the presence that
   /// waited for its 100 ms.
   public mutating func presenceWake(at now: ContinuousClock.Instant) -> [ServerAction] {
     presence.wakeAt = nil

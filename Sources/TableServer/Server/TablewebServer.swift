@@ -367,8 +367,8 @@ public final class TablewebServer: Service, Sendable {
 extension TablewebServer {
   /// Who shows `list` on this server now (Presence): each session whose top screen or
   /// split-view sidebar shows it, in the order they came, with its name, role and what it
-  /// is doing (``Presence/Viewer/isYou`` is false). At most ``Presence/viewerLimit`` are
-  /// listed; ``Presence/count`` says how many there are. Any task.
+  /// is doing (`Presence.Viewer.isYou` is false). At most `Presence.viewerLimit` are
+  /// listed; `Presence.count` says how many there are. Any task.
   ///
   /// ```swift
   /// let here = await server.presence(of: "groceries")
@@ -386,7 +386,7 @@ extension TablewebServer {
   }
 }
 
-/// Answers ``TablewebServer/presence(of:)`` once: with what the core found, or with nobody
+/// Answers `TablewebServer/presence(of:)` once: with what the core found, or with nobody
 /// when a server not running dropped the work (and with it this).
 private final class PresenceAnswer: @unchecked Sendable {
   // Unchecked: used by the work item, then released with it; never by two threads at once.
