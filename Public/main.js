@@ -186,7 +186,8 @@ function receive(msg) {
 				const at = locate(model.screen, id);
 				return at ? model.screen.sections[at[0]].rows[at[1]]?.text : undefined;
 			});
-			return view?.render();
+			if (view) presence.mark(view.cells); // drawn again with every render after
+			return;
 	}
 }
 
@@ -206,7 +207,7 @@ function reportActivity() {
 		if (id) (row = id), (kind = W.ACTIVITY_KIND.swiping);
 	}
 	const cmd = presence.report(model.screen?.list ?? null, row, kind);
-	if (cmd) socket.sendIfOpen(cmd);
+	if (cmd) socket.notify(cmd);
 }
 let activityCheck = 0;
 for (const type of ["pointermove", "pointerup", "pointercancel", "keyup"]) {

@@ -121,6 +121,12 @@ export class Socket {
 		return ref;
 	}
 
+	/// Sends `cmd` as it is, without a `ref` (so unanswered) and not kept: news for the
+	/// others (`activity`), dropped while the line is down.
+	notify(cmd) {
+		if (this.welcomed && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(cmd));
+	}
+
 	/// Sends only while welcomed (fetches and reloads are re-derived after a reconnect).
 	sendIfOpen(cmd) {
 		if (this.welcomed) this.send(cmd);
