@@ -20,6 +20,11 @@ export function takeCredentialFromLink() {
 	history.replaceState(null, "", location.pathname + location.search);
 }
 
+/// The name this browser goes by for others (Presence), set once under `tableweb.name`.
+export function storedName() {
+	try { return localStorage.getItem("tableweb.name"); } catch { return null; }
+}
+
 export function credential() {
 	try { return localStorage.getItem(KEY); } catch { return null; }
 }

@@ -10,7 +10,8 @@
 	try {
 		const link = /^#access=([\w-]+)$/.exec(location.hash);
 		const access = link ? link[1] : localStorage.getItem("tableweb.access");
-		const hello = JSON.stringify({ type: "hello", session: localStorage.getItem("tableweb.session"), ...(access && { access }) });
+		const name = localStorage.getItem("tableweb.name");
+		const hello = JSON.stringify({ type: "hello", session: localStorage.getItem("tableweb.session"), ...(access && { access }), ...(name && { name }) });
 		const carried = "tableweb.hello." + btoa(String.fromCharCode(...new TextEncoder().encode(hello)))
 			.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 		const fits = carried.length + 13 <= 120; // libwebsockets reads 128 bytes of the header

@@ -12,6 +12,8 @@ import { SearchField } from "./search.js";
 import { Sidebar, wide } from "./split.js";
 import { warnFrame } from "./warnings.js";
 import { setLanguage, whenWordsChange, word } from "./words.js";
+import { Presence } from "./presence.js";
+import { cellState } from "./cell.js";
 
 const K = W.K;
 /** The page's own elements (index.html), which are always there. @type {(sel: string) => HTMLElement} */
@@ -42,6 +44,8 @@ const socket = new Socket(url.href, {
 	have: () => model.screen && { list: model.screen.list, version: model.screen.version },
 	onCaughtUp: () => view?.rowsArrived(undefined), // fetches lost with the line are asked again
 });
+
+const presence = new Presence($(".nav-presence"), $(".presence-live"));
 
 const nav = new NavigationBar($(".navbar"), {
 	onBack: () => goBack(),
@@ -137,7 +141,12 @@ const commands = (list) => ({
 		if (text) send(W.insert(list(), section, after, text));
 	},
 	async rename(row) {
-		const text = await askForText(word("rename"), row.text, word("save"));
+		presence.editingRow = row.id;
+		reportActivity();
+		const text = await askForText(word("rename"), row.text, word("save")).finally(() => {
+			presence.editingRow = null;
+			reportActivity();
+		});
 		if (text && text !== row.text) send(W.rename(list(), row.id, text), [row.id]);
 	},
 	fetch: (section, from, count) => socket.sendIfOpen(W.fetchRows(list(), section, from, count)),
@@ -154,6 +163,11 @@ const actions = {
 	accessory: (row) => leave(W.accessory, row),
 	selectionChanged: () => showToolbar(),
 	isPending: (id) => !socket.welcomed && model.isPending(id), // made offline: greyed until sent
+	rendered: (/** @type {TableView} */ table) => {
+		if (table !== view) return;
+		presence.mark(table.cells);
+		reportActivity();
+	},
 };
 const sidebar = new Sidebar($(".sidebar"), {
 	...commands(() => sidebar.list),
@@ -187,7 +201,40 @@ function receive(msg) {
 			return toast(msg[K.message] || msg[K.code]);
 		case W.NOTICE: return toast(msg[K.text]);
 		case W.HISTORY: return historyScreen?.receive(msg);
+		case W.PRESENCE:
+			if (msg[K.list] !== model.screen?.list) return; // the sidebar's: not shown
+			presence.show(msg, (id) => {
+				const at = locate(model.screen, id);
+				return at ? model.screen.sections[at[0]].rows[at[1]]?.text : undefined;
+			});
+			if (view) presence.mark(view.cells); // drawn again with every render after
+			return;
 	}
+}
+
+/// Tells the others what this page is doing on its top list, when that changed: the row
+/// dragged in editing mode (moving), the row whose text is being edited (editing), the
+/// row whose actions a swipe revealed (swiping), or nothing.
+function reportActivity() {
+	const st = view?.state;
+	let row = null, kind = null;
+	if (st?.drag && !st.drag.dropped) (row = st.drag.id), (kind = W.ACTIVITY_KIND.moving);
+	else if (presence.editingRow) (row = presence.editingRow), (kind = W.ACTIVITY_KIND.editing);
+	else if (view) {
+		const node = st?.openSwipe?.dx ? st.openSwipe.node
+			: /** @type {HTMLElement | null} */ ([...view.page.querySelectorAll(".cell")].find((c) =>
+				c.querySelector(":scope > .swipe-actions") && /** @type {HTMLElement} */ (c.querySelector(".content"))?.style.transform) ?? null);
+		const id = node && cellState.get(node)?.row?.id;
+		if (id) (row = id), (kind = W.ACTIVITY_KIND.swiping);
+	}
+	const cmd = presence.report(model.screen?.list ?? null, row, kind);
+	if (cmd) socket.notify(cmd);
+}
+let activityCheck = 0;
+for (const type of ["pointermove", "pointerup", "pointercancel", "keyup"]) {
+	document.addEventListener(type, () => {
+		if (!activityCheck) activityCheck = setTimeout(() => ((activityCheck = 0), reportActivity()));
+	}, { passive: true });
 }
 
 function settle(ref) {
@@ -208,6 +255,7 @@ function showScreen(msg) {
 	reloading = false;
 	const sc = model.screen;
 	if (historyScreen && historyScreen.list !== sc.list) historyScreen.close(false);
+	if (previous?.list !== sc.list) presence.clear();
 	setLanguage(sc.language);
 	$(".loading").hidden = true;
 	if (view && previous?.list === sc.list && sc.transition === W.TRANSITION.none) {

@@ -8,7 +8,7 @@
 // ack was lost is not applied twice), and the edits among them survive a reload of the
 // page (sessionStorage).
 import * as W from "./wire.js";
-import { credential, showAccessNeeded, showIdentity, UNAUTHORIZED_CLOSE } from "./access.js";
+import { credential, storedName, showAccessNeeded, showIdentity, UNAUTHORIZED_CLOSE } from "./access.js";
 import { warnFrame } from "./warnings.js";
 
 const TOKEN_KEY = "tableweb.session";
@@ -63,7 +63,7 @@ export class Socket {
 		// upgrade either way.
 		const boot = window.tablewebBoot;
 		window.tablewebBoot = null;
-		const hello = W.hello(this.token, credential(), this.token && this.have?.());
+		const hello = W.hello(this.token, credential(), this.token && this.have?.(), storedName());
 		const protocols = W.subprotocols(hello);
 		const ws = boot?.ws ?? new WebSocket(this.url, protocols);
 		this.ws = ws;
@@ -119,6 +119,12 @@ export class Socket {
 		if (keep) this.persist();
 		if (this.welcomed && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(cmd));
 		return ref;
+	}
+
+	/// Sends `cmd` as it is, without a `ref` (so unanswered) and not kept: news for the
+	/// others (`activity`), dropped while the line is down.
+	notify(cmd) {
+		if (this.welcomed && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(cmd));
 	}
 
 	/// Sends only while welcomed (fetches and reloads are re-derived after a reconnect).

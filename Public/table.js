@@ -30,6 +30,7 @@ import { word, wordsVersion } from "./words.js";
  *   move: (row: Row, sectionId: string, afterId: RowId | null) => unknown,
  *   rename: (row: Row) => unknown, fetch: (sectionId: string, from: number, count: number) => unknown,
  *   selectionChanged: () => void, titleExpanded: (on: boolean, style: string) => void,
+ *   rendered?: (table: TableView) => void,
  *   isPending?: (id: RowId) => boolean,
  * }} TableActions */
 
@@ -233,6 +234,7 @@ export class TableView {
 
 	render() {
 		for (let pass = 0; pass < 3 && this.layOut(); pass++); // again while measuring moved rows
+		this.actions.rendered?.(this);
 	}
 
 	/// Draws the rows near the viewport; returns whether self-sizing rows measured

@@ -13,6 +13,7 @@ export const ACK = "ack";
 export const ERROR = "error";
 export const NOTICE = "notice";
 export const HISTORY = "history"; // extension: a list's history, also a command
+export const PRESENCE = "presence"; // extension: who else shows the list
 
 // Client → server
 export const HELLO = "hello";
@@ -33,6 +34,7 @@ export const LAYOUT = "layout"; // extension: split view
 export const UNDO = "undo"; // extension
 export const REDO = "redo"; // extension
 export const CONFLICT = "conflict"; // error code (extension): an undo over someone else's change
+export const ACTIVITY = "activity"; // extension: presence
 
 // Diff ops
 export const OP_DELETE = "delete";
@@ -60,6 +62,7 @@ export const K = Object.freeze({
 	searchable: "searchable", search: "search", query: "query", // v1.1
 	commandId: "commandId", // extension: a command sent again is applied once
 	language: "language", // v1.2: the data's language, a BCP 47 tag
+	name: "name", viewers: "viewers", // extension: presence
 });
 
 // The one control kind
@@ -73,6 +76,7 @@ export const ACCESSORY_TYPE = names("none", "disclosure", "detailDisclosure", "d
 export const EDITING_STYLE = names("none", "delete", "insert");
 export const TABLE_STYLE = names("plain", "grouped", "insetGrouped");
 export const SELECTION = names("none", "single", "multiple");
+export const ACTIVITY_KIND = names("swiping", "editing", "moving");
 
 /// The subprotocols to ask for: with a second one carrying `hello` (base64url of its JSON),
 /// which the server takes as the connection's first message (no round trip between the
@@ -86,8 +90,8 @@ export function subprotocols(msg) {
 const HELLO_HEADER_MAX = 120;
 
 // Commands, built here so that no other module spells a wire key.
-export const hello = (session, access, have) =>
-	({ [K.type]: HELLO, [K.session]: session, ...(access && { access }), ...(have && { have }) });
+export const hello = (session, access, have, name) =>
+	({ [K.type]: HELLO, [K.session]: session, ...(access && { access }), ...(have && { have }), ...(name && { name }) });
 /// `scroll`: the first row visible on the screen being left, for the server to remember.
 export const tap = (list, row, scroll) =>
 	({ [K.type]: TAP, [K.list]: list, [K.row]: row, [K.scroll]: scroll });

@@ -13,4 +13,6 @@ export const words = {
 	accessMissing: "Dieser Server braucht einen Zugangslink.",
 	accessAsk: "Bitte den Betreiber um einen (http://host:port/#access=…) und öffne ihn hier einmal.",
 	undo: "Widerrufen", deleted: "„{text}“ gelöscht", deletedCount: { one: "{n} Zeile gelöscht", other: "{n} Zeilen gelöscht" }, cannotUndo: "Widerrufen nicht möglich", ok: "OK",
+	presenceHere: "Auch hier: {names}", presenceSwiping: "{name} wischt über „{text}“",
+	presenceEditing: "{name} bearbeitet „{text}“", presenceMoving: "{name} verschiebt „{text}“",
 };

@@ -18,6 +18,8 @@ const ENGLISH = {
 	accessAsk: "Ask its owner for one (http://host:port/#access=…) and open it here once.",
 	undo: "Undo", deleted: "Deleted \"{text}\"", deletedCount: { one: "Deleted {n} row", other: "Deleted {n} rows" },
 	cannotUndo: "Cannot Undo", ok: "OK",
+	presenceMore: "+{n}", presenceHere: "Also here: {names}", presenceSwiping: "{name} is swiping “{text}”",
+	presenceEditing: "{name} is editing “{text}”", presenceMoving: "{name} is moving “{text}”",
 };
 
 /// The languages the page has words for: English here, each other in words-TAG.js,

@@ -28,6 +28,17 @@ struct FanoutBenchmark: ParsableCommand {
   @Option(help: "The tableweb executable (default: next to this one).")
   var server: String?
 
+  @Flag(
+    help: """
+      Time the changes twice in the same run: with presence quiet (nobody reports an \
+      activity: presence off), then with viewers reporting activities all along (presence \
+      on, a presence to every viewer every 100 ms).
+      """)
+  var presence = false
+
+  @Option(help: "With --presence: viewers that report an activity, one change each per round.")
+  var activeViewers = 20
+
   /// What one server with `threads` service threads and `clients` viewers measured.
   struct Figures {
     var clients: Int
@@ -95,18 +106,101 @@ struct FanoutBenchmark: ParsableCommand {
 
     let rssBefore = try residentKiB(of: pid)
     let joinStart = ContinuousClock.now
-    try joinViewers(sockets, count: clients, rootRow: target.rootRow, list: target.list)
+    var presenceSeen: [ContinuousClock.Instant] = []
+    try joinViewers(
+      sockets, count: clients, rootRow: target.rootRow, list: target.list, observer: changer
+    ) { presenceSeen.append(.now) }
     let joinTime = ContinuousClock.now - joinStart
     Thread.sleep(forTimeInterval: 0.5)
     let rssAfter = try residentKiB(of: pid)
+    try sockets.pump(timeoutMilliseconds: 10) { index, message in
+      if index == changer, message.starts(with: Array(#"{"type":"presence""#.utf8)) {
+        presenceSeen.append(.now)
+      }
+    }
 
+    let quiet = try timeChanges(
+      sockets, clients: clients, changer: changer, target: target, pid: pid, port: port,
+      from: 0, activity: nil)
+    let busy =
+      presence
+      ? try timeChanges(
+        sockets, clients: clients, changer: changer, target: target, pid: pid, port: port,
+        from: rounds, activity: min(activeViewers, clients))
+      : nil
+    let perConnection = Double(rssAfter - rssBefore) / Double(clients)
+    print("\(clients) viewers joined in \(format(milliseconds(joinTime))) ms")
+    let most = Self.mostWithin(.milliseconds(100), presenceSeen)
+    print(
+      "presence while \(clients) viewers joined: \(presenceSeen.count) to a viewer already there, "
+        + "at most \(most) in any 100 ms  (goal: ≤ 1)")
+    for (label, figures) in [("presence off", quiet), ("presence on", busy)] {
+      guard let figures else { continue }
+      let prefix = presence ? label + ": " : ""
+      print(
+        "\(prefix)one change → every viewer has it (\(rounds) changes): "
+          + "p50 \(format(percentile(figures.allHaveIt, 0.50))) ms, "
+          + "p99 \(format(percentile(figures.allHaveIt, 0.99))) ms, "
+          + "max \(format(figures.allHaveIt.last ?? 0)) ms  (goal at 1,000: p99 ≤ 20 ms)")
+      print(
+        "\(prefix)one change → one viewer: "
+          + "p50 \(format(percentile(figures.perViewer, 0.50))) ms, "
+          + "p99 \(format(percentile(figures.perViewer, 0.99))) ms")
+      print(
+        "\(prefix)CPU per change: server \(format(figures.serverCPU)) ms, "
+          + "these clients \(format(figures.clientCPU)) ms"
+          + "  (2 cores shared; load average \(loadAverage()))")
+      print(
+        "\(prefix)server side, commit → the change's last frame handed to the kernel "
+          + "(\(figures.written.count) changes): mean \(format(figures.written.mean)) ms, "
+          + "p50 ≤ \(format(figures.written.p50Bound)) ms, "
+          + "p99 ≤ \(format(figures.written.p99Bound)) ms  (tableweb_fanout_written_seconds)")
+      if figures.presenceFrames > 0 {
+        print(
+          "\(label): \(figures.presenceFrames) presence messages reached the viewers while timing "
+            + "(\(activeViewers) viewers changing their activity, one each round)")
+      }
+    }
+    print(
+      "server RSS: \(rssBefore / 1024) MiB → \(rssAfter / 1024) MiB with \(clients) idle connections: "
+        + "\(format(perConnection)) KiB per connection  (goal at 10,000: ≤ 16 KiB)")
+    return Figures(
+      clients: clients, threads: threads, serverCPU: quiet.serverCPU, written: quiet.written,
+      p50: percentile(quiet.allHaveIt, 0.50), p99: percentile(quiet.allHaveIt, 0.99))
+  }
+
+  /// What one series of `rounds` changes measured.
+  struct Timing {
+    var allHaveIt: [Double] = []
+    var perViewer: [Double] = []
+    var serverCPU = 0.0
+    var clientCPU = 0.0
+    var written: FanoutWrittenHistogram.Summary
+    var presenceFrames = 0
+  }
+
+  /// Times `rounds` changes to the target row; with `activity`, that many viewers change
+  /// their activity on the list, one each round, while it runs (presence on).
+  private func timeChanges(
+    _ sockets: FanoutClients, clients: Int, changer: Int, target: Target, pid: Int32, port: Int,
+    from first: Int, activity: Int?
+  ) throws -> Timing {
+    let viewers = (changer + 1)..<(changer + 1 + clients)
+    var presenceFrames = 0
+    let presenceMarker = Array(#"{"type":"presence""#.utf8)
     let writtenBefore = try FanoutWrittenHistogram(port: port)
     let serverCPUBefore = try cpuMilliseconds(of: pid)
     let clientCPUBefore = try cpuMilliseconds(of: getpid())
     var allHaveIt: [Double] = []
     var perViewer: [Double] = []
-    var version = target.version
-    for round in 0..<rounds {
+    for round in first..<(first + rounds) {
+      if let activity, activity > 0 {
+        let viewer = viewers.lowerBound + round % activity
+        let kind = (round / activity) % 2 == 0 ? #""swiping""# : "null"
+        try sockets.send(
+          #"{"type":"activity","list":"\#(target.list)","row":"\#(target.row)","kind":\#(kind)}"#,
+          to: viewer)
+      }
       let started = ContinuousClock.now
       try sockets.send(
         #"{"type":"update","list":"\#(target.list)","row":"\#(target.row)","text":"Fanout \#(round)","ref":\#(round)}"#,
@@ -123,6 +217,7 @@ struct FanoutBenchmark: ParsableCommand {
             }
             return
           }
+          if message.starts(with: presenceMarker) { presenceFrames += 1 }
           guard message.starts(with: Array(#"{"type":"diff""#.utf8)) else { return }
           let elapsed = ContinuousClock.now - started
           perViewer.append(milliseconds(elapsed))
@@ -133,41 +228,29 @@ struct FanoutBenchmark: ParsableCommand {
           throw BenchError("round \(round): \(waiting) viewers still wait after 30 s")
         }
       }
-      version += 1
       // Stay under the server's per-connection rate limit (50 commands/s).
       let spent = ContinuousClock.now - started
       if spent < .milliseconds(25) {
         Thread.sleep(forTimeInterval: Double((.milliseconds(25) - spent) / .milliseconds(1)) / 1000)
       }
     }
-
     let serverCPU = (try cpuMilliseconds(of: pid) - serverCPUBefore) / Double(rounds)
     let written = try FanoutWrittenHistogram(port: port).since(writtenBefore)
     let clientCPU = (try cpuMilliseconds(of: getpid()) - clientCPUBefore) / Double(rounds)
-    allHaveIt.sort()
-    perViewer.sort()
-    let perConnection = Double(rssAfter - rssBefore) / Double(clients)
-    print("\(clients) viewers joined in \(format(milliseconds(joinTime))) ms")
-    print(
-      "one change → every viewer has it (\(rounds) changes): p50 \(format(percentile(allHaveIt, 0.50))) ms, "
-        + "p99 \(format(percentile(allHaveIt, 0.99))) ms, max \(format(allHaveIt.last ?? 0)) ms"
-        + "  (goal at 1,000: p99 ≤ 20 ms)")
-    print(
-      "one change → one viewer: p50 \(format(percentile(perViewer, 0.50))) ms, "
-        + "p99 \(format(percentile(perViewer, 0.99))) ms")
-    print(
-      "CPU per change: server \(format(serverCPU)) ms, these clients \(format(clientCPU)) ms"
-        + "  (2 cores shared; load average \(loadAverage()))")
-    print(
-      "server side, commit → the change's last frame handed to the kernel (\(written.count) changes): "
-        + "mean \(format(written.mean)) ms, p50 ≤ \(format(written.p50Bound)) ms, "
-        + "p99 ≤ \(format(written.p99Bound)) ms  (tableweb_fanout_written_seconds)")
-    print(
-      "server RSS: \(rssBefore / 1024) MiB → \(rssAfter / 1024) MiB with \(clients) idle connections: "
-        + "\(format(perConnection)) KiB per connection  (goal at 10,000: ≤ 16 KiB)")
-    return Figures(
-      clients: clients, threads: threads, serverCPU: serverCPU, written: written,
-      p50: percentile(allHaveIt, 0.50), p99: percentile(allHaveIt, 0.99))
+    return Timing(
+      allHaveIt: allHaveIt.sorted(), perViewer: perViewer.sorted(), serverCPU: serverCPU,
+      clientCPU: clientCPU, written: written, presenceFrames: presenceFrames)
+  }
+
+  /// The most of `instants` (in order) within any `window`.
+  static func mostWithin(_ window: Duration, _ instants: [ContinuousClock.Instant]) -> Int {
+    var most = 0
+    var start = 0
+    for (index, instant) in instants.enumerated() {
+      while instant - instants[start] >= window { start += 1 }
+      most = max(most, index - start + 1)
+    }
+    return most
   }
 
   // MARK: - Clients
@@ -228,9 +311,11 @@ struct FanoutBenchmark: ParsableCommand {
 
   /// Connects `count` viewers, each saying hello and tapping its way to `list`, a few
   /// hundred at a time; returns when every one shows it.
-  private func joinViewers(_ sockets: FanoutClients, count: Int, rootRow: String, list: String)
-    throws
-  {
+  /// `observer` (a client already on `list`) calls `sawPresence` for each `presence`.
+  private func joinViewers(
+    _ sockets: FanoutClients, count: Int, rootRow: String, list: String, observer: Int,
+    sawPresence: () -> Void
+  ) throws {
     let first = sockets.clients.count
     var opened = 0
     var ready = 0
@@ -246,6 +331,9 @@ struct FanoutBenchmark: ParsableCommand {
         opened += 1
       }
       try sockets.pump(timeoutMilliseconds: 100) { index, message in
+        if index == observer, message.starts(with: Array(#"{"type":"presence""#.utf8)) {
+          sawPresence()
+        }
         guard index >= first else { return }
         if !handshaken.contains(index) {
           handshaken.insert(index)

@@ -23,6 +23,8 @@ public struct HeadlessClient: Sendable {
     case notice(String)
     /// Entries of a list's history: the answer to `history`, or new ones as they came.
     case history(HistoryMessage)
+    /// Who shows a list now (`presence`).
+    case presence(Presence)
     /// The client fell behind (a version gap, a diff that does not apply): it sends this
     /// `reload` to get the screen again.
     case resync(text: String, reason: String)
@@ -47,6 +49,8 @@ public struct HeadlessClient: Sendable {
 
   /// The credential `hello` carries, for a server that requires access.
   public let access: String?
+  /// The name `hello` gives (Presence): what others see this client as.
+  public var name: String?
 
   /// - Parameters:
   ///   - session: a token from an earlier `welcome`, to resume that session.
@@ -62,7 +66,7 @@ public struct HeadlessClient: Sendable {
   public func hello() -> String {
     let have = session == nil ? nil : screen.map { ListVersion(list: $0.list, version: $0.version) }
     return ClientMessage.hello(
-      session: session, client: "tableweb client", access: access, have: have
+      session: session, client: "tableweb client", access: access, have: have, name: name
     )
     .serialized()
   }
@@ -142,6 +146,10 @@ public struct HeadlessClient: Sendable {
               + (titles.isEmpty ? " (it offers none)" : " (\(titles.joined(separator: ", ")))"))
         }
         return send(.action(list: list, row: target.id, action: action.id))
+      case .activity(let kind, let reference):
+        var rowID: String?
+        if let reference { rowID = try row(reference).row.id }
+        return send(.activity(list: list, row: rowID, kind: kind))
       case .fetch:
         guard let (section, from) = screen.firstIncompleteSection else {
           return .refuse("every row is loaded")
@@ -239,6 +247,8 @@ public struct HeadlessClient: Sendable {
       return .notice(text)
     case .history(let history):
       return .history(history)
+    case .presence(let presence):
+      return .presence(presence)
     case .unknown:
       return .ignored
     }

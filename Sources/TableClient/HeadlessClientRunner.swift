@@ -12,10 +12,13 @@ public struct HeadlessClientRunner {
     public var session: String?
     /// The access credential sent in `hello` (`--access`), for a server that requires one.
     public var access: String?
-    /// Print every received message as one JSON line, and nothing else on standard output.
+    /// Print every received message as one JSON line, and nothing else on standard output;
+    /// `presence` only with ``name``.
     public var printsJSON = false
     /// Stop with exit code 1 at the first `error` (and 2 at a script line that cannot run).
     public var isStrict = false
+    /// The name `hello` gives (`--name`): what others see this client as (Presence).
+    public var name: String?
     /// How long to wait for the connection, the first screen and each command's answer.
     public var timeout: Duration = .seconds(5)
 
@@ -43,6 +46,8 @@ public struct HeadlessClientRunner {
   private let writeError: (String) -> Void
   private var state: HeadlessClient
   private var screenChanged = false
+  /// The last presence line printed for each list: a line is printed when it changes.
+  private var presenceShown: [String: String] = [:]
   private var exit: Exit?
 
   /// - Parameters:
@@ -56,6 +61,7 @@ public struct HeadlessClientRunner {
     self.write = write
     self.writeError = writeError
     state = HeadlessClient(session: options.session, access: options.access)
+    state.name = options.name
   }
 
   /// What a line source has for the runner.
@@ -227,7 +233,11 @@ public struct HeadlessClientRunner {
       // One line per message, whatever white space the server used; a frame that is not
       // JSON is shown as it came (`receive` reports it).
       switch Result(catching: { () throws(JSONSyntaxError) in try JSONValue(parsing: text) }) {
-      case .success(let value): write(value.serialized)
+      case .success(let value):
+        // Presence only for a client that takes part in it (`--name`): the lines a script
+        // reads stay as they were for the others.
+        if value["type"] == .string("presence") && options.name == nil { break }
+        write(value.serialized)
       case .failure: write(text)
       }
     }
@@ -250,6 +260,12 @@ public struct HeadlessClientRunner {
       let now = Int(Date().timeIntervalSince1970)
       if history.entries.isEmpty, !history.live { write("history: no entries") }
       for entry in history.entries { write("history: \(entry.line(relativeTo: now))") }
+    case .presence(let presence):
+      let line = Self.presenceLine(presence)
+      if !options.printsJSON, presenceShown[presence.list] != line {
+        presenceShown[presence.list] = line
+        write(line)
+      }
     case .resync(let reload, let reason):
       writeError("tableweb client: \(reason); reloading")
       client.send(reload)
@@ -258,6 +274,22 @@ public struct HeadlessClientRunner {
     case .unreadable(let reason):
       writeError("tableweb client: unreadable message (\(reason)): \(text.prefix(200))")
     }
+  }
+
+  /// `presence Ltasks: Ann (editor, you), Guest 2 (viewer, swiping Rmilk)`.
+  static func presenceLine(_ presence: Presence) -> String {
+    let viewers = presence.viewers.map { viewer in
+      var traits = [viewer.role.rawValue]
+      if viewer.isYou { traits.append("you") }
+      if let activity = viewer.activity {
+        traits.append(activity.rawValue + (viewer.row.map { " \($0)" } ?? ""))
+      }
+      return "\(viewer.name) (\(traits.joined(separator: ", ")))"
+    }
+    let more =
+      presence.count > presence.viewers.count
+      ? " and \(presence.count - presence.viewers.count) more" : ""
+    return "presence \(presence.list): \(viewers.joined(separator: ", "))\(more)"
   }
 
   private mutating func showScreenIfChanged() {

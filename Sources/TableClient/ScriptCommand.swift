@@ -21,6 +21,9 @@ public enum ScriptCommand: Sendable, Equatable {
   /// One of the list's row actions (a swipe action or context-menu item), by its id or
   /// title, on a row.
   case action(String, RowReference)
+  /// Tells the others what this client is doing on a row (Presence): `swiping`,
+  /// `editing` or `moving` it; `activity none` ends it.
+  case activity(Presence.Activity?, RowReference?)
   /// Loads the next rows of the first section not fully loaded.
   case fetch
   case reload
@@ -53,6 +56,7 @@ public enum ScriptCommand: Sendable, Equatable {
     update ROW [TEXT] [--detail TEXT | --no-detail] [--flagged on|off] [--value SLOT=TEXT]…
     action ACTION ROW       (ACTION: a row action's id or title, e.g. action Flag "Buy milk")
     undo | redo             (this session's latest change, or latest undone one)
+    activity swiping|editing|moving ROW | activity none     (what others see you doing)
     fetch | reload | history [COUNT] | wait [ms] | quit
                                              (ROW: its text or id; quote text with spaces)
     """
@@ -107,6 +111,16 @@ public enum ScriptCommand: Sendable, Equatable {
     case "action":
       guard arguments.count >= 2 else { throw ScriptError("action ACTION ROW", line: line) }
       return .action(arguments[0], RowReference(arguments[1...].joined(separator: " ")))
+    case "activity":
+      let usage = "activity swiping|editing|moving ROW | activity none"
+      guard let name = arguments.first?.lowercased() else { throw ScriptError(usage, line: line) }
+      if ["none", "off", "done"].contains(name), arguments.count == 1 {
+        return .activity(nil, nil)
+      }
+      guard let kind = Presence.Activity(rawValue: name), arguments.count >= 2 else {
+        throw ScriptError(usage, line: line)
+      }
+      return .activity(kind, RowReference(arguments[1...].joined(separator: " ")))
     case "fetch", "more": return .fetch
     case "reload": return .reload
     case "undo": return .undo

@@ -15,6 +15,7 @@
 @_exported import struct TableModel.HistoryMessage
 @_exported import struct TableModel.NavigationLevel
 @_exported import struct TableModel.NavigationStack
+@_exported import struct TableModel.Presence
 @_exported import struct TableModel.ProtocolError
 @_exported import struct TableModel.Row
 @_exported import struct TableModel.RowAction

@@ -37,15 +37,22 @@ struct ClientCommand: ParsableCommand {
     help: "The access credential (from tableweb access grant), for a server that requires one.")
   var access: String?
 
+  @Option(help: "What others see you as (at most 64 characters); an access grant's name wins.")
+  var name: String?
+
   @Option(help: "Seconds to wait for the connection and for each answer.")
   var timeout: Double = 5
 
   func validate() throws {
     guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    if let name, name.unicodeScalars.count > 64 {
+      throw ValidationError("--name is longer than 64 characters")
+    }
   }
 
   func run() throws {
     var options = HeadlessClientRunner.Options(url: url, session: session, access: access)
+    options.name = name
     options.printsJSON = json
     options.isStrict = strict
     options.timeout = .milliseconds(Int(timeout * 1000))

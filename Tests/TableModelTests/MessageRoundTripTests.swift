@@ -13,6 +13,10 @@ private let full = Row(
 private let clientMessages: [ClientMessage] = [
   .hello(session: nil),
   .hello(session: "token", client: "tableweb-cli/1"),
+  .hello(session: nil, name: "Ann"),
+  .activity(list: "L1", row: "R1", kind: .swiping),
+  .activity(list: "L1", row: nil, kind: .editing),
+  .activity(list: "L1", row: nil, kind: nil),
   .tap(list: "L1", row: "R1"),
   .tap(list: "L1", row: "R1", scrollAnchor: "R0"),
   .accessory(list: "L1", row: "R1"),
@@ -116,7 +120,14 @@ private let serverMessages: [ServerMessage] = [
           id: 9, version: 4, at: 1_764_103_507, author: "Ann", kind: .update, rows: ["R1"],
           summary: #"Ann renamed "Milk" to "Oat milk""#)
       ], more: false, live: true)),
-  .unknown(type: "presence"),
+  .presence(
+    Presence(
+      list: "L1",
+      viewers: [
+        Presence.Viewer(name: "Ann", role: .editor, isYou: true),
+        Presence.Viewer(name: "Guest 2", role: .viewer, row: "R1", activity: .moving),
+      ], count: 3)),
+  .unknown(type: "cursor"),
 ]
 
 @Suite struct MessageRoundTripTests {
@@ -142,7 +153,7 @@ private let serverMessages: [ServerMessage] = [
   @Test func everyServerMessageKindIsCovered() {
     #expect(
       Set(serverMessages.map(\.typeName))
-        == Set(ServerMessage.Kind.allCases.map(\.rawValue) + ["presence"]))
+        == Set(ServerMessage.Kind.allCases.map(\.rawValue) + ["cursor"]))
   }
 
   @Test func extensionsAreLeftOutWhenTheyHaveNoValue() {

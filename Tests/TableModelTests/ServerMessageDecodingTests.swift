@@ -17,8 +17,8 @@ private func refusal(_ text: String) -> String? {
 @Suite struct ServerMessageDecodingTests {
   @Test func anUnknownTypeIsKeptAsUnknown() {
     #expect(
-      ServerMessage.decode(#"{"type":"presence","who":["ann"]}"#)
-        == .success(.unknown(type: "presence")))
+      ServerMessage.decode(#"{"type":"cursor","who":["ann"]}"#)
+        == .success(.unknown(type: "cursor")))
   }
 
   @Test func unknownFieldsAreIgnored() {

@@ -14,14 +14,20 @@ final class QueueingTransport: MessageTransport {
     self.limit = limit
   }
 
+  /// Presence has its own suite (PresenceTests): this transport takes it and drops it.
+  static func isPresence(_ frame: OutgoingFrame) -> Bool {
+    frame.text.hasPrefix(#"{"type":"presence""#)
+  }
+
   func send(_ frame: OutgoingFrame, to connection: ConnectionID) -> Bool {
+    if Self.isPresence(frame) { return true }
     guard queues[connection, default: []].count < limit else { return false }
     queues[connection, default: []].append(frame)
     return true
   }
 
   func replaceQueue(of connection: ConnectionID, with frames: [OutgoingFrame]) {
-    queues[connection] = frames
+    queues[connection] = frames.filter { !Self.isPresence($0) }
   }
 
   func close(_ connection: ConnectionID, reason: String) {

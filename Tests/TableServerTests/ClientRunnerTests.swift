@@ -35,7 +35,7 @@ final class FakeSessions: ConnectionDelegate, @unchecked Sendable {
       return
     }
     switch message {
-    case .hello(let session, _, _, let have):
+    case .hello(let session, _, _, let have, _):
       hellos.append(message)
       // A client that has this version of the screen is caught up: no screen.
       let caughtUp = have == ListVersion(list: "L1", version: version)

@@ -25,7 +25,7 @@ import Testing
   static let state: Set<String> = [
     "configuration", "sessions", "audiences", "sidebarAudiences", "connections", "snapshots",
     "windowCounts", "unsavedStacks", "failedHellos", "changeFeed", "listVersions", "searches",
-    "answeredCommands", "historyWatchers",
+    "answeredCommands", "historyWatchers", "presence",
   ]
 
   static let tasksSearch = #"{"type":"search","list":"Ltasks","query":"milk","ref":7}"#

@@ -82,7 +82,7 @@ import Testing
 
   func messages(_ actions: [ServerAction]) -> [JSONValue] {
     actions.compactMap { action in
-      guard case .send(let frame, _, _) = action else { return nil }
+      guard case .send(let frame, _, let kind) = action, kind != .presence else { return nil }
       return try? JSONValue(parsing: frame.text)
     }
   }

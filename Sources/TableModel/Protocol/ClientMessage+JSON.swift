@@ -47,7 +47,8 @@ extension ClientMessage {
         session: try fields.optionalString(WireKey.session),
         client: try fields.optionalString(WireKey.client),
         access: try fields.optionalString(WireKey.access),
-        have: try ListVersion(readingOptional: fields, WireKey.have))
+        have: try ListVersion(readingOptional: fields, WireKey.have),
+        name: try Presence.checkedName(fields.optionalString(WireKey.name)))
     case .tap:
       self = .tap(
         list: try fields.string(WireKey.list), row: try fields.string(WireKey.row),
@@ -117,6 +118,16 @@ extension ClientMessage {
       self = .history(
         list: try fields.string(WireKey.list), before: try fields.optionalInt(WireKey.before),
         count: count)
+    case .activity:
+      let row = try fields.optionalString(WireKey.row)
+      if let row, row.unicodeScalars.count > Presence.rowLimit {
+        throw FieldReader.mistyped(
+          WireKey.row, "a row id of at most \(Presence.rowLimit) characters")
+      }
+      let kind =
+        (fields.optional(WireKey.kind) ?? .null) == .null
+        ? nil : try fields.name(WireKey.kind, as: Presence.Activity.self)
+      self = .activity(list: try fields.string(WireKey.list), row: row, kind: kind)
     }
   }
 
@@ -126,11 +137,12 @@ extension ClientMessage {
     var members: [(key: String, value: JSONValue)] = [(WireKey.type, .string(kind.rawValue))]
     if let ref { members.append((WireKey.ref, .int(ref))) }
     switch self {
-    case .hello(let session, let client, let access, let have):
+    case .hello(let session, let client, let access, let have, let name):
       members.append((WireKey.session, .string(session)))
       if let client { members.append((WireKey.client, .string(client))) }
       if let access { members.append((WireKey.access, .string(access))) }
       if let have { members.append((WireKey.have, have.jsonValue)) }
+      if let name { members.append((WireKey.name, .string(name))) }
     case .tap(let list, let row, let scrollAnchor),
       .accessory(let list, let row, let scrollAnchor):
       members.append((WireKey.list, .string(list)))
@@ -179,6 +191,10 @@ extension ClientMessage {
       members.append((WireKey.list, .string(list)))
       members.append((WireKey.before, before.map(JSONValue.int) ?? .null))
       members.append((WireKey.count, .int(count)))
+    case .activity(let list, let row, let kind):
+      members.append((WireKey.list, .string(list)))
+      members.append((WireKey.row, .string(row)))
+      members.append((WireKey.kind, .string(kind?.rawValue)))
     }
     return .object(JSONObject(uniqueMembers: members))
   }

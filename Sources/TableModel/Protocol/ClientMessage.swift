@@ -10,8 +10,11 @@ public enum ClientMessage: Sendable, Hashable {
   /// `access` (v1.1) is the credential, when the server requires one. `have` (v1.1) is
   /// the top list the client shows and its version: a server that can still send every
   /// diff since answers with them instead of a `screen` (gapless resume).
+  /// `name` (an extension, Presence) is what others see the client as, at most 64
+  /// characters; an access grant's name wins over it.
   case hello(
-    session: String?, client: String? = nil, access: String? = nil, have: ListVersion? = nil)
+    session: String?, client: String? = nil, access: String? = nil, have: ListVersion? = nil,
+    name: String? = nil)
   /// Selects a row: drill down, check it in a selection list, or only feedback.
   /// `scrollAnchor` (an extension) is the first visible row of the screen being left.
   case tap(list: String, row: String, scrollAnchor: String? = nil)
@@ -53,11 +56,14 @@ public enum ClientMessage: Sendable, Hashable {
   /// the entry `before` (nil: the newest). Without `before`, the session also gets the
   /// list's new entries as they come, while its top screen shows `list`.
   case history(list: String, before: Int?, count: Int)
+  /// Says what the client is doing on `list` (an extension, Presence): `kind` on `row`,
+  /// or nothing any more when `kind` is nil. Everyone showing the list is told.
+  case activity(list: String, row: String?, kind: Presence.Activity?)
 
   /// The wire `type` of each command.
   public enum Kind: String, Sendable, Hashable, CaseIterable {
     case hello, tap, accessory, back, editing, delete, insert, move, toggle, update, fetch, reload
-    case search, action, layout, undo, redo, history
+    case search, action, layout, undo, redo, history, activity
   }
 
   public var kind: Kind {
@@ -80,6 +86,7 @@ public enum ClientMessage: Sendable, Hashable {
     case .undo: return .undo
     case .redo: return .redo
     case .history: return .history
+    case .activity: return .activity
     }
   }
 
@@ -87,7 +94,8 @@ public enum ClientMessage: Sendable, Hashable {
   public var isWrite: Bool {
     switch self {
     case .delete, .insert, .move, .update, .toggle, .action, .undo, .redo: return true
-    case .hello, .tap, .accessory, .back, .editing, .fetch, .reload, .search, .layout, .history:
+    case .hello, .tap, .accessory, .back, .editing, .fetch, .reload, .search, .layout, .history,
+      .activity:
       return false
     }
   }
@@ -99,7 +107,7 @@ public enum ClientMessage: Sendable, Hashable {
     case .tap(let list, _, _), .accessory(let list, _, _), .delete(let list, _),
       .insert(let list, _, _, _), .move(let list, _, _, _), .toggle(let list, _, _),
       .update(let list, _, _), .fetch(let list, _, _, _), .search(let list, _),
-      .action(let list, _, _), .history(let list, _, _):
+      .action(let list, _, _), .history(let list, _, _), .activity(let list, _, _):
       return list
     }
   }

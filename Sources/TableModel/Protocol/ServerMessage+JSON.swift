@@ -28,6 +28,8 @@ extension ServerMessage {
       members.append((WireKey.text, .string(text)))
     case .history(let history):
       members.append(contentsOf: history.jsonMembers)
+    case .presence(let presence):
+      members.append(contentsOf: presence.jsonMembers)
     case .unknown:
       break
     }
@@ -96,6 +98,8 @@ extension ServerMessage {
       self = .notice(text: try fields.string(WireKey.text))
     case .history:
       self = .history(try HistoryMessage(reading: fields))
+    case .presence:
+      self = .presence(try Presence(reading: fields))
     }
   }
 }

@@ -18,6 +18,8 @@ public enum ServerMessage: Sendable, Hashable {
   case ack(ref: Int, version: Int?)
   /// Command `ref` (nil when it had none, or it could not be read) failed.
   case error(ref: Int?, ProtocolError)
+  /// Who shows a list and what they are doing (an extension, Presence).
+  case presence(Presence)
   /// Something a person should be told.
   case notice(text: String)
   /// Entries of a list's history (an extension): the answer to `history`, and new entries
@@ -28,7 +30,7 @@ public enum ServerMessage: Sendable, Hashable {
 
   /// The wire `type` of each known message.
   public enum Kind: String, Sendable, Hashable, CaseIterable {
-    case welcome, screen, diff, rows, ack, error, notice, history
+    case welcome, screen, diff, rows, ack, error, notice, history, presence
   }
 
   /// The wire `type`.
@@ -42,6 +44,7 @@ public enum ServerMessage: Sendable, Hashable {
     case .error: return Kind.error.rawValue
     case .notice: return Kind.notice.rawValue
     case .history: return Kind.history.rawValue
+    case .presence: return Kind.presence.rawValue
     case .unknown(let type): return type
     }
   }

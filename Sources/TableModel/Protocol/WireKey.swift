@@ -14,6 +14,12 @@ enum WireKey {
   static let user = "user"
   static let have = "have"
   static let caughtUp = "caughtUp"
+  static let name = "name"
+
+  // presence, activity
+  static let viewers = "viewers"
+  static let you = "you"
+  static let activity = "activity"
 
   // Commands and their targets
   static let list = "list"

@@ -5,6 +5,9 @@ package enum ServerAction: Sendable {
   case send(OutgoingFrame, to: [ConnectionID], kind: FrameKind)
   /// Close after what is queued, with WebSocket status `code` (4401: unauthorized).
   case close(ConnectionID, reason: String, code: Int = 1000)
+  /// Call `SessionServer/presenceWake(at:)` on the core thread after `delay`: a
+  /// `presence` waits for its list's 100 ms (SessionServer+Presence).
+  case wake(after: Duration)
 
   /// What a frame is, so that a connection whose queue was just replaced by a fresh
   /// screen is not sent diffs that screen already contains.
@@ -13,5 +16,7 @@ package enum ServerAction: Sendable {
     case reply
     case screen
     case diff
+    /// `presence`: dropped with the queue, as a fresh screen brings it again.
+    case presence
   }
 }

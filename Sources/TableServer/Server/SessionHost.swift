@@ -1,3 +1,4 @@
+import Foundation
 import TableModel
 import TableStore
 
@@ -44,6 +45,7 @@ package final class SessionHost: ConnectionDelegate {
     self.server = server
     self.transport = transport
     self.telemetry = telemetry
+    coreQueue = transport as? any WorkQueue
     diagnostics = server.diagnostics
     if let telemetry {
       // Not reading `server` here: it is being changed while the command runs.
@@ -80,7 +82,7 @@ package final class SessionHost: ConnectionDelegate {
   public func connectionDidClose(_ connection: ConnectionID) {
     thread.check()
     let session = server?.connections[connection]?.session
-    perform(server?.connectionClosed(connection))
+    perform(server?.connectionClosed(connection, at: clock.now))
     telemetry?.connectionClosed(
       connection, session: session?.rawValue, openCount: server?.connectionCount ?? 0,
       sessionCount: server?.sessions.count ?? 0)
@@ -133,6 +135,28 @@ package final class SessionHost: ConnectionDelegate {
     }
   }
 
+  /// The queue of the core thread, where the core's wake-ups (`ServerAction.wake`) run:
+  /// the transport when it is one (a `WebSocketServer`), else what the maker sets (the
+  /// `CoreThread` behind a `CoreRelay`). Nil drops wake-ups.
+  public var coreQueue: (any WorkQueue)?
+
+  /// A wake-up the core asked for came: it sends the `presence` that waited.
+  public func wake() {
+    thread.check()
+    perform(server?.presenceWake(at: clock.now))
+  }
+
+  /// Calls `wake()` on the core thread after `delay`.
+  private func scheduleWake(after delay: Duration) {
+    guard let queue = coreQueue else { return }
+    let reference = HostReference(self, on: queue)
+    let (seconds, attoseconds) = delay.components
+    let nanoseconds = max(0, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+      queue.perform { reference.host?.wake() }
+    }
+  }
+
   /// Called on the service thread once the transport has stopped and the core is gone.
   public var onStop: (() -> Void)?
 
@@ -178,6 +202,8 @@ package final class SessionHost: ConnectionDelegate {
             .rateLimited, address: transport.peerAddress(of: connection) ?? "-")
         }
         transport.close(connection, code: code, reason: reason)
+      case .wake(let delay):
+        scheduleWake(after: delay)
       }
     }
   }

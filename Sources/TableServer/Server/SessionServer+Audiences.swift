@@ -26,10 +26,15 @@ extension SessionServer {
       leaveSidebar(of: beside, session.token)
     }
     sessions[session.token] = session
-    audiences[session.topList, default: []].insert(session.token)
-    if let beside = session.sidebarList {
-      sidebarAudiences[beside, default: []].insert(session.token)
+    if audiences[session.topList, default: []].insert(session.token).inserted {
+      presence.changed.insert(session.topList)
     }
+    if let beside = session.sidebarList,
+      sidebarAudiences[beside, default: []].insert(session.token).inserted
+    {
+      presence.changed.insert(beside)
+    }
+    endActivityOffScreen(session.token)
   }
 
   /// Forgets an open session (its stack stays in storage).
@@ -38,15 +43,16 @@ extension SessionServer {
     leaveAudience(of: old.topList, token)
     stopWatchingHistory(of: old.topList, token)
     if let beside = old.sidebarList { leaveSidebar(of: beside, token) }
+    endActivityOffScreen(token)
   }
 
   private mutating func leaveSidebar(of list: String, _ token: SessionToken) {
-    sidebarAudiences[list]?.remove(token)
+    if sidebarAudiences[list]?.remove(token) != nil { presence.changed.insert(list) }
     if sidebarAudiences[list]?.isEmpty == true { sidebarAudiences[list] = nil }
   }
 
   private mutating func leaveAudience(of list: String, _ token: SessionToken) {
-    audiences[list]?.remove(token)
+    if audiences[list]?.remove(token) != nil { presence.changed.insert(list) }
     if audiences[list]?.isEmpty == true { audiences[list] = nil }
   }
 }

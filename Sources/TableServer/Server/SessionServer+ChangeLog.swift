@@ -17,7 +17,7 @@ extension SessionServer {
   public mutating func catchUpWithLog() -> [ServerAction] {
     var effects: [ServerAction] = []
     catchUpWithLog(effects: &effects)
-    return effects
+    return withPresence(effects, at: .now)
   }
 
   /// `positions`: where the rows of the command just committed stood (a long list's,

@@ -102,6 +102,10 @@ extension SessionServer {
   /// list again; without them the list is read again and diffed, and a reload that changed
   /// nothing sends nothing. A list that no longer exists pops its viewers.
   public mutating func listChanged(_ list: String, edits: [RowEdit]?) -> [ServerAction] {
+    withPresence(changeList(list, edits: edits), at: .now)
+  }
+
+  private mutating func changeList(_ list: String, edits: [RowEdit]?) -> [ServerAction] {
     var effects: [ServerAction] = []
     guard listStillExists(list) else {
       publish(TableChange(removedLists: [list]), effects: &effects)

@@ -3,8 +3,8 @@ import TableModel
 /// `hello`, drilling down, `back`, editing mode: what changes one session's stack.
 extension SessionServer {
   mutating func sayHello(
-    token text: String?, have: ListVersion? = nil, on connection: ConnectionID,
-    effects: inout [ServerAction]
+    token text: String?, have: ListVersion? = nil, name: String? = nil,
+    on connection: ConnectionID, effects: inout [ServerAction]
   )
     throws(ProtocolError)
   {
@@ -54,6 +54,8 @@ extension SessionServer {
     try cacheSnapshot(of: session.topList)
     session.connections.append(connection)
     session.identity = identity
+    if let name { session.name = name }
+    presence.arrived(session.token, isNameless: identity == nil && session.name == nil)
     keep(session)
     connections[connection]?.session = session.token
     save(session)

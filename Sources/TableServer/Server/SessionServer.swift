@@ -37,6 +37,9 @@ package struct SessionServer {
   /// Stacks the storage could not keep (a read-only database): held here instead, so
   /// that such a session still resumes after a reconnect, if not after a restart.
   var unsavedStacks: [SessionToken: NavigationStack] = [:]
+  /// Who shows each list and what they do, and when each list's `presence` was last sent
+  /// (SessionServer+Presence).
+  var presence = PresenceBook()
   /// Failed `hello`s per peer address: a token bucket each (see SessionServer+Access).
   var failedHellos: [String: TokenBucket] = [:]
   /// The change log read so far and the diffs recently sent (SessionServer+ChangeLog).
@@ -85,7 +88,9 @@ package struct SessionServer {
     return []
   }
 
-  public mutating func connectionClosed(_ connection: ConnectionID) -> [ServerAction] {
+  public mutating func connectionClosed(
+    _ connection: ConnectionID, at now: ContinuousClock.Instant = .now
+  ) -> [ServerAction] {
     guard let state = connections.removeValue(forKey: connection) else { return [] }
     guard let token = state.session, var session = sessions[token] else { return [] }
     session.connections.removeAll { $0 == connection }
@@ -96,7 +101,7 @@ package struct SessionServer {
     } else {
       keep(session)
     }
-    return []
+    return withPresence([], at: now)
   }
 
   /// One text message from `connection`.
@@ -110,7 +115,7 @@ package struct SessionServer {
     let (ref, result, commandID) = Self.decodeCommand(text)
     switch result {
     case .success(let message):
-      if case .hello(_, _, let access, _) = message,
+      if case .hello(_, _, let access, _, _) = message,
         let refusal = refuseUnauthorized(access, ref: ref, on: connection, at: now)
       {
         onCommand?("hello", "unauthorized")
@@ -121,7 +126,8 @@ package struct SessionServer {
         onCommand?(message.kind.rawValue, "duplicate")
         return answer.message(ref: ref).map { [reply($0, to: connection)] } ?? []
       }
-      return handle(message, ref: ref, from: connection, commandID: commandID)
+      return withPresence(
+        handle(message, ref: ref, from: connection, commandID: commandID), at: now)
     case .failure(let error):
       onCommand?("unknown", error.code.rawValue)
       // Text that is not JSON may still show its ref.
@@ -175,8 +181,8 @@ package struct SessionServer {
   private mutating func perform(
     _ message: ClientMessage, from connection: ConnectionID, effects: inout [ServerAction]
   ) throws(ProtocolError) -> Int? {
-    if case .hello(let token, _, _, let have) = message {
-      try sayHello(token: token, have: have, on: connection, effects: &effects)
+    if case .hello(let token, _, _, let have, let name) = message {
+      try sayHello(token: token, have: have, name: name, on: connection, effects: &effects)
       return nil
     }
     guard let token = connections[connection]?.session else {
@@ -218,6 +224,9 @@ package struct SessionServer {
       try sendHistory(
         of: list, before: before, count: count, session: token, to: connection,
         effects: &effects)
+      return nil
+    case .activity(let list, let row, let kind):
+      try report(kind, on: row, in: list, session: token)
       return nil
     case .delete, .insert, .move, .update, .toggle, .action:
       return try commitCommand(message, as: identity, session: token, effects: &effects)
@@ -297,6 +306,6 @@ extension SessionServer {
     guard let token = connections[connection]?.session,
       case .send(let frame, _, _) = screen(of: token, transition: .none, to: [connection])
     else { return [] }
-    return [frame]
+    return [frame] + presenceFrames(for: connection)
   }
 }

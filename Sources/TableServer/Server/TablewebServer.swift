@@ -266,6 +266,7 @@ public final class TablewebServer: Service, Sendable {
       let thread = CoreThread()
       let relay = CoreRelay(transports: transports, core: thread)
       host = SessionHost(server: core, transport: relay, telemetry: telemetry)
+      host.coreQueue = thread
       relay.attach(host)
       coreThread = thread
       hostQueue = thread
@@ -392,6 +393,50 @@ public final class TablewebServer: Service, Sendable {
     let host = host
     hostQueue.perform { host.value.listChanged(list, edits: edits) }
   }
+}
+
+// MARK: - Presence
+
+extension TablewebServer {
+  /// Who shows `list` on this server now (Presence): each session whose top screen or
+  /// split-view sidebar shows it, in the order they came, with its name, role and what it
+  /// is doing (`Presence.Viewer.isYou` is false). At most `Presence.viewerLimit` are
+  /// listed; `Presence.count` says how many there are. Any task.
+  ///
+  /// ```swift
+  /// let here = await server.presence(of: "groceries")
+  /// print(here.viewers.map(\.name))  // ["Ann", "Guest 2"]
+  /// ```
+  public func presence(of list: String) async -> Presence {
+    let host = host
+    return await withCheckedContinuation { (continuation: CheckedContinuation<Presence, Never>) in
+      let answer = PresenceAnswer(continuation, nobody: Presence(list: list, viewers: []))
+      hostQueue.perform {
+        let found = host.value.server?.presence(of: list) ?? (viewers: [], count: 0)
+        answer.resume(Presence(list: list, viewers: found.viewers, count: found.count))
+      }
+    }
+  }
+}
+
+/// Answers `TablewebServer/presence(of:)` once: with what the core found, or with nobody
+/// when a server not running dropped the work (and with it this).
+private final class PresenceAnswer: @unchecked Sendable {
+  // Unchecked: used by the work item, then released with it; never by two threads at once.
+  private var continuation: CheckedContinuation<Presence, Never>?
+  private let nobody: Presence
+
+  init(_ continuation: CheckedContinuation<Presence, Never>, nobody: Presence) {
+    self.continuation = continuation
+    self.nobody = nobody
+  }
+
+  func resume(_ presence: Presence) {
+    continuation?.resume(returning: presence)
+    continuation = nil
+  }
+
+  deinit { continuation?.resume(returning: nobody) }
 }
 
 extension TablewebServer.Configuration {

@@ -16,6 +16,8 @@ package struct Session: Sendable, Hashable {
   /// Whether its client shows a split view (`layout`); not saved: a client says it again
   /// on every connection.
   public var isSplit = false
+  /// The name its latest `hello` gave (Presence); an access grant's name wins over it.
+  public var name: String?
 
   public init(token: SessionToken, stack: NavigationStack, connections: [ConnectionID] = []) {
     self.token = token

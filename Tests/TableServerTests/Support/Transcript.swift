@@ -6,17 +6,21 @@ import Testing
 /// Server messages as one short line each (`c1 ← ack 3 v=7`), so that a test states the
 /// whole reply to a command and a mismatch reads as a diff of lines.
 enum Transcript {
-  static func lines(_ actions: [ServerAction]) -> [String] {
+  static func lines(_ actions: [ServerAction], includesPresence: Bool = false) -> [String] {
     var lines: [String] = []
     for action in actions {
       switch action {
-      case .send(let frame, let connections, _):
+      case .send(let frame, let connections, let kind):
+        // Presence has its own suite (PresenceTests); the others state everything else.
+        if kind == .presence && !includesPresence { continue }
         let summary = summarize(try! JSONValue(parsing: frame.text))
         for connection in connections.sorted(by: { $0.rawValue < $1.rawValue }) {
           lines.append("\(connection) ← \(summary)")
         }
       case .close(let connection, let reason, let code):
         lines.append("\(connection) ✕ \(reason)" + (code == 1000 ? "" : " \(code)"))
+      case .wake:
+        break
       }
     }
     return lines
