@@ -168,5 +168,7 @@ extension Store {
     CREATE TRIGGER list_log_announce AFTER INSERT ON list_log
       FOR EACH ROW EXECUTE FUNCTION tableweb_announce_change();
     """,
+    // Search index (10): pg_trgm's GIN index on `row.search` instead of an FTS5 table.
+    9: postgresSearchIndex,
   ]
 }
