@@ -11,6 +11,9 @@ struct SearchBook: Equatable {
   private var queries: [SessionToken: [String: SearchQuery]] = [:]
   /// Per list, the results of each query someone shows.
   var results: [String: [SearchQuery: TableSnapshot]] = [:]
+  /// Per list, the queries whose results are being read off the core thread (at most
+  /// one read of each at a time; see `SessionServer.searchRead(_:in:result:)`).
+  var reading: [String: Set<SearchQuery>] = [:]
 
   /// Whether any session searches anything.
   var isInUse: Bool { !queries.isEmpty }

@@ -1,3 +1,5 @@
+import TableModel
+
 /// What the server core asks the I/O code to do. The core decides; `SessionHost`
 /// carries the actions out through a `MessageTransport`, in order.
 package enum ServerAction: Sendable {
@@ -5,6 +7,10 @@ package enum ServerAction: Sendable {
   case send(OutgoingFrame, to: [ConnectionID], kind: FrameKind)
   /// Close after what is queued, with WebSocket status `code` (4401: unauthorized).
   case close(ConnectionID, reason: String, code: Int = 1000)
+  /// Read the results of `query` on `list` off the core thread (the data source's
+  /// ``DataSourceCapabilities/searchReader``) and hand them to
+  /// `SessionServer.searchRead(_:in:result:)` on the core thread when they are ready.
+  case readSearch(SearchQuery, list: String)
 
   /// What a frame is, so that a connection whose queue was just replaced by a fresh
   /// screen is not sent diffs that screen already contains.

@@ -109,6 +109,7 @@ package final class SessionHost: ConnectionDelegate {
   public func transportDidStop() {
     thread.check()
     server = nil
+    readSearch = nil
     onStop?()
   }
 
@@ -167,8 +168,30 @@ package final class SessionHost: ConnectionDelegate {
             .rateLimited, address: transport.peerAddress(of: connection) ?? "-")
         }
         transport.close(connection, code: code, reason: reason)
+      case .readSearch(let query, let list):
+        guard let readSearch else {
+          perform(server?.searchRead(query, in: list, result: .failure(Self.noSearchReader)))
+          continue
+        }
+        readSearch(query, list)
       }
     }
+  }
+
+  private static let noSearchReader = ProtocolError(.internal, "no search reader")
+
+  /// Where `ServerAction.readSearch` goes: a reader off the core thread (set by
+  /// `TablewebServer`), which hands the results to ``searchRead(_:in:result:)`` on the
+  /// core thread.
+  var readSearch: ((SearchQuery, String) -> Void)?
+
+  /// The results of a search read off the core thread: the sessions that show it get them
+  /// (see `SessionServer.searchRead(_:in:result:)`).
+  public func searchRead(
+    _ query: SearchQuery, in list: String, result: Result<TableSnapshot, ProtocolError>
+  ) {
+    thread.check()
+    perform(server?.searchRead(query, in: list, result: result))
   }
 }
 

@@ -17,6 +17,8 @@ enum Transcript {
         }
       case .close(let connection, let reason, let code):
         lines.append("\(connection) ✕ \(reason)" + (code == 1000 ? "" : " \(code)"))
+      case .readSearch(let query, let list):
+        lines.append("read search \(query.text.debugDescription) of \(list)")
       }
     }
     return lines
