@@ -1,8 +1,10 @@
+import Foundation
 import StoreTestSupport
 import TableModel
 import Testing
 
 @testable import TableServer
+@testable import TableStore
 
 /// Searches read off the core thread (`readsSearchesAside`): the core hands the query out
 /// (`readSearch`), answers everyone else meanwhile, and answers the searcher when the
@@ -85,5 +87,115 @@ import Testing
         result: .success(try reader.search(SearchQuery("tea"), in: "Ltasks"))))
     #expect(driver.screen(searcher)["search"] == .string("tea"))
     #expect(driver.texts(searcher) == [["Tea"]])
+  }
+}
+
+/// The same through a real server on a loopback port: while a search is being read (held
+/// open by the test), another client's command is answered and its diff arrives; the
+/// searcher's results, read before that edit, are read again and match the list after it.
+@Suite(.serialized) struct SearchInProgressTests {
+  typealias Peer = ServerIntegrationTests.Peer
+
+  /// The store's lists, with searches read by a reader that, on its first search, reads
+  /// and then waits until the test lets it go (the read is then out of date).
+  final class HeldSearches: TableDataSource, @unchecked Sendable {
+    let inner: StoreDataSource
+    let path: String
+    /// Signalled when the first search has read its results; the test signals `release`.
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let reads = LockedValue(0)
+
+    init(fixture: Fixture) throws {
+      inner = StoreDataSource(store: try Store(path: fixture.path))
+      path = fixture.path
+    }
+
+    final class Reader: SearchReader {
+      let inner: StoreSearchReader
+      let owner: HeldSearches
+      init(_ owner: HeldSearches) throws(ProtocolError) {
+        self.owner = owner
+        inner = try StoreSearchReader(path: owner.path)
+      }
+      func search(_ query: SearchQuery, in list: String) throws(ProtocolError) -> TableSnapshot {
+        let results = try inner.search(query, in: list)
+        if owner.reads.withLock({
+          $0 += 1
+          return $0
+        }) == 1 {
+          owner.entered.signal()
+          owner.release.wait()
+        }
+        return results
+      }
+    }
+
+    var keepsVersions: Bool { true }
+    var capabilities: DataSourceCapabilities {
+      var capabilities = inner.capabilities
+      capabilities.searchReader = { () throws(ProtocolError) in try Reader(self) }
+      return capabilities
+    }
+    func rootList() throws(ProtocolError) -> String { try inner.rootList() }
+    func snapshot(of list: String) throws(ProtocolError) -> TableSnapshot {
+      try inner.snapshot(of: list)
+    }
+    func search(_ query: SearchQuery, in list: String) throws(ProtocolError) -> TableSnapshot {
+      try inner.search(query, in: list)
+    }
+    func destination(ofRow row: String, in list: String) throws(ProtocolError) -> String? {
+      try inner.destination(ofRow: row, in: list)
+    }
+    func commit(_ edit: TableEdit, in list: String) throws(ProtocolError) -> TableChange {
+      try inner.commit(edit, in: list)
+    }
+  }
+
+  static func texts(_ screen: JSONValue?) -> [[String]] {
+    (screen?["sections"]?.arrayValue ?? []).map { section in
+      (section["rows"]?.arrayValue ?? []).compactMap { $0["text"]?.stringValue }
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func othersAreAnsweredWhileASearchIsReadAndItsResultsMatchTheListAfter(kind: StoreKind)
+    async throws
+  {
+    let fixture = try Fixture(kind)
+    let dataSource = try HeldSearches(fixture: fixture)
+    let server = TablewebServer(
+      dataSource: dataSource, sessionStorage: dataSource.inner,
+      configuration: TablewebServer.Configuration(port: 0))
+    try await server.start()
+    // Never leave the search thread waiting (the server's stop waits for it).
+    defer { dataSource.release.signal() }
+    do {
+      let url = "ws://127.0.0.1:\(server.port)/ws"
+      let searcher = try Peer(url: url)
+      searcher.send(#"{"type":"tap","list":"Lhome","row":"Rtasks"}"#)
+      _ = try searcher.next("screen")
+      let editor = try Peer(url: url)
+      editor.send(#"{"type":"tap","list":"Lhome","row":"Rtasks"}"#)
+      let before = try editor.next("screen")["screen"]!["version"]!.intValue!
+      searcher.send(#"{"type":"search","list":"Ltasks","query":"ÉGG","ref":1}"#)
+      #expect(try searcher.next("ack")["ref"] == .int(1))
+      #expect(dataSource.entered.wait(timeout: .now() + 5) == .success, "no search was read aside")
+      // The search is held open: the editor's command is answered, its diff arrives.
+      editor.send(
+        #"{"type":"insert","list":"Ltasks","section":"Sdone","after":null,"row":{"text":"Eggplant"},"ref":2}"#
+      )
+      // (The diff goes to the list's viewers before the command's ack.)
+      #expect(try editor.next("diff")["to"] == .int(before + 1))
+      #expect(try editor.next("ack")["ref"] == .int(2))
+      dataSource.release.signal()
+      // Its results were read before the edit: read again, the searcher gets the new ones.
+      let screen = try searcher.next("screen")["screen"]
+      #expect(screen?["search"] == .string("ÉGG"))
+      #expect(screen?["version"] == .int(before + 1))
+      #expect(Self.texts(screen) == [["Eggs"], ["Eggplant"]])
+      #expect(dataSource.reads.withLock { $0 } == 2)
+    }
+    await server.stop()
   }
 }
