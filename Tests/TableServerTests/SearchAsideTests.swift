@@ -45,16 +45,23 @@ import Testing
     #expect(edit.contains(Self.readEggs) == false)  // one read at a time per query
     #expect(driver.texts(editor) == [["Milk", "Eggs", "Bread"], ["Eggplant", "Tea"]])
 
-    // The early results are of the version before the edit: read again, nothing shown.
+    // The early results are of the version before the edit: shown (the searcher had
+    // none) and read again.
     let stale = driver.record(
       driver.server.searchRead(SearchQuery("ÉGG"), in: "Ltasks", result: .success(early)))
-    #expect(stale == [Self.readEggs])
-    #expect(driver.screen(searcher)["search"] == nil)
-    // The next read is current: the searcher gets its screen, consistent with the list.
-    let current = try reader.search(SearchQuery("ÉGG"), in: "Ltasks")
-    _ = driver.record(
-      driver.server.searchRead(SearchQuery("ÉGG"), in: "Ltasks", result: .success(current)))
+    #expect(stale.contains(Self.readEggs))
     #expect(driver.screen(searcher)["search"] == .string("ÉGG"))
+    #expect(driver.texts(searcher) == [["Eggs"]])
+    #expect(driver.version(searcher) == v)
+    // Results no newer than those shown are not shown again (only read again).
+    let again = driver.record(
+      driver.server.searchRead(SearchQuery("ÉGG"), in: "Ltasks", result: .success(early)))
+    #expect(again == [Self.readEggs])
+    // The next read is current: the searcher gets one diff, consistent with the list.
+    let current = try reader.search(SearchQuery("ÉGG"), in: "Ltasks")
+    let caughtUp = driver.record(
+      driver.server.searchRead(SearchQuery("ÉGG"), in: "Ltasks", result: .success(current)))
+    #expect(caughtUp.count == 1 && caughtUp[0].hasPrefix("\(searcher) ← diff Ltasks \(v)→\(v + 1)"))
     #expect(driver.texts(searcher) == [["Eggs"], ["Eggplant"]])
     #expect(driver.version(searcher) == v + 1)
 
@@ -189,11 +196,15 @@ import Testing
       #expect(try editor.next("diff")["to"] == .int(before + 1))
       #expect(try editor.next("ack")["ref"] == .int(2))
       dataSource.release.signal()
-      // Its results were read before the edit: read again, the searcher gets the new ones.
+      // Its results were read before the edit: shown, read again, and the searcher gets
+      // the difference to the list after the edit.
       let screen = try searcher.next("screen")["screen"]
       #expect(screen?["search"] == .string("ÉGG"))
-      #expect(screen?["version"] == .int(before + 1))
-      #expect(Self.texts(screen) == [["Eggs"], ["Eggplant"]])
+      #expect(screen?["version"] == .int(before))
+      #expect(Self.texts(screen) == [["Eggs"]])
+      let diff = try searcher.next("diff")
+      #expect(diff["from"] == .int(before) && diff["to"] == .int(before + 1))
+      #expect(diff["ops"]?.arrayValue?.isEmpty == false)
       #expect(dataSource.reads.withLock { $0 } == 2)
     }
     await server.stop()

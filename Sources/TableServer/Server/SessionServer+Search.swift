@@ -51,11 +51,12 @@ extension SessionServer {
   }
 
   /// Results read off the core thread (`ServerAction.readSearch`) came back. Nobody shows
-  /// the query any more: they are dropped. Read at an older version than the list's
-  /// (it changed meanwhile): read again. Read at a newer one (another process's commit
-  /// the core has not caught up with): dropped, since catching up reads them again.
-  /// Else they are kept, and the sessions that show the query get them: a `screen` for
-  /// those that were waiting for their first results, a `diff` from the results they have.
+  /// the query any more: they are dropped. Read at a newer version than the core has
+  /// (another process's commit it has not caught up with): dropped, since catching up
+  /// reads them again. Read at an older one (the list changed meanwhile): read again, and
+  /// shown meanwhile if newer than what the sessions have. Shown results are kept, and the
+  /// sessions that show the query get them: a `screen` for those that were waiting for
+  /// their first results, a `diff` from the results they have.
   package mutating func searchRead(
     _ query: SearchQuery, in list: String, result: Result<TableSnapshot, ProtocolError>
   ) -> [ServerAction] {
@@ -79,11 +80,16 @@ extension SessionServer {
       }
       return effects
     }
-    if let current = snapshots[list]?.version, new.version != current {
-      if new.version < current { requestSearch(query, in: list, effects: &effects) }
-      return effects
-    }
     let old = searches.results[list]?[query]
+    if let current = snapshots[list]?.version, new.version != current {
+      // Newer than the core knows: catching up reads them again.
+      guard new.version < current else { return effects }
+      requestSearch(query, in: list, effects: &effects)
+      // Older: read again, but shown meanwhile when newer than what the sessions have (so
+      // that a list edited faster than it can be searched still shows results that move
+      // on); the next results are diffed from them.
+      guard old.map({ new.version > $0.version }) ?? true else { return effects }
+    }
     searches.results[list, default: [:]][query] = new
     sendSearchResults(new, replacing: old, of: list, to: viewers, effects: &effects)
     return effects
