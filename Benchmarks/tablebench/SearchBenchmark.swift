@@ -142,12 +142,14 @@ private final class SearchClients {
   func join() throws -> Int {
     let client = try sockets.open()
     var upgraded = false
-    try pump(until: { $0 == client && self.isScreen($1) }) {
-      if !upgraded, self.sockets.clients[client].isOpen {
-        upgraded = true
-        try self.sockets.send(#"{"type":"hello","session":null}"#, to: client)
-      }
-    }
+    try pump(
+      until: { $0 == client && self.isScreen($1) },
+      idle: {
+        if !upgraded, self.sockets.clients[client].isOpen {
+          upgraded = true
+          try self.sockets.send(#"{"type":"hello","session":null}"#, to: client)
+        }
+      })
     return client
   }
 
