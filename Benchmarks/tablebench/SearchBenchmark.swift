@@ -86,7 +86,7 @@ struct SearchBenchmark: ParsableCommand {
     print(
       "  through tableweb serve (port \(port)): one client searches list L, another edits list O every 25 ms (load average \(loadAverages()))"
     )
-    let idle = try bench.otherWaits(for: .seconds(1), other: other)
+    let idle = try bench.otherWaits(for: .seconds(5), other: other)
     print("    the other's longest wait with no search: \(format(idle, places: 1)) ms")
     for text in Self.queries {
       var times: [Double] = []

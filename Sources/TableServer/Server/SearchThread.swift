@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import TableModel
 
 /// The thread searches are read on, off the core thread, when the data source declares a
@@ -14,6 +15,12 @@ package final class SearchThread: @unchecked Sendable {
   package init(makeReader: @escaping @Sendable () throws(ProtocolError) -> any SearchReader) {
     self.makeReader = makeReader
     queue = CoreThread(name: "tableweb-search")
+    // A long search yields the cores to the threads that answer everyone: it may take
+    // longer, nobody else waits for it. (On Linux the nice value is per thread, and
+    // `who` 0 is the calling thread.)
+    queue.perform {
+      _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+    }
   }
 
   /// Reads `query`'s results on `list` on the search thread, then calls `done` with them

@@ -4,7 +4,7 @@ extension Store {
   /// The rows of `list` that match `query` (case- and accent-insensitive, on text and
   /// detail), at the list's current version: `UISearchController`'s results, filtered in
   /// SQL over the whole list. Each row's folded text is kept in `row.search` and indexed
-  /// by trigrams (``buildSearchIndex()``), so a search reads only the rows the index
+  /// by trigrams (`buildSearchIndex()`), so a search reads only the rows the index
   /// names and builds those that match.
   public func search(_ query: SearchQuery, in list: String) throws(StoreError) -> TableSnapshot {
     try search(query, in: list, usingIndex: true)
