@@ -45,6 +45,11 @@ package final class SearchThread: @unchecked Sendable {
     }
   }
 
+  /// Frees `results` on the search thread rather than the caller's. Any thread.
+  package func release(_ results: [TableSnapshot]) {
+    queue.perform { withExtendedLifetime(results) {} }
+  }
+
   /// Lets the reader go (closing its connection) and ends the thread once the searches
   /// asked for so far have run. Any thread.
   package func stop() async {

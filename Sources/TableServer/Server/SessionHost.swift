@@ -110,6 +110,7 @@ package final class SessionHost: ConnectionDelegate {
     thread.check()
     server = nil
     readSearch = nil
+    releaseSearches = nil
     onStop?()
   }
 
@@ -176,6 +177,9 @@ package final class SessionHost: ConnectionDelegate {
         readSearch(query, list)
       }
     }
+    if let releaseSearches, let released = server?.searches.takeReleased(), !released.isEmpty {
+      releaseSearches(released)
+    }
   }
 
   private static let noSearchReader = ProtocolError(.internal, "no search reader")
@@ -184,6 +188,8 @@ package final class SessionHost: ConnectionDelegate {
   /// `TablewebServer`), which hands the results to ``searchRead(_:in:result:)`` on the
   /// core thread.
   var readSearch: ((SearchQuery, String) -> Void)?
+  /// Where search results the core no longer keeps go to be freed (the search thread).
+  var releaseSearches: (([TableSnapshot]) -> Void)?
 
   /// The results of a search read off the core thread: the sessions that show it get them
   /// (see `SessionServer.searchRead(_:in:result:)`).

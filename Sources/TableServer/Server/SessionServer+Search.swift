@@ -92,6 +92,7 @@ extension SessionServer {
     }
     searches.results[list, default: [:]][query] = new
     sendSearchResults(new, replacing: old, of: list, to: viewers, effects: &effects)
+    if let old { searches.released.append(old) }
     return effects
   }
 
@@ -189,6 +190,11 @@ extension SessionServer {
   /// Drops the results of `list` that no open session shows on its top screen.
   private mutating func forgetUnshownResults(of list: String) {
     let shown = Set(sessions(showing: list).compactMap { searches.query(of: $0) })
+    if configuration.readsSearchesAside {
+      for (query, results) in searches.results[list] ?? [:] where !shown.contains(query) {
+        searches.released.append(results)
+      }
+    }
     searches.results[list] = searches.results[list]?.filter { shown.contains($0.key) }
     if searches.results[list]?.isEmpty == true { searches.results[list] = nil }
   }

@@ -277,6 +277,7 @@ public final class TablewebServer: Service, Sendable {
           queue.perform { bound.value.searchRead(query, in: list, result: result) }
         }
       }
+      host.releaseSearches = { thread.release($0) }
       searchThread = thread
     } else {
       searchThread = nil
