@@ -38,6 +38,7 @@
 @_exported import protocol TableServer.GroupCommitting
 @_exported import struct TableServer.ListPrefix
 @_exported import class TableServer.MemorySessionStorage
+@_exported import protocol TableServer.SearchReader
 @_exported import struct TableServer.SessionServerConfiguration
 @_exported import protocol TableServer.SessionStorage
 @_exported import struct TableServer.SessionToken

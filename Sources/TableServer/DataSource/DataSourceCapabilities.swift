@@ -39,6 +39,12 @@ public struct DataSourceCapabilities {
   /// main listener's service thread (docs/threading.md). The configuration's
   /// ``TablewebServer/Configuration/runsCoreOnOwnThread`` overrides it.
   public var needsOwnThread: Bool
+  /// Searches read off the core thread: the server calls this once, on a thread of its
+  /// own, and asks the ``SearchReader`` it makes for each search's results there; the
+  /// core thread answers when they come, so that a long search holds nobody else. Used
+  /// only when the data source ``TableDataSource/keepsVersions`` (the results' version
+  /// says whether they are still current). nil: searches run on the core thread.
+  public var searchReader: (@Sendable () throws(ProtocolError) -> any SearchReader)?
 
   public init(
     windows: (any WindowedDataSource)? = nil, changeLog: (any ChangeLogReading)? = nil,

@@ -25,11 +25,20 @@ public final class StoreDataSource: TableDataSource, SessionStorage, GroupCommit
   public var keepsVersions: Bool { true }
 
   /// Everything: windows of long lists, the change log (and the database watched for
-  /// other processes' commits), group commit, and on PostgreSQL a core thread of its own.
+  /// other processes' commits), group commit, searches read on a connection of their own
+  /// off the core thread, and on PostgreSQL a core thread of its own.
   public var capabilities: DataSourceCapabilities {
-    DataSourceCapabilities(
+    var capabilities = DataSourceCapabilities(
       windows: self, changeLog: self, watchedDatabase: store.path, groupCommit: self,
       needsOwnThread: Store.isPostgresURL(store.path))
+    let path = store.path
+    // A second connection to an in-memory database would open another, empty one.
+    if !path.isEmpty, path != ":memory:", !path.hasPrefix("file::memory:") {
+      capabilities.searchReader = { () throws(ProtocolError) in
+        try StoreSearchReader(path: path)
+      }
+    }
+    return capabilities
   }
 
   public func rootList() throws(ProtocolError) -> String {

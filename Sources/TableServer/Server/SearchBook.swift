@@ -11,6 +11,18 @@ struct SearchBook: Equatable {
   private var queries: [SessionToken: [String: SearchQuery]] = [:]
   /// Per list, the results of each query someone shows.
   var results: [String: [SearchQuery: TableSnapshot]] = [:]
+  /// Per list, the queries whose results are being read off the core thread (at most
+  /// one read of each at a time; see `SessionServer.searchRead(_:in:result:)`).
+  var reading: [String: Set<SearchQuery>] = [:]
+  /// Results no longer kept, when searches are read aside: handed to the search thread to
+  /// be freed there (freeing 600,000 rows takes tens of milliseconds), not on the core's.
+  var released: [TableSnapshot] = []
+
+  /// Takes the results to free (see ``released``).
+  mutating func takeReleased() -> [TableSnapshot] {
+    defer { released = [] }
+    return released
+  }
 
   /// Whether any session searches anything.
   var isInUse: Bool { !queries.isEmpty }

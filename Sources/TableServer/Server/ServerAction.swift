@@ -1,3 +1,5 @@
+import TableModel
+
 /// What the server core asks the I/O code to do. The core decides; `SessionHost`
 /// carries the actions out through a `MessageTransport`, in order.
 package enum ServerAction: Sendable {
@@ -8,6 +10,10 @@ package enum ServerAction: Sendable {
   /// Call `SessionServer/presenceWake(at:)` on the core thread after `delay`: a
   /// `presence` waits for its list's 100 ms (SessionServer+Presence).
   case wake(after: Duration)
+  /// Read the results of `query` on `list` off the core thread (the data source's
+  /// ``DataSourceCapabilities/searchReader``) and hand them to
+  /// `SessionServer.searchRead(_:in:result:)` on the core thread when they are ready.
+  case readSearch(SearchQuery, list: String)
 
   /// What a frame is, so that a connection whose queue was just replaced by a fresh
   /// screen is not sent diffs that screen already contains.

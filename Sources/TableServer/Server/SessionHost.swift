@@ -111,6 +111,8 @@ package final class SessionHost: ConnectionDelegate {
   public func transportDidStop() {
     thread.check()
     server = nil
+    readSearch = nil
+    releaseSearches = nil
     onStop?()
   }
 
@@ -204,8 +206,35 @@ package final class SessionHost: ConnectionDelegate {
         transport.close(connection, code: code, reason: reason)
       case .wake(let delay):
         scheduleWake(after: delay)
+      case .readSearch(let query, let list):
+        guard let readSearch else {
+          perform(server?.searchRead(query, in: list, result: .failure(Self.noSearchReader)))
+          continue
+        }
+        readSearch(query, list)
       }
     }
+    if let releaseSearches, let released = server?.searches.takeReleased(), !released.isEmpty {
+      releaseSearches(released)
+    }
+  }
+
+  private static let noSearchReader = ProtocolError(.internal, "no search reader")
+
+  /// Where `ServerAction.readSearch` goes: a reader off the core thread (set by
+  /// `TablewebServer`), which hands the results to ``searchRead(_:in:result:)`` on the
+  /// core thread.
+  var readSearch: ((SearchQuery, String) -> Void)?
+  /// Where search results the core no longer keeps go to be freed (the search thread).
+  var releaseSearches: (([TableSnapshot]) -> Void)?
+
+  /// The results of a search read off the core thread: the sessions that show it get them
+  /// (see `SessionServer.searchRead(_:in:result:)`).
+  public func searchRead(
+    _ query: SearchQuery, in list: String, result: Result<TableSnapshot, ProtocolError>
+  ) {
+    thread.check()
+    perform(server?.searchRead(query, in: list, result: result))
   }
 }
 

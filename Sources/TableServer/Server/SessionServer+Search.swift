@@ -24,11 +24,94 @@ extension SessionServer {
     }
     let query = SearchQuery(text)
     if !query.isEmpty, searches.results[list]?[query] == nil {
+      if configuration.readsSearchesAside {
+        // Read off the core thread: the screen goes when the results come
+        // (searchRead(_:in:result:)); meanwhile everyone else's commands go on.
+        searches.setQuery(query, of: session)
+        forgetUnshownResults(of: list)
+        requestSearch(query, in: list, effects: &effects)
+        return
+      }
       searches.results[list, default: [:]][query] = try readSearch(query, in: list)
     }
     searches.setQuery(query.isEmpty ? nil : query, of: session)
     forgetUnshownResults(of: list)
     effects.append(screen(of: token, transition: .none, to: session.connections))
+  }
+
+  /// Asks for `query`'s results on `list` to be read off the core thread, unless a read
+  /// of them is already under way (its results, if the list moved on meanwhile, are read
+  /// again when they come).
+  mutating func requestSearch(
+    _ query: SearchQuery, in list: String, effects: inout [ServerAction]
+  ) {
+    guard searches.reading[list]?.contains(query) != true else { return }
+    searches.reading[list, default: []].insert(query)
+    effects.append(.readSearch(query, list: list))
+  }
+
+  /// Results read off the core thread (`ServerAction.readSearch`) came back. Nobody shows
+  /// the query any more: they are dropped. Read at a newer version than the core has
+  /// (another process's commit it has not caught up with): dropped, since catching up
+  /// reads them again. Read at an older one (the list changed meanwhile): read again, and
+  /// shown meanwhile if newer than what the sessions have. Shown results are kept, and the
+  /// sessions that show the query get them: a `screen` for those that were waiting for
+  /// their first results, a `diff` from the results they have.
+  package mutating func searchRead(
+    _ query: SearchQuery, in list: String, result: Result<TableSnapshot, ProtocolError>
+  ) -> [ServerAction] {
+    var effects: [ServerAction] = []
+    searches.reading[list]?.remove(query)
+    if searches.reading[list]?.isEmpty == true { searches.reading[list] = nil }
+    let viewers = sessions(showing: list).filter { searches.query(of: $0) == query }
+    guard !viewers.isEmpty else {
+      forgetUnshownResults(of: list)
+      return effects
+    }
+    let new: TableSnapshot
+    switch result {
+    case .success(let results):
+      new = results
+    case .failure(let error):
+      diagnostics.report("a search of list \(list) failed (\(error))")
+      // Their screen says what can be shown: kept results, or a read on this thread.
+      for session in viewers where searches.results[list]?[query] == nil {
+        effects.append(screen(of: session.token, transition: .none, to: session.connections))
+      }
+      return effects
+    }
+    let old = searches.results[list]?[query]
+    if let current = snapshots[list]?.version, new.version != current {
+      // Newer than the core knows: catching up reads them again.
+      guard new.version < current else { return effects }
+      requestSearch(query, in: list, effects: &effects)
+      // Older: read again, but shown meanwhile when newer than what the sessions have (so
+      // that a list edited faster than it can be searched still shows results that move
+      // on); the next results are diffed from them.
+      guard old.map({ new.version > $0.version }) ?? true else { return effects }
+    }
+    searches.results[list, default: [:]][query] = new
+    sendSearchResults(new, replacing: old, of: list, to: viewers, effects: &effects)
+    if let old { searches.released.append(old) }
+    return effects
+  }
+
+  /// What the sessions showing one query on `list` get when its results go from `old` to
+  /// `new`: one diff when `new` is the next version, a new screen when the results skipped
+  /// a version (or were not shown yet, or cannot be diffed), nothing when they are the same.
+  private mutating func sendSearchResults(
+    _ new: TableSnapshot, replacing old: TableSnapshot?, of list: String, to viewers: [Session],
+    effects: inout [ServerAction]
+  ) {
+    if let old, new.version == old.version + 1, let ops = searchDiff(from: old, to: new) {
+      let diff = TableDiff(list: list, from: old.version, ops: ops)
+      effects.append(
+        .send(frame(for: .diff(diff)), to: viewers.flatMap(\.connections), kind: .diff))
+    } else if old?.version != new.version {
+      for session in viewers {
+        effects.append(screen(of: session.token, transition: .none, to: session.connections))
+      }
+    }
   }
 
   /// The results the session's top screen shows, read now if they are not kept; nil when
@@ -80,19 +163,17 @@ extension SessionServer {
       if let query = searches.query(of: session) { searchers[query, default: []].append(session) }
     }
     forgetUnshownResults(of: list)
+    if configuration.readsSearchesAside {
+      // The results they have stay until the new ones come (searchRead(_:in:result:)),
+      // which diffs them.
+      for query in searchers.keys { requestSearch(query, in: list, effects: &effects) }
+      return
+    }
     for (query, viewers) in searchers {
       let old = searches.results[list]?[query]
       searches.results[list]?[query] = nil
       guard let new = searchResults(shownTo: viewers[0])?.results else { continue }
-      if let old, new.version == old.version + 1, let ops = searchDiff(from: old, to: new) {
-        let diff = TableDiff(list: list, from: old.version, ops: ops)
-        effects.append(
-          .send(frame(for: .diff(diff)), to: viewers.flatMap(\.connections), kind: .diff))
-      } else if old?.version != new.version {
-        for session in viewers {
-          effects.append(screen(of: session.token, transition: .none, to: session.connections))
-        }
-      }
+      sendSearchResults(new, replacing: old, of: list, to: viewers, effects: &effects)
     }
   }
 
@@ -109,6 +190,11 @@ extension SessionServer {
   /// Drops the results of `list` that no open session shows on its top screen.
   private mutating func forgetUnshownResults(of list: String) {
     let shown = Set(sessions(showing: list).compactMap { searches.query(of: $0) })
+    if configuration.readsSearchesAside {
+      for (query, results) in searches.results[list] ?? [:] where !shown.contains(query) {
+        searches.released.append(results)
+      }
+    }
     searches.results[list] = searches.results[list]?.filter { shown.contains($0.key) }
     if searches.results[list]?.isEmpty == true { searches.results[list] = nil }
   }

@@ -17,6 +17,10 @@ public struct SessionServerConfiguration: Sendable, Hashable {
   /// first screen only and diffed from the data source's edits by position, never read
   /// whole (SessionServer+Windows).
   public var windowedListThreshold: Int = 10_000
+  /// Searches are read off the core thread (`ServerAction.readSearch`) and answered when
+  /// their results come back: set by `TablewebServer` when the data source declares a
+  /// ``DataSourceCapabilities/searchReader`` and keeps versions. False: read at once.
+  package var readsSearchesAside = false
 
   public init(
     isReadOnly: Bool = false, screenRowLimit: Int = 300, fetchLimit: Int = 500,

@@ -161,6 +161,8 @@ public final class TablewebServer: Service, Sendable {
   /// The core thread as a thread of its own, when the data source needs one (PostgreSQL):
   /// nil runs the core on the service thread (see `CoreRelay`).
   private let coreThread: CoreThread?
+  /// Where searches are read, when the data source declares a search reader.
+  private let searchThread: SearchThread?
   /// What ``start()`` hands to the listeners' service threads before they begin, made on
   /// the thread that made the server: taken once, under the lock, by ``start()``.
   private let handover: LockedValue<Handover?>
@@ -247,9 +249,12 @@ public final class TablewebServer: Service, Sendable {
     let routes = OperatorRoutes(
       telemetry: telemetry, healthCheck: configuration.healthCheck,
       servesMetrics: configuration.servesMetrics)
+    var coreConfiguration = configuration.sessionServer
+    let searchReader = dataSource.keepsVersions ? dataSource.capabilities.searchReader : nil
+    coreConfiguration.readsSearchesAside = searchReader != nil
     let core = SessionServer(
       dataSource: dataSource, sessionStorage: sessionStorage ?? MemorySessionStorage(),
-      configuration: configuration.sessionServer, authenticator: authenticator,
+      configuration: coreConfiguration, authenticator: authenticator,
       logger: configuration.logger)
     // What the data source declared, not what it happens to conform to.
     let capabilities = core.capabilities
@@ -280,6 +285,22 @@ public final class TablewebServer: Service, Sendable {
       commands = host
     }
     self.host = ThreadBound(host, on: hostQueue)
+    if let searchReader {
+      // Searches read on a thread (and connection) of their own; the results go back to
+      // the core thread, which answers (docs/threading.md).
+      let thread = SearchThread(makeReader: searchReader)
+      let bound = self.host
+      let queue = hostQueue
+      host.readSearch = { query, list in
+        thread.read(query, in: list) { result in
+          queue.perform { bound.value.searchRead(query, in: list, result: result) }
+        }
+      }
+      host.releaseSearches = { thread.release($0) }
+      searchThread = thread
+    } else {
+      searchThread = nil
+    }
     handover = LockedValue(
       Handover(
         delegate: delegate, routes: routes,
@@ -354,6 +375,7 @@ public final class TablewebServer: Service, Sendable {
       await withGracefulShutdownHandler {
         for lane in transports { await lane.waitUntilStopped() }
         await coreThread?.waitUntilStopped()
+        await searchThread?.stop()
         accessWatch.withLock { $0?.cancel() }
         await changeWatch.withLock { $0 }?.stop()
       } onGracefulShutdown: { [transports] in
@@ -371,6 +393,7 @@ public final class TablewebServer: Service, Sendable {
     for lane in transports { lane.requestStop() }
     for lane in transports { await lane.waitUntilStopped() }
     await coreThread?.waitUntilStopped()
+    await searchThread?.stop()
     accessWatch.withLock { $0?.cancel() }
     await changeWatch.withLock { $0 }?.stop()
     await metricsTransport?.stop()

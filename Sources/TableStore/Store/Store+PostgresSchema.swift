@@ -184,5 +184,7 @@ extension Store {
     CREATE INDEX undo_step_session ON undo_step(session, id);
     CREATE INDEX undo_step_version ON undo_step(list, version);
     """,
+    // Search index (12): pg_trgm's GIN index on `row.search` instead of an FTS5 table.
+    11: postgresSearchIndex,
   ]
 }

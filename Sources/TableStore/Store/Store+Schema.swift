@@ -195,6 +195,10 @@ extension Store {
     ALTER TABLE list_log ADD COLUMN command TEXT;
     ALTER TABLE list_log ADD COLUMN author TEXT;
     """,
+    // 12: the search index: an FTS5 trigram table mirroring `row.search`, filled from the
+    // rows there are and kept by triggers (Store+Search.swift, ``buildSearchIndex()``);
+    // PostgreSQL's is a pg_trgm GIN index.
+    sqliteSearchIndex,
   ]
 
   /// Brings the schema up to date, one migration per transaction. A migration takes the

@@ -3,23 +3,29 @@ import TableModel
 extension Store {
   /// The rows of `list` that match `query` (case- and accent-insensitive, on text and
   /// detail), at the list's current version: `UISearchController`'s results, filtered in
-  /// SQL over the whole list. Each row's folded text is kept in `row.search`, so a search
-  /// reads the list's rows once and builds only those that match.
+  /// SQL over the whole list. Each row's folded text is kept in `row.search` and indexed
+  /// by trigrams (`buildSearchIndex()`), so a search reads only the rows the index
+  /// names and builds those that match.
   public func search(_ query: SearchQuery, in list: String) throws(StoreError) -> TableSnapshot {
+    try search(query, in: list, usingIndex: true)
+  }
+
+  /// ``search(_:in:)``, or without the index (`usingIndex` false): every row of the list
+  /// scanned, as before the index (what tests compare the index's results with).
+  func search(_ query: SearchQuery, in list: String, usingIndex: Bool) throws(StoreError)
+    -> TableSnapshot
+  {
     try read { () throws(StoreError) in
       let record = try requireList(list)
       var results = record.emptySnapshot
-      // The matches are found by scanning the list's rows in file order, reading each
-      // one's folded column once; only they are then joined, ordered and built.
-      let match = String(repeating: " AND instr(search, ?) > 0", count: query.terms.count)
+      let matches = searchMatches(query, in: record.id, usingIndex: usingIndex)
       var sections: [Section] = []
       for section in try storedSections(of: record) {
         let rows = try fetchAll(
           Store.rowSelect
-            + " JOIN block b ON b.id = r.block_id WHERE b.section_id = ? AND r.id IN"
-            + " (SELECT id FROM row WHERE list_id = ? AND visible" + match + ")"
-            + " ORDER BY b.pos, r.pos",
-          [section.id, record.id] + query.terms, { makeRow($0, in: record) })
+            + " JOIN block b ON b.id = r.block_id WHERE b.section_id = ? AND r.id IN ("
+            + matches.sql + ") ORDER BY b.pos, r.pos",
+          [section.id] + matches.arguments, { makeRow($0, in: record) })
         guard !rows.isEmpty else { continue }
         sections.append(
           Section(id: section.key, header: section.header, footer: section.footer, rows: rows))
@@ -30,6 +36,141 @@ extension Store {
           !$0.rows.isEmpty
         } : sections
       return results
+    }
+  }
+
+  /// The fewest characters (Unicode scalars) a word needs for the trigram index to find
+  /// it; shorter words are only checked on the rows the longer ones found (or on the
+  /// whole list, when no word is this long).
+  static let indexedWordLength = 3
+
+  /// A query selecting the ids of `list`'s visible rows that match `query`, and its
+  /// arguments. Every word is checked exactly on `row.search` (`instr` on SQLite, `LIKE`
+  /// on PostgreSQL), so the results are the scan's whatever the index returns; the index
+  /// only narrows the rows checked:
+  ///
+  /// - SQLite: the words of three characters or more go to the FTS5 trigram table
+  ///   `row_search` as one MATCH, each word a quoted string (never FTS syntax), and the
+  ///   rows it names are checked.
+  /// - PostgreSQL: `LIKE '%word%'`, which the `pg_trgm` GIN index on `row.search` serves
+  ///   for words of three characters or more.
+  func searchMatches(_ query: SearchQuery, in list: Int, usingIndex: Bool = true) -> (
+    sql: String, arguments: [any DatabaseValueConvertible]
+  ) {
+    switch dialect {
+    case .postgres where !usingIndex:
+      return (
+        "SELECT id FROM row WHERE list_id = ? AND visible"
+          + String(repeating: " AND strpos(search, ?) > 0", count: query.terms.count),
+        [list] + query.terms
+      )
+    case .postgres:
+      let patterns = query.terms.map { "%" + Store.likeEscaped($0) + "%" }
+      return (
+        "SELECT id FROM row WHERE list_id = ? AND visible"
+          + String(repeating: " AND search LIKE ?", count: patterns.count),
+        [list] + patterns
+      )
+    case .sqlite:
+      let check = String(repeating: " AND instr(r.search, ?) > 0", count: query.terms.count)
+      let indexed = query.terms.filter {
+        $0.unicodeScalars.count >= Store.indexedWordLength
+      }
+      guard usingIndex, !indexed.isEmpty else {
+        return (
+          "SELECT r.id FROM row r WHERE r.list_id = ? AND r.visible" + check, [list] + query.terms
+        )
+      }
+      let match = indexed.map(Store.ftsString).joined(separator: " AND ")
+      // CROSS JOIN: the index first, then each row it names by id.
+      return (
+        "SELECT r.id FROM row_search CROSS JOIN row r ON r.id = row_search.rowid"
+          + " WHERE row_search MATCH ? AND r.list_id = ? AND r.visible" + check,
+        [match, list] + query.terms
+      )
+    }
+  }
+
+  /// `text` as an FTS5 string: in double quotes, each of its own doubled. FTS5 reads
+  /// nothing inside as syntax (no operators, columns or prefixes).
+  static func ftsString(_ text: String) -> String {
+    var quoted = "\""
+    for character in text {
+      if character == "\"" { quoted.append("\"") }
+      quoted.append(character)
+    }
+    return quoted + "\""
+  }
+
+  /// `text` with `LIKE`'s wildcards and its escape character (a backslash) escaped.
+  static func likeEscaped(_ text: String) -> String {
+    var escaped = ""
+    for character in text {
+      if character == "\\" || character == "%" || character == "_" { escaped.append("\\") }
+      escaped.append(character)
+    }
+    return escaped
+  }
+
+  // MARK: The search index
+
+  /// SQLite's search index: an FTS5 table of trigrams (any substring of three characters
+  /// or more) mirroring each row's `row.search`, kept by triggers that follow the column
+  /// however it is set (the column's own triggers fold text and detail into it). SQLite
+  /// 3.40's trigram tokenizer has no `remove_diacritics`, so the index holds the text
+  /// already folded, as `SearchQuery.key` folds it.
+  static let sqliteSearchIndex = """
+    CREATE VIRTUAL TABLE row_search USING fts5(search, tokenize = 'trigram');
+    INSERT INTO row_search (rowid, search) SELECT id, search FROM row;
+    \(sqliteSearchIndexTriggers)
+    """
+
+  /// The triggers that keep `row_search` in step with `row.search` (whichever of a new
+  /// row's triggers runs first, the index ends with the column's value).
+  static let sqliteSearchIndexTriggers = """
+    CREATE TRIGGER row_search_index_insert AFTER INSERT ON row BEGIN
+      INSERT OR REPLACE INTO row_search (rowid, search) SELECT id, search FROM row WHERE id = NEW.id;
+    END;
+    CREATE TRIGGER row_search_index_update AFTER UPDATE OF search ON row BEGIN
+      INSERT OR REPLACE INTO row_search (rowid, search) VALUES (NEW.id, NEW.search);
+    END;
+    CREATE TRIGGER row_search_index_delete AFTER DELETE ON row BEGIN
+      DELETE FROM row_search WHERE rowid = OLD.id;
+    END;
+    """
+
+  /// PostgreSQL's search index: `pg_trgm`'s GIN index on `row.search`, which serves
+  /// `LIKE '%word%'`. PostgreSQL keeps it itself: no triggers.
+  static let postgresSearchIndex = """
+    CREATE EXTENSION IF NOT EXISTS pg_trgm;
+    CREATE INDEX IF NOT EXISTS row_search_trgm ON row USING gin (search gin_trgm_ops);
+    """
+
+  /// Builds the search index from every row's `row.search` (and, on SQLite, the triggers
+  /// that keep it): what the schema's migration does, for a bulk load that dropped it with
+  /// ``dropSearchIndex()`` to write rows faster and builds it once at the end. Run it
+  /// inside the load's write transaction, or alone.
+  func buildSearchIndex() throws(StoreError) {
+    switch dialect {
+    case .sqlite: try database.runScript(Store.sqliteSearchIndex)
+    case .postgres: try database.runScript(Store.postgresSearchIndex)
+    }
+  }
+
+  /// Drops the search index and its triggers (see ``buildSearchIndex()``). Until it is
+  /// built again, searches on SQLite fail: build it in the same transaction.
+  func dropSearchIndex() throws(StoreError) {
+    switch dialect {
+    case .sqlite:
+      try database.runScript(
+        """
+        DROP TRIGGER IF EXISTS row_search_index_insert;
+        DROP TRIGGER IF EXISTS row_search_index_update;
+        DROP TRIGGER IF EXISTS row_search_index_delete;
+        DROP TABLE IF EXISTS row_search;
+        """)
+    case .postgres:
+      try database.runScript("DROP INDEX IF EXISTS row_search_trgm;")
     }
   }
 }

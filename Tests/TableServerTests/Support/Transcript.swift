@@ -21,6 +21,8 @@ enum Transcript {
         lines.append("\(connection) ✕ \(reason)" + (code == 1000 ? "" : " \(code)"))
       case .wake:
         break
+      case .readSearch(let query, let list):
+        lines.append("read search \(query.text.debugDescription) of \(list)")
       }
     }
     return lines

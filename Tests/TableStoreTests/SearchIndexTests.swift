@@ -1,0 +1,168 @@
+import StoreTestSupport
+import TableModel
+import Testing
+
+@testable import TableStore
+
+/// The search index (SQLite's FTS5 trigram table, PostgreSQL's pg_trgm GIN index) finds
+/// exactly the rows a scan of `row.search` finds: random rows with accents, case, other
+/// scripts and FTS and LIKE syntax in them, random queries with short words, through
+/// inserts, renames and deletes.
+@Suite struct SearchIndexTests {
+  /// Pieces of rows' text and of queries: accents precomposed and combining, ligatures,
+  /// other scripts, and what FTS5 and LIKE would read as syntax.
+  static let pieces = [
+    "crème", "CREME", "Brûlée", "brulee", "e\u{301}t\u{E9}", "Æther", "øre", "Straße", "ΣΊΣΥΦΟΣ",
+    "σίσυφος", "日本語", "日本", "Ülk", "ab", "a", "x", "café", "CAFE", "row", "item", "12", "123",
+    "\"", "\"quoted\"", "%", "_", "\\", "50%", "a_b", "AND", "OR", "NOT", "NEAR", "*", "^",
+    "col:", "(x)", "-", "'", "e", "ée", "ff", "ﬃ", "İstanbul", "ǅ",
+  ]
+
+  @Test(arguments: StoreKind.allCases)
+  func indexedResultsEqualTheScansOnRandomRowsAndQueries(kind: StoreKind) throws {
+    var random = SplitMix(seed: 26)
+    let rows = (0..<300).map { number in
+      let text = Self.phrase(using: &random)
+      let detail = Bool.random(using: &random) ? Self.phrase(using: &random) : nil
+      return Row(id: "r\(number)", text: text, detail: detail)
+    }
+    let temporary = try TemporaryStore(kind: kind, json: Self.file(rows))
+    defer { withExtendedLifetime(temporary) {} }
+    let store = temporary.store
+    try expectIndexEqualsScan(store, using: &random)
+    // Renames, inserts and deletes go through the triggers (or PostgreSQL's index).
+    for step in 0..<60 {
+      let row = "r\(Int.random(in: 0..<300, using: &random))"
+      switch step % 3 {
+      case 0:
+        _ = try? store.updateRow(
+          row, in: "L", text: Self.phrase(using: &random),
+          detail: .some(Bool.random(using: &random) ? Self.phrase(using: &random) : nil))
+      case 1:
+        _ = try store.insertRow(
+          in: "L", section: "s\(step % 2)", after: nil, NewRow(text: Self.phrase(using: &random)))
+      default:
+        _ = try? store.deleteRows([row], in: "L")
+      }
+    }
+    try expectIndexEqualsScan(store, using: &random)
+  }
+
+  /// A bulk load drops the index and builds it once at the end: the rebuilt index finds
+  /// what the scan finds, rows written while it was gone included.
+  @Test func aRebuiltIndexEqualsTheScan() throws {
+    var random = SplitMix(seed: 9)
+    let rows = (0..<100).map { Row(id: "r\($0)", text: Self.phrase(using: &random)) }
+    let temporary = try TemporaryStore(json: Self.file(rows))
+    defer { withExtendedLifetime(temporary) {} }
+    let store = temporary.store
+    try store.write { () throws(StoreError) in try store.dropSearchIndex() }
+    for _ in 0..<20 {
+      _ = try store.insertRow(
+        in: "L", section: "s0", after: nil, NewRow(text: Self.phrase(using: &random)))
+    }
+    try store.write { () throws(StoreError) in try store.buildSearchIndex() }
+    try expectIndexEqualsScan(store, using: &random)
+  }
+
+  /// A person's text is never FTS5 syntax: quotes, operators and column filters are
+  /// searched for as text.
+  @Test(arguments: StoreKind.allCases)
+  func queriesAreTextNotSyntax(kind: StoreKind) throws {
+    let rows = [
+      Row(id: "a", text: #"say "hello" there"#), Row(id: "b", text: "fish AND chips"),
+      Row(id: "c", text: "col:umn NEAR(x y)"), Row(id: "d", text: "100% of a_b"),
+    ]
+    let temporary = try TemporaryStore(kind: kind, json: Self.file(rows))
+    defer { withExtendedLifetime(temporary) {} }
+    func ids(_ text: String) throws -> [String] {
+      try temporary.store.search(SearchQuery(text), in: "L").sections.flatMap(\.rows).map(\.id)
+    }
+    #expect(try ids(#""hello""#) == ["a"])
+    #expect(try ids(#"o" th"#) == ["a"])
+    #expect(try ids("AND chips") == ["b"])
+    #expect(try ids("fish OR") == [])
+    #expect(try ids("col:umn") == ["c"])
+    #expect(try ids("NEAR(x") == ["c"])
+    #expect(try ids("0%") == ["d"])
+    #expect(try ids("a_b") == ["d"])
+    #expect(try ids("a%b") == [])
+    #expect(try ids("*") == [])
+  }
+
+  private func expectIndexEqualsScan(_ store: Store, using random: inout SplitMix) throws {
+    func ids(_ results: TableSnapshot) -> [String] { results.sections.flatMap(\.rows).map(\.id) }
+    let keys = try store.snapshot(of: "L").sections.flatMap(\.rows).map {
+      SearchQuery.key(text: $0.text, detail: $0.detail)
+    }
+    var queries = (0..<80).map { _ in Self.phrase(using: &random, words: 1...3) }
+    // Pieces of rows' own folded text, cut anywhere: these find rows.
+    for _ in 0..<80 {
+      let key = Array(keys.randomElement(using: &random)!)
+      let start = Int.random(in: 0..<key.count, using: &random)
+      let end = Int.random(in: start...min(key.count, start + 8), using: &random)
+      queries.append(String(key[start..<end]))
+    }
+    var found = 0
+    for text in queries {
+      let query = SearchQuery(text)
+      guard !query.isEmpty else { continue }
+      let indexed = try store.search(query, in: "L")
+      let scanned = try store.search(query, in: "L", usingIndex: false)
+      #expect(indexed.version == scanned.version)
+      #expect(ids(indexed) == ids(scanned), "query \(text.debugDescription)")
+      found += indexed.numberOfRows
+    }
+    #expect(found > 0)
+  }
+
+  private static func phrase(
+    using random: inout SplitMix, words: ClosedRange<Int> = 1...5
+  ) -> String {
+    (0..<Int.random(in: words, using: &random)).map { _ in
+      // Sometimes two pieces run together, so that words span them.
+      Bool.random(using: &random)
+        ? pieces.randomElement(using: &random)!
+        : pieces.randomElement(using: &random)! + pieces.randomElement(using: &random)!
+    }.joined(separator: " ")
+  }
+
+  private static func file(_ rows: [Row]) -> String {
+    let half = rows.count / 2
+    func json(_ rows: ArraySlice<Row>) -> String {
+      rows.map { row in
+        var object = #"{"id":\#(quoted(row.id)),"text":\#(quoted(row.text))"#
+        if let detail = row.detail { object += #","detail":\#(quoted(detail))"# }
+        return object + "}"
+      }.joined(separator: ",")
+    }
+    return #"{"id":"L","title":"L","searchable":true,"editable":true,"sections":["#
+      + #"{"id":"s0","rows":[\#(json(rows[..<half]))]},"#
+      + #"{"id":"s1","rows":[\#(json(rows[half...]))]}]}"#
+  }
+
+  private static func quoted(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+}
+
+/// A small seeded generator, so that a failure can be run again.
+struct SplitMix: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
