@@ -34,7 +34,29 @@ extension ChangeLogStore {
 
   /// Appends the entries of a committed `change` (inside its write transaction), with the
   /// prior rows its write noted in `context`.
+  ///
+  /// On PostgreSQL the entries wait in ``Store/pendingLog`` for ``flushPending()``, just
+  /// before COMMIT.
   func append(_ change: TableChange, _ context: WriteContext) throws(StoreError) {
+    guard store.database.dialect == .sqlite else {
+      if !change.isEmpty { store.pendingLog.append((change, context.prior)) }
+      return
+    }
+    try insert(change, prior: context.prior)
+  }
+
+  /// Appends the pending entries of the open write transaction (PostgreSQL), under the
+  /// commit lock, which it then holds until the transaction ends: ids are taken in commit
+  /// order (see `PostgresStoreConnection`).
+  func flushPending() throws(StoreError) {
+    guard !store.pendingLog.isEmpty else { return }
+    let pending = store.pendingLog
+    store.pendingLog = []
+    try store.database.lockLogForCommit()
+    for (change, prior) in pending { try insert(change, prior: prior) }
+  }
+
+  private func insert(_ change: TableChange, prior: [String: [PriorRow]]) throws(StoreError) {
     var ahead = false
     for listChange in change.lists {
       ahead = try executeLater(
@@ -43,7 +65,7 @@ extension ChangeLogStore {
         VALUES (unixepoch(), ?, ?, 'edits', ?, ?)
         """, listChange.list, listChange.version,
         listChange.edits.map(RowEdit.serialized),
-        listChange.edits == nil ? nil : PriorRow.serialized(context.prior[listChange.list] ?? []))
+        listChange.edits == nil ? nil : PriorRow.serialized(prior[listChange.list] ?? []))
     }
     for list in change.removedLists {
       try execute(

@@ -66,14 +66,22 @@ extension Store {
         return
       case .open:
         do throws(StoreError) {
+          do throws(StoreError) {
+            try flushLog()
+          } catch {
+            try? database.endWrite(committing: false)
+            throw error
+          }
           try database.endWrite(committing: true)
           try afterGroupCommit?()
         } catch {
           reservedIDs = 0..<0
+          pendingLog = []
           throw error
         }
       case .broken(let error):
         reservedIDs = 0..<0
+        pendingLog = []
         do {
           try database.endWrite(committing: false)
         } catch {
@@ -96,8 +104,13 @@ extension Store {
   }
 
   /// One write inside a group, with its context, its record and log entries.
+  ///
+  /// The group's transaction locks each write's lists as it comes (`lockList(_:)`); a
+  /// write that needs every list, or a list another writer holds out of the lock order,
+  /// breaks the group, and its commands run again one by one.
   func writeInGroup<T>(
-    recording record: ChangeRecord?, _ body: (inout WriteContext) throws(StoreError) -> T
+    recording record: ChangeRecord?, locking: WriteLocks,
+    _ body: (inout WriteContext) throws(StoreError) -> T
   ) throws(StoreError) -> T {
     guard case .group(let state) = scope else {
       preconditionFailure("writeInGroup outside a group")
@@ -106,6 +119,7 @@ extension Store {
     case .broken(let error):
       throw error
     case .requested:
+      pendingLog = []
       try database.beginWrite()
       scope = .group(.open(logRead: false))
     case .open:
@@ -113,7 +127,14 @@ extension Store {
     }
     let before = database.modifications
     var context = WriteContext(record: record)
-    do {
+    do throws(StoreError) {
+      switch locking {
+      case .all where database.dialect == .postgres:
+        throw .postgres(
+          sqlState: "40001", message: "a write that locks every list runs alone", sql: nil)
+      case .all: break
+      case .lists(let lists): for list in lists { try database.lockList(list) }
+      }
       return try run(body, in: &context)
     } catch {
       if database.modifications != before || error.isFromDatabase {
