@@ -70,6 +70,10 @@ protocol StoreConnection: AnyObject {
   /// tries, and when another transaction holds the lock it throws a retryable error
   /// (``StoreError/isRetryable``) instead of risking a deadlock.
   func lockList(_ list: String) throws(StoreError)
+  /// Inside a write transaction, makes it exclusive of every other writer (nothing on
+  /// SQLite). On PostgreSQL it waits for every other writer to end; two transactions
+  /// asking at once make a deadlock that PostgreSQL breaks by failing one (retryable).
+  func lockAll() throws(StoreError)
   /// Whether the open write transaction may change `list` (true on SQLite).
   func holdsLock(of list: String) -> Bool
   /// Just before a write transaction appends to the change log: the change log's ids must

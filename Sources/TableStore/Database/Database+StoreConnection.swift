@@ -66,6 +66,8 @@ extension Database: StoreConnection {
 
   func lockList(_ list: String) throws(StoreError) {}
 
+  func lockAll() throws(StoreError) {}
+
   func holdsLock(of list: String) -> Bool { true }
 
   func lockLogForCommit() throws(StoreError) {}

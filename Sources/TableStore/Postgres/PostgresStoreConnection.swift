@@ -94,6 +94,12 @@ final class PostgresStoreConnection: StoreConnection {
     heldListKeys = held
   }
 
+  func lockAll() throws(StoreError) {
+    guard heldListKeys != nil else { return }
+    try run("SELECT pg_advisory_xact_lock(\(Self.writeLock))", [])
+    heldListKeys = nil
+  }
+
   func holdsLock(of list: String) -> Bool {
     heldListKeys.map { $0.contains(Self.listLockKey(list)) } ?? true
   }
