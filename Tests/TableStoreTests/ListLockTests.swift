@@ -108,7 +108,9 @@ import Testing
           for round in 0..<60 {
             // Writers 0 and 1 share lists 1–4; the others spread over all of them.
             let pick = { () -> (String, String) in
-              let list = writer < 2 ? Int.random(in: 1...4, using: &random)
+              let list =
+                writer < 2
+                ? Int.random(in: 1...4, using: &random)
                 : Int.random(in: 1...lists, using: &random)
               return ("L\(list)", "L\(list)R\(Int.random(in: 1...10, using: &random))")
             }
@@ -155,7 +157,8 @@ import Testing
     for list in 1...lists {
       let versions = log.filter { $0.list == "L\(list)" }.compactMap(\.version)
       let first = startVersions[list - 1]
-      #expect(versions == Array((first + 1)..<(first + 1 + versions.count)), "L\(list): \(versions)")
+      #expect(
+        versions == Array((first + 1)..<(first + 1 + versions.count)), "L\(list): \(versions)")
       #expect(try reader.version(of: "L\(list)") == first + versions.count)
     }
     // Every row's text is the one the last entry touching it wrote.

@@ -72,7 +72,8 @@ final class PostgresStoreConnection: StoreConnection {
     case .lists(let lists):
       let keys = Set(lists.map(Self.listLockKey))
       heldListKeys = keys
-      return (["BEGIN", "SELECT pg_advisory_xact_lock_shared(\(Self.writeLock))"]
+      return
+        (["BEGIN", "SELECT pg_advisory_xact_lock_shared(\(Self.writeLock))"]
         + keys.sorted().map { "SELECT pg_advisory_xact_lock(\(Self.listLockClass), \($0))" })
         .joined(separator: "; ")
     }
