@@ -180,6 +180,8 @@ final class ClusterRun {
     let before = try cpuSample()
     let start = ContinuousClock.now
     let end = start + .milliseconds(Int(seconds * 1000))
+    // Each text names the run too (`through`): one a row already has (the same writer and
+    // ref in an earlier run) would change nothing, and its ack would bump no version.
     var ref = 0
     while ContinuousClock.now < end || waiting.contains(true) {
       let now = ContinuousClock.now
@@ -191,7 +193,7 @@ final class ClusterRun {
           ref += 1
           let list = 1 + writer % lists
           try clients.send(
-            #"{"type":"update","list":"L\#(list)","row":"L\#(list)R\#(1 + random.next(below: 20))","text":"W\#(writer) \#(ref)","ref":\#(ref)}"#,
+            #"{"type":"update","list":"L\#(list)","row":"L\#(list)R\#(1 + random.next(below: 20))","text":"W\#(writer) \#(through).\#(ref)","ref":\#(ref)}"#,
             to: connections[writer])
           waiting[writer] = true
           due[writer] = now + spacing
