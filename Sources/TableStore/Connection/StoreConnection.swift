@@ -67,8 +67,8 @@ protocol StoreConnection: AnyObject {
   /// Inside a write transaction, makes it exclusive of every other writer of `list`
   /// (nothing on SQLite, whose write lock covers the file). On PostgreSQL it waits only
   /// for a lock that keeps the transaction's locks in their one order; out of order it
-  /// tries, and when another transaction holds the lock it throws a retryable error
-  /// (``StoreError/isRetryable``) instead of risking a deadlock.
+  /// tries, and when another transaction holds the lock the transaction fails (then or at
+  /// a later statement) instead of risking a deadlock.
   func lockList(_ list: String) throws(StoreError)
   /// Inside a write transaction, makes it exclusive of every other writer (nothing on
   /// SQLite). On PostgreSQL it waits for every other writer to end; two transactions
