@@ -108,7 +108,20 @@ final class ClusterRun {
     /// callbacks in them: from their `/metrics`.
     var groups: (committed: Double, items: Double, runAgain: Double)?
 
+    /// Every ack, also those after the measured seconds, and how much the edited lists'
+    /// versions went up meanwhile (PostgreSQL): equal when no edit was lost or doubled.
+    var acks = 0
+    var versionsAdded: Int?
+
     var perSecond: Double { Double(edits) / seconds }
+
+    /// CPU milliseconds per edit of everything on the machine this run measured.
+    var cpuPerEdit: Double { cpu.servers + (cpu.postgres ?? 0) + cpu.clients }
+
+    /// The edits per second the machine's cores could give at this CPU per edit.
+    var cpuBound: Double {
+      Double(ProcessInfo.processInfo.activeProcessorCount) * 1000 / max(cpuPerEdit, 0.001)
+    }
 
     var summary: String {
       var text =
@@ -118,6 +131,15 @@ final class ClusterRun {
       text += "\n      CPU per edit: servers \(format(cpu.servers)) ms"
       if let postgres = cpu.postgres { text += ", PostgreSQL \(format(postgres)) ms" }
       text += ", clients \(format(cpu.clients)) ms"
+      text +=
+        "; CPU bound \(Int(cpuBound.rounded()).formatted())/s "
+        + "(\(ProcessInfo.processInfo.activeProcessorCount) cores ÷ \(format(cpuPerEdit)) ms an edit)"
+      if let versionsAdded {
+        text +=
+          "\n      \(acks.formatted()) acks in all, the lists' versions up by "
+          + "\(versionsAdded.formatted())"
+          + (acks == versionsAdded ? " (none lost)" : " — LOST OR DOUBLED")
+      }
       if let transactionsPerEdit {
         text += "; \(format(transactionsPerEdit)) PostgreSQL transactions per edit"
       }
@@ -151,12 +173,15 @@ final class ClusterRun {
     var random = Generator(seed: UInt64(40 + through))
     var rate = Rate(seconds: seconds, offered: Double(writers) * 1000 / 21)
 
+    let versionsBefore = try listVersions()
     let commitsBefore = try commits()
     let groupsBefore = try groupFigures()
     let sampler = postgres == nil ? nil : AdvisoryLockSampler(url: db)
     let before = try cpuSample()
     let start = ContinuousClock.now
     let end = start + .milliseconds(Int(seconds * 1000))
+    // Each text names the run too (`through`): one a row already has (the same writer and
+    // ref in an earlier run) would change nothing, and its ack would bump no version.
     var ref = 0
     while ContinuousClock.now < end || waiting.contains(true) {
       let now = ContinuousClock.now
@@ -168,7 +193,7 @@ final class ClusterRun {
           ref += 1
           let list = 1 + writer % lists
           try clients.send(
-            #"{"type":"update","list":"L\#(list)","row":"L\#(list)R\#(1 + random.next(below: 20))","text":"W\#(writer) \#(ref)","ref":\#(ref)}"#,
+            #"{"type":"update","list":"L\#(list)","row":"L\#(list)R\#(1 + random.next(below: 20))","text":"W\#(writer) \#(through).\#(ref)","ref":\#(ref)}"#,
             to: connections[writer])
           waiting[writer] = true
           due[writer] = now + spacing
@@ -178,6 +203,7 @@ final class ClusterRun {
         guard let writer = writerOf[index] else { return }
         if message.starts(with: Self.ack) {
           waiting[writer] = false
+          rate.acks += 1
           if ContinuousClock.now <= end { rate.edits += 1 }
         } else if message.starts(with: Self.error) {
           waiting[writer] = false
@@ -188,6 +214,9 @@ final class ClusterRun {
     }
     let after = try cpuSample()
     rate.lock = sampler?.stop()
+    if let versionsBefore, let versionsAfter = try listVersions() {
+      rate.versionsAdded = versionsAfter - versionsBefore
+    }
     let groupsAfter = try groupFigures()
     rate.groups = (
       groupsAfter.committed - groupsBefore.committed, groupsAfter.items - groupsBefore.items,
@@ -231,6 +260,13 @@ final class ClusterRun {
   }
 
   /// Transactions committed in this database so far (PostgreSQL's statistics).
+  /// The sum of the writers' lists' versions (every list but the home screen and L0).
+  private func listVersions() throws -> Int? {
+    guard let postgres else { return nil }
+    return try postgres.fetchInt(
+      "SELECT coalesce(sum(version), 0)::bigint FROM list WHERE key LIKE 'L%' AND key <> 'L0'")
+  }
+
   private func commits() throws -> Int? {
     guard let postgres else { return nil }
     // Each backend flushes its statistics at most once a second, when idle: wait for them,

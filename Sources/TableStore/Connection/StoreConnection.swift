@@ -51,15 +51,34 @@ protocol StoreConnection: AnyObject {
   var modifications: Int { get }
 
   /// Runs `body` in one transaction: a read sees one state of the database throughout; a
-  /// write is exclusive of every other writer of the same database (SQLite's write lock;
-  /// on PostgreSQL a transaction-scoped advisory lock), so that list versions, the change
-  /// log and block bookkeeping advance one commit at a time.
-  func inTransaction<T>(writing: Bool, _ body: () throws(StoreError) -> T) throws(StoreError) -> T
+  /// write is exclusive of every other writer of what `locking` names, so that each list's
+  /// version, its change-log entries and its block bookkeeping advance one commit at a
+  /// time. SQLite has one write lock for the file and ignores `locking`; PostgreSQL takes
+  /// transaction-scoped advisory locks (``WriteLocks``).
+  func inTransaction<T>(
+    writing: Bool, locking: WriteLocks, _ body: () throws(StoreError) -> T
+  ) throws(StoreError) -> T
 
-  /// Opens a write transaction, with the same locks as ``inTransaction(writing:_:)``, that
-  /// stays open until ``endWrite(committing:)``: for a group of commands committed
-  /// together (``Store/committingTogether(_:)``), which runs inside ``access``.
+  /// Opens a write transaction that stays open until ``endWrite(committing:)``: for a
+  /// group of commands committed together (``Store/committingTogether(_:)``), which runs
+  /// inside ``access``. It locks no list yet: each write of the group locks its own
+  /// (``lockList(_:)``).
   func beginWrite() throws(StoreError)
+  /// Inside a write transaction, makes it exclusive of every other writer of `list`
+  /// (nothing on SQLite, whose write lock covers the file). On PostgreSQL it waits only
+  /// for a lock that keeps the transaction's locks in their one order; out of order it
+  /// tries, and when another transaction holds the lock the transaction fails (then or at
+  /// a later statement) instead of risking a deadlock.
+  func lockList(_ list: String) throws(StoreError)
+  /// Inside a write transaction, makes it exclusive of every other writer (nothing on
+  /// SQLite). On PostgreSQL it waits for every other writer to end; two transactions
+  /// asking at once make a deadlock that PostgreSQL breaks by failing one (retryable).
+  func lockAll() throws(StoreError)
+  /// Whether the open write transaction may change `list` (true on SQLite).
+  func holdsLock(of list: String) -> Bool
+  /// Just before a write transaction appends to the change log: the change log's ids must
+  /// grow in commit order (see `PostgresStoreConnection.commitLock`). Nothing on SQLite.
+  func lockLogForCommit() throws(StoreError)
   /// Commits (or rolls back) the transaction ``beginWrite()`` opened. A transaction that
   /// a failed statement left aborted is rolled back and reported as an error, never
   /// reported committed.
@@ -76,7 +95,21 @@ protocol StoreConnection: AnyObject {
   func ping() -> Bool
 }
 
+/// The locks a PostgreSQL write transaction takes before it changes anything.
+enum WriteLocks: Equatable {
+  /// Every writer waits for this one, and it for them (an import, a migration, grants).
+  case all
+  /// These lists only (none: a write that changes no list, such as a session's stack).
+  case lists([String])
+}
+
 extension StoreConnection {
+  func inTransaction<T>(writing: Bool, _ body: () throws(StoreError) -> T) throws(StoreError)
+    -> T
+  {
+    try inTransaction(writing: writing, locking: .all, body)
+  }
+
   /// ``firstRows(_:_:)`` with one round trip per statement.
   func firstRowsOneByOne(
     _ statements: [(sql: String, arguments: [any DatabaseValueConvertible])],

@@ -57,9 +57,20 @@ extension Database: StoreConnection {
 
   func lastInsertID() throws(StoreError) -> Int { lastInsertedRowID }
 
-  func inTransaction<T>(writing: Bool, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+  /// SQLite's write lock covers the whole file: `locking` changes nothing.
+  func inTransaction<T>(
+    writing: Bool, locking: WriteLocks, _ body: () throws(StoreError) -> T
+  ) throws(StoreError) -> T {
     try inTransaction(writing ? .immediate : .deferred, body)
   }
+
+  func lockList(_ list: String) throws(StoreError) {}
+
+  func lockAll() throws(StoreError) {}
+
+  func holdsLock(of list: String) -> Bool { true }
+
+  func lockLogForCommit() throws(StoreError) {}
 
   func beginWrite() throws(StoreError) {
     precondition(isAutocommit, "beginWrite inside a transaction on \(path)")

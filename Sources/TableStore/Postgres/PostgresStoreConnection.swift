@@ -8,12 +8,21 @@ import TableModel
 ///
 /// Transactions: a read runs in `REPEATABLE READ, READ ONLY`, so that it sees one state
 /// throughout, as a SQLite read transaction does. A write runs in `READ COMMITTED` and
-/// first takes a transaction-scoped advisory lock that every tableweb writer of the
-/// database takes (``writeLock``): writers on any number of servers commit one at a time,
-/// exactly as SQLite's write lock makes them, so each list's version goes up by one per
-/// change with no duplicate, and the change log's ids grow in commit order — a reader that
-/// has seen id N has seen every commit before it (what ``Store/logEntries(after:limit:)``
-/// relies on).
+/// first takes transaction-scoped advisory locks (``WriteLocks``): a write to some lists
+/// takes ``writeLock`` shared and then each list's lock (``listLockClass``, a stable hash of
+/// the list's id), in one order (ascending keys), so writers of different lists, on any
+/// number of servers, run side by side while each list's version still goes up by one per
+/// change with no duplicate; an import or a grant takes ``writeLock`` exclusively and waits
+/// for every other writer (and they for it), as the single lock of before did.
+///
+/// The change log's ids then no longer come in commit order by themselves: a write to
+/// list A could take id 10, a write to list B id 11 and commit first, and a reader that
+/// saw 11 would never look at 10 again. So the log's entries are appended last, just
+/// before COMMIT, under a third lock (``commitLock``, see ``lockLogForCommit()``) held
+/// until the transaction has committed: ids are handed out in commit order, and a reader
+/// that sees id N sees every entry below it (what ``Store/logEntries(after:limit:)``
+/// relies on). PostgreSQL makes a commit visible before it releases the transaction's
+/// locks, so the next holder's entries are visible only after this one's.
 ///
 /// - Important: Not `Sendable`: use it from one thread at a time (libpq's rule).
 final class PostgresStoreConnection: StoreConnection {
@@ -28,8 +37,80 @@ final class PostgresStoreConnection: StoreConnection {
   /// The id of the row the last INSERT into a table with ids made.
   private var lastID = 0
 
-  /// The advisory lock key every write transaction takes ("tw" + 1).
+  /// The advisory lock key every write transaction takes ("tw" + 1): shared by writes to
+  /// some lists, exclusive for a write that may change anything.
   static let writeLock = 0x7477_0001
+  /// The advisory lock key a write transaction takes just before it appends to the change
+  /// log, held until it has committed ("tw" + 2).
+  static let commitLock = 0x7477_0002
+  /// The first half of a list's advisory lock key (PostgreSQL's two-key form, a space
+  /// apart from the one-key locks above); the second half is ``listLockKey(_:)``.
+  static let listLockClass: Int32 = 0x7477
+
+  /// A list's lock key: FNV-1a of its id's UTF-8, the same on every server and build
+  /// (Swift's `Hasher` is seeded per process). Two lists sharing a key only wait for each
+  /// other.
+  static func listLockKey(_ list: String) -> Int32 {
+    var hash: UInt32 = 2_166_136_261
+    for byte in list.utf8 {
+      hash ^= UInt32(byte)
+      hash = hash &* 16_777_619
+    }
+    return Int32(bitPattern: hash)
+  }
+
+  /// The lists' keys the open write transaction holds; nil: it holds ``writeLock``
+  /// exclusively, which covers every list.
+  private var heldListKeys: Set<Int32>? = []
+
+  /// BEGIN with the locks of `locking`, in one round trip.
+  private func beginScript(_ locking: WriteLocks) -> String {
+    switch locking {
+    case .all:
+      heldListKeys = nil
+      return "BEGIN; SELECT pg_advisory_xact_lock(\(Self.writeLock))"
+    case .lists(let lists):
+      let keys = Set(lists.map(Self.listLockKey))
+      heldListKeys = keys
+      return
+        (["BEGIN", "SELECT pg_advisory_xact_lock_shared(\(Self.writeLock))"]
+        + keys.sorted().map { "SELECT pg_advisory_xact_lock(\(Self.listLockClass), \($0))" })
+        .joined(separator: "; ")
+    }
+  }
+
+  /// Sent ahead in a group's pipeline (no round trip of its own: a group of 64 commands
+  /// may lock 50 lists). Out of order it tries, and a lock another writer holds makes the
+  /// statement fail (a division by zero, since plain SQL cannot raise an error; a constant
+  /// error would be raised at planning), which aborts the transaction: the group breaks,
+  /// and its commands run again one by one.
+  func lockList(_ list: String) throws(StoreError) {
+    guard var held = heldListKeys else { return }
+    let key = Self.listLockKey(list)
+    guard !held.contains(key) else { return }
+    let lock = "(\(Self.listLockClass), \(key))"
+    _ = try runLater(
+      held.allSatisfy({ $0 < key })
+        ? "SELECT pg_advisory_xact_lock\(lock)"
+        : "SELECT 1 / pg_try_advisory_xact_lock\(lock)::int", [])
+    held.insert(key)
+    heldListKeys = held
+  }
+
+  func lockAll() throws(StoreError) {
+    guard heldListKeys != nil else { return }
+    try run("SELECT pg_advisory_xact_lock(\(Self.writeLock))", [])
+    heldListKeys = nil
+  }
+
+  func holdsLock(of list: String) -> Bool {
+    heldListKeys.map { $0.contains(Self.listLockKey(list)) } ?? true
+  }
+
+  func lockLogForCommit() throws(StoreError) {
+    // Sent ahead in a group's pipeline: nothing is read from it.
+    _ = try runLater("SELECT pg_advisory_xact_lock(\(Self.commitLock))", [])
+  }
 
   var dialect: SQLDialect { .postgres }
 
@@ -259,18 +340,18 @@ final class PostgresStoreConnection: StoreConnection {
   /// The id the last INSERT into a table with ids returned.
   func lastInsertID() throws(StoreError) -> Int { lastID }
 
-  func inTransaction<T>(writing: Bool, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+  func inTransaction<T>(
+    writing: Bool, locking: WriteLocks, _ body: () throws(StoreError) -> T
+  ) throws(StoreError) -> T {
     try connection.access.exclusively { () throws(StoreError) -> T in
-      // BEGIN and the write lock in one round trip.
+      // BEGIN and the write locks in one round trip.
       try reconnectIfBroken()
       isInsideTransaction = true
       defer { isInsideTransaction = false }
       let value: T
       do throws(StoreError) {
         try begin(
-          writing
-            ? "BEGIN; SELECT pg_advisory_xact_lock(\(Self.writeLock))"
-            : "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+          writing ? beginScript(locking) : "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         value = try body()
         try run("COMMIT", [])
       } catch {
@@ -284,7 +365,7 @@ final class PostgresStoreConnection: StoreConnection {
   func beginWrite() throws(StoreError) {
     precondition(!isInsideTransaction, "beginWrite inside a transaction")
     try reconnectIfBroken()
-    try begin("BEGIN; SELECT pg_advisory_xact_lock(\(Self.writeLock))")
+    try begin(beginScript(.lists([])))
     isInsideTransaction = true
     do {
       try connection.beginPipeline()

@@ -34,7 +34,29 @@ extension ChangeLogStore {
 
   /// Appends the entries of a committed `change` (inside its write transaction), with the
   /// prior rows its write noted in `context`.
+  ///
+  /// On PostgreSQL the entries wait in ``Store/pendingLog`` for ``flushPending()``, just
+  /// before COMMIT.
   func append(_ change: TableChange, _ context: WriteContext) throws(StoreError) {
+    guard store.database.dialect == .sqlite else {
+      if !change.isEmpty { store.pendingLog.append((change, context)) }
+      return
+    }
+    try insert(change, context)
+  }
+
+  /// Appends the pending entries of the open write transaction (PostgreSQL), under the
+  /// commit lock, which it then holds until the transaction ends: ids are taken in commit
+  /// order (see `PostgresStoreConnection`).
+  func flushPending() throws(StoreError) {
+    guard !store.pendingLog.isEmpty else { return }
+    let pending = store.pendingLog
+    store.pendingLog = []
+    try store.database.lockLogForCommit()
+    for (change, context) in pending { try insert(change, context) }
+  }
+
+  private func insert(_ change: TableChange, _ context: WriteContext) throws(StoreError) {
     var ahead = false
     for listChange in change.lists {
       ahead = try executeLater(

@@ -17,7 +17,8 @@ extension SessionStore {
       ])
     }
     let text = JSONValue.array(levels).serialized
-    try write { () throws(StoreError) in
+    // A session's stack is no list's: no list lock, no other writer to wait for.
+    try store.write(locking: .lists([])) { () throws(StoreError) in
       try execute(
         """
         INSERT INTO session (token, stack, updated) VALUES (?, ?, unixepoch())
@@ -59,7 +60,8 @@ extension SessionStore {
 
   /// Forgets sessions not saved for `seconds`, and their undo stacks.
   func delete(olderThan seconds: Int) throws(StoreError) {
-    try write { () throws(StoreError) in
+    // A session's stack is no list's: no list lock, no other writer to wait for.
+    try store.write(locking: .lists([])) { () throws(StoreError) in
       try execute("DELETE FROM session WHERE updated < unixepoch() - ?", seconds)
       try execute("DELETE FROM undo_step WHERE session NOT IN (SELECT token FROM session)")
     }

@@ -76,7 +76,8 @@ extension Store {
   func toggleFlag(_ row: String, in list: String, recording record: ChangeRecord?)
     throws(StoreError) -> TableChange
   {
-    try write(recording: record) { (context: inout WriteContext) throws(StoreError) in
+    try write(recording: record, locking: .lists([list])) {
+      (context: inout WriteContext) throws(StoreError) in
       let record = try requireList(list)
       var found = try requireVisibleRow(row, in: record)
       try notePrior(found, in: record, placed: false, into: &context)

@@ -13,7 +13,8 @@ extension Store {
   func deleteRows(_ rows: [String], in list: String, recording record: ChangeRecord?)
     throws(StoreError) -> TableChange
   {
-    try write(recording: record) { (context: inout WriteContext) throws(StoreError) in
+    try write(recording: record, locking: .lists([list])) {
+      (context: inout WriteContext) throws(StoreError) in
       let record = try requireList(list)
       guard record.isEditable else { throw .notAllowed("list \(list) is not editable") }
       guard !rows.isEmpty else { return TableChange() }

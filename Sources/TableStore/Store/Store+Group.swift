@@ -66,14 +66,22 @@ extension Store {
         return
       case .open:
         do throws(StoreError) {
+          do throws(StoreError) {
+            try flushLog()
+          } catch {
+            try? database.endWrite(committing: false)
+            throw error
+          }
           try database.endWrite(committing: true)
           try afterGroupCommit?()
         } catch {
           reservedIDs = 0..<0
+          pendingLog = []
           throw error
         }
       case .broken(let error):
         reservedIDs = 0..<0
+        pendingLog = []
         do {
           try database.endWrite(committing: false)
         } catch {
@@ -96,8 +104,13 @@ extension Store {
   }
 
   /// One write inside a group, with its context, its record and log entries.
+  ///
+  /// The group's transaction locks each write's lists as it comes (`lockList(_:)`), or
+  /// everything (`lockAll()`); a list another writer holds out of the lock order, or a
+  /// deadlock PostgreSQL broke, breaks the group, and its commands run again one by one.
   func writeInGroup<T>(
-    recording record: ChangeRecord?, _ body: (inout WriteContext) throws(StoreError) -> T
+    recording record: ChangeRecord?, locking: WriteLocks,
+    _ body: (inout WriteContext) throws(StoreError) -> T
   ) throws(StoreError) -> T {
     guard case .group(let state) = scope else {
       preconditionFailure("writeInGroup outside a group")
@@ -106,6 +119,7 @@ extension Store {
     case .broken(let error):
       throw error
     case .requested:
+      pendingLog = []
       try database.beginWrite()
       scope = .group(.open(logRead: false))
     case .open:
@@ -113,7 +127,18 @@ extension Store {
     }
     let before = database.modifications
     var context = WriteContext(record: record)
-    do {
+    do throws(StoreError) {
+      let newLists: Bool
+      switch locking {
+      case .all:
+        newLists = database.dialect == .postgres
+        try database.lockAll()
+      case .lists(let lists):
+        newLists = !lists.allSatisfy(database.holdsLock(of:))
+        for list in lists { try database.lockList(list) }
+      }
+      // Another server may have committed to a list just locked since the log was read.
+      if newLists, case .group(.open(true)) = scope { scope = .group(.open(logRead: false)) }
       return try run(body, in: &context)
     } catch {
       if database.modifications != before || error.isFromDatabase {
@@ -123,9 +148,10 @@ extension Store {
     }
   }
 
-  /// Inside a group's open transaction, which holds the write lock since its first write,
-  /// nobody else commits: once the log was read there, it holds nothing new but the
-  /// group's own entries, which their commands publish themselves.
+  /// Inside a group's open transaction nobody else commits to the lists it has locked:
+  /// once the log was read there, it holds nothing new for them (the group's own entries
+  /// are appended at its end, and their commands publish them themselves). A write that
+  /// locks another list makes the next read needed again (`writeInGroup`).
   func logReadIsNeeded() -> Bool {
     guard case .group(.open(let logRead)) = scope else { return true }
     if logRead { return false }

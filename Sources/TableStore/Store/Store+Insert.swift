@@ -9,7 +9,9 @@ extension Store {
     in list: String, section: String, after: String?, _ content: NewRow,
     by author: ChangeAuthor? = nil
   ) throws(StoreError) -> TableChange {
-    try write(recording: ChangeRecord(author, command: "insert", list: list)) {
+    try write(
+      recording: ChangeRecord(author, command: "insert", list: list), locking: .lists([list])
+    ) {
       (_: inout WriteContext) throws(StoreError) in
       let record = try requireList(list)
       guard record.isEditable else { throw .notAllowed("list \(list) is not editable") }

@@ -55,6 +55,12 @@ extension Store {
     try changeLogStore.append(change, context)
   }
 
+  /// Appends the entries the open write transaction kept for its end (PostgreSQL: under
+  /// the commit lock, so that ids grow in commit order).
+  func flushLog() throws(StoreError) {
+    try changeLogStore.flushPending()
+  }
+
   /// Appends a `replaced` entry: every list was rewritten (an import).
   func appendReplacedToLog() throws(StoreError) {
     try changeLogStore.appendReplaced()

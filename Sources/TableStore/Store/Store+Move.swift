@@ -8,7 +8,8 @@ extension Store {
     _ row: String, in list: String, toSection: String, after: String?,
     by author: ChangeAuthor? = nil
   ) throws(StoreError) -> TableChange {
-    try write(recording: ChangeRecord(author, command: "move", list: list)) {
+    try write(recording: ChangeRecord(author, command: "move", list: list), locking: .lists([list]))
+    {
       (context: inout WriteContext) throws(StoreError) in
       let record = try requireList(list)
       guard record.isEditable else { throw .notAllowed("list \(list) is not editable") }

@@ -14,7 +14,8 @@ extension Store {
   func select(_ row: String, in list: String, recording record: ChangeRecord?)
     throws(StoreError) -> TableChange
   {
-    try write(recording: record) { (context: inout WriteContext) throws(StoreError) in
+    try write(recording: record, locking: .lists([list])) {
+      (context: inout WriteContext) throws(StoreError) in
       let record = try requireList(list)
       let found = try requireVisibleRow(row, in: record)
       var edits: [RowEdit] = []

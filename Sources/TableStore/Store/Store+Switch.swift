@@ -7,7 +7,9 @@ extension Store {
   public func setSwitch(_ row: String, in list: String, isOn: Bool, by author: ChangeAuthor? = nil)
     throws(StoreError) -> TableChange
   {
-    try write(recording: ChangeRecord(author, command: "toggle", list: list)) {
+    try write(
+      recording: ChangeRecord(author, command: "toggle", list: list), locking: .lists([list])
+    ) {
       (context: inout WriteContext) throws(StoreError) in
       let (record, read) = try requireList(list, readingRow: row)
       let found = try requireVisible(read, row, in: record)

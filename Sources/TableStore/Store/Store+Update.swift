@@ -9,7 +9,9 @@ extension Store {
     _ row: String, in list: String, text: String?, detail: String??, flagged: Bool? = nil,
     values: [String: String]? = nil, by author: ChangeAuthor? = nil
   ) throws(StoreError) -> TableChange {
-    try write(recording: ChangeRecord(author, command: "update", list: list)) {
+    try write(
+      recording: ChangeRecord(author, command: "update", list: list), locking: .lists([list])
+    ) {
       (context: inout WriteContext) throws(StoreError) in
       let (record, read) = try requireList(list, readingRow: row)
       guard record.isEditable else { throw .notAllowed("list \(list) is not editable") }

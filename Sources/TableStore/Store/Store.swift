@@ -46,6 +46,13 @@ public final class Store {
   var undoSession: String?
   /// Inside an undo or redo: the writes it makes join its own (`UndoComposition`).
   var composing: UndoComposition?
+  /// On PostgreSQL, the changes (and their writes' prior rows) the open write transaction
+  /// appends to the change log just before it commits, under the commit lock
+  /// (``flushLog()``), so that the log's ids grow in commit order; each with its write's
+  /// context (prior rows, command and author).
+  var pendingLog: [(change: TableChange, context: WriteContext)] = []
+  /// A write changed a list it had not locked: its next attempt locks every list.
+  var lockEverythingNext = false
 
   /// Opens the database at `path`, creating and migrating it as needed: WAL journal,
   /// `synchronous = NORMAL`, a 5 s busy timeout, foreign keys on.
@@ -211,29 +218,43 @@ public final class Store {
   /// `record` of who makes it, and the prior rows it notes), and the same transaction
   /// adds the record to `change_log` and a returned `TableChange` to the change log.
   /// Inside `committingTogether(_:)` the write joins the group's transaction instead.
+  ///
+  /// `locking` names what the write may change (PostgreSQL locks only that; see
+  /// ``WriteLocks``): by default the list of its `record`, or everything when it has none.
+  /// A write whose change turns out to reach a list it did not lock (a selection that
+  /// updates the parent list's row, a delete that removes child lists) is rolled back and
+  /// run again with every list locked.
   func write<T>(
-    recording record: ChangeRecord? = nil,
+    recording record: ChangeRecord? = nil, locking: WriteLocks? = nil,
     _ body: (inout WriteContext) throws(StoreError) -> T
   ) throws(StoreError) -> T {
     guard !isReadOnly else { throw .readOnly("the database was opened read-only") }
     if let composing { return try composing.join(body) }
+    let locks = locking ?? record.map { .lists([$0.list]) } ?? .all
     switch scope {
     case .refusing(let refusal): throw refusal
-    case .group: return try writeInGroup(recording: record, body)
+    case .group: return try writeInGroup(recording: record, locking: locks, body)
     case .alone: break
     }
     precondition(
       !database.isInTransaction, "a store write inside another transaction on \(redactedPath)")
     var attempt = 1
+    lockEverythingNext = false
     while true {
       do {
-        return try database.inTransaction(writing: true) { () throws(StoreError) in
+        pendingLog = []
+        return try database.inTransaction(
+          writing: true, locking: lockEverythingNext ? .all : locks
+        ) { () throws(StoreError) in
           var context = WriteContext(record: record)
-          return try run(body, in: &context)
+          let result = try run(body, in: &context)
+          try flushLog()
+          return result
         }
       } catch {
         // A reservation of ids made in the rolled-back transaction is undone with it.
         reservedIDs = 0..<0
+        pendingLog = []
         guard error.isRetryable, attempt < Store.writeAttempts else { throw error }
         attempt += 1
       }
@@ -241,8 +262,10 @@ public final class Store {
   }
 
   /// A write whose body needs nothing of its context (sessions, grants, an import).
-  func write<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-    try write { (_: inout WriteContext) throws(StoreError) -> T in try body() }
+  func write<T>(locking: WriteLocks = .all, _ body: () throws(StoreError) -> T)
+    throws(StoreError) -> T
+  {
+    try write(locking: locking) { (_: inout WriteContext) throws(StoreError) -> T in try body() }
   }
 
   /// `body` with `context`, then its record and its change logged: inside the write's
@@ -254,10 +277,23 @@ public final class Store {
     let result = try body(&context)
     try logAuthor(of: context)
     if let change = result as? TableChange {
+      try requireLocks(for: change)
       try appendToLog(change, context)
       try recordUndoStep(change, context)
     }
     return result
+  }
+
+  /// Throws a retryable error, and makes the next attempt lock every list, when `change`
+  /// reaches a list the transaction has not locked (never on SQLite).
+  private func requireLocks(for change: TableChange) throws(StoreError) {
+    let lists = change.lists.map(\.list) + change.removedLists
+    guard lists.allSatisfy(database.holdsLock(of:)) else {
+      lockEverythingNext = true
+      throw .postgres(
+        sqlState: "40001", message: "the write changed lists it had not locked; it runs again",
+        sql: nil)
+    }
   }
 
   /// How many times a write that lost to a concurrent one is tried in all.
