@@ -1,0 +1,180 @@
+import TableModel
+
+extension Store {
+  /// The tables an import fills: their secondary indexes and triggers are dropped for the
+  /// load and made again once at its end.
+  static let bulkLoadTables = ["row", "block", "section"]
+
+  /// Runs `body`, which fills ``bulkLoadTables`` with many rows, inside the write
+  /// transaction under way, with those tables' secondary indexes and triggers dropped for
+  /// its length and made again (from the definitions the database holds) once at its end,
+  /// in the same transaction: a failure anywhere rolls all of it back, the dropped indexes
+  /// and triggers with it. The unique constraints (`key`, ids) stay, so a duplicate still
+  /// fails the load.
+  ///
+  /// The triggers are not there while `body` runs: `body` writes `row.search` itself
+  /// (SQLite; see `Importer`), and on PostgreSQL it is computed in one statement here.
+  /// Search data kept elsewhere (an index the triggers keep) is built again here, once.
+  ///
+  /// The settings it changes for the load are the connection's memory for sorting and
+  /// caching pages only; durability (journal, `synchronous`) is untouched, so the
+  /// committed result is as safe as any other commit.
+  func bulkLoad<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    let dropped = try dropForBulkLoad()
+    let settings = try widenForBulkLoad()
+    defer { try? restore(settings) }
+    let result = try body()
+    try rebuildAfterBulkLoad(dropped)
+    return result
+  }
+
+  /// An index or trigger dropped for a load, with the statement that makes it again.
+  struct DroppedObject {
+    var kind: String  // index | trigger
+    var name: String
+    var table: String
+    var create: String
+  }
+
+  /// Drops the secondary indexes and triggers of ``bulkLoadTables`` and returns how to
+  /// make them again. Constraint indexes (primary keys, `UNIQUE` columns) are kept.
+  func dropForBulkLoad() throws(StoreError) -> [DroppedObject] {
+    let objects = try bulkLoadObjects()
+    for object in objects {
+      switch (object.kind, dialect) {
+      case ("trigger", .postgres):
+        try execute("DROP TRIGGER \(quoted(object.name)) ON \(quoted(object.table))")
+      default:
+        try execute("DROP \(object.kind.uppercased()) \(quoted(object.name))")
+      }
+    }
+    return objects
+  }
+
+  /// The secondary indexes and triggers of ``bulkLoadTables``, as the database holds them.
+  func bulkLoadObjects() throws(StoreError) -> [DroppedObject] {
+    let tables = Store.bulkLoadTables
+    let objects: [DroppedObject]
+    switch dialect {
+    case .sqlite:
+      // sqlite_master has no SQL for the indexes behind UNIQUE and PRIMARY KEY.
+      objects = try fetchAll(
+        """
+        SELECT type, name, tbl_name, sql FROM sqlite_master
+        WHERE type IN ('index', 'trigger') AND sql IS NOT NULL
+          AND tbl_name IN (\(tables.map { "'\($0)'" }.joined(separator: ", ")))
+        ORDER BY type, name
+        """, []
+      ) {
+        DroppedObject(
+          kind: $0.string(0), name: $0.string(1), table: $0.string(2), create: $0.string(3))
+      }
+    case .postgres:
+      let names = tables.map { "'\($0)'" }.joined(separator: ", ")
+      objects = try fetchAll(
+        """
+        SELECT 'index', i.indexname, i.tablename, i.indexdef FROM pg_indexes i
+        WHERE i.schemaname = current_schema() AND i.tablename IN (\(names))
+          AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname
+            AND c.connamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()))
+        UNION ALL
+        SELECT 'trigger', t.tgname, c.relname, pg_get_triggerdef(t.oid) FROM pg_trigger t
+        JOIN pg_class c ON c.oid = t.tgrelid
+        WHERE NOT t.tgisinternal AND c.relname IN (\(names))
+          AND c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+        ORDER BY 1, 2
+        """, []
+      ) {
+        DroppedObject(
+          kind: $0.string(0), name: $0.string(1), table: $0.string(2), create: $0.string(3))
+      }
+    }
+    return objects
+  }
+
+  /// Makes again what ``dropForBulkLoad()`` dropped, after the rows are in: every index
+  /// built once from the loaded rows, the search data computed where the triggers would
+  /// have, and the triggers back for every later write.
+  func rebuildAfterBulkLoad(_ dropped: [DroppedObject]) throws(StoreError) {
+    if dialect == .postgres {
+      // Without its trigger the load left `row.search` empty: one statement fills it.
+      try execute("UPDATE row SET search = tableweb_search_key(text, detail)")
+    }
+    for object in dropped where object.kind == "index" { try execute(object.create) }
+    for object in dropped where object.kind == "trigger" { try execute(object.create) }
+    // Search data kept outside `row` (a search index) is built here, once.
+  }
+
+  /// The connection's settings a load widens, to restore after it.
+  struct LoadSettings {
+    var cacheSize: Int?
+  }
+
+  /// Lets SQLite keep the load's pages in memory (256 MiB instead of 32 MiB), so that
+  /// building the indexes sorts in memory; nothing on PostgreSQL.
+  func widenForBulkLoad() throws(StoreError) -> LoadSettings {
+    guard dialect == .sqlite else { return LoadSettings() }
+    let cacheSize = try fetchInt("PRAGMA cache_size")
+    try execute("PRAGMA cache_size = -262144")
+    return LoadSettings(cacheSize: cacheSize)
+  }
+
+  func restore(_ settings: LoadSettings) throws(StoreError) {
+    guard dialect == .sqlite, let cacheSize = settings.cacheSize else { return }
+    try execute("PRAGMA cache_size = \(cacheSize)")
+  }
+
+  /// The statement a bulk load inserts each row with, its values in this order.
+  static let loadRowSQL = """
+    INSERT INTO row (id, key, list_id, block_id, pos, text, detail, style, image, accessory,
+      switch, checked, visible, lines, flagged, slot_values, actions, search)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    """
+
+  /// Inserts one row of a bulk load (``loadRowSQL``'s columns, in order). On SQLite the
+  /// prepared statement is kept for the load rather than looked up by its text for every
+  /// row; on PostgreSQL the row is added to a `COPY … FROM STDIN` sent when 8 MiB are
+  /// waiting or the section ends (``flushLoadedRows()``).
+  func insertLoadedRow(_ values: any DatabaseValueConvertible...) throws(StoreError) {
+    if database is PostgresStoreConnection {
+      for (index, value) in values.enumerated() {
+        if index > 0 { copyBuffer.append(UInt8(ascii: "\t")) }
+        PostgresConnection.appendCopyText(value.databaseValue, to: &copyBuffer)
+      }
+      copyBuffer.append(UInt8(ascii: "\n"))
+      if copyBuffer.count >= 8 << 20 { try flushLoadedRows() }
+      return
+    }
+    guard let sqlite = database as? Database else {
+      return try execute(Store.loadRowSQL, arguments: values)
+    }
+    do {
+      if loadRowStatement == nil { loadRowStatement = try sqlite.cachedStatement(Store.loadRowSQL) }
+      try loadRowStatement!.execute(values)
+    } catch {
+      throw StoreError(error)
+    }
+  }
+
+  /// Sends the rows ``insertLoadedRow(_:)`` gathered for PostgreSQL's COPY (nothing on
+  /// SQLite, which inserted them already).
+  func flushLoadedRows() throws(StoreError) {
+    guard !copyBuffer.isEmpty, let postgres = database as? PostgresStoreConnection else { return }
+    defer { copyBuffer.removeAll(keepingCapacity: true) }
+    do {
+      try postgres.connection.copyIn(Store.loadRowCopySQL, data: copyBuffer)
+    } catch {
+      throw StoreError(error)
+    }
+  }
+
+  static let loadRowCopySQL = """
+    COPY row (id, key, list_id, block_id, pos, text, detail, style, image, accessory,
+      switch, checked, visible, lines, flagged, slot_values, actions, search) FROM STDIN
+    """
+
+  private func quoted(_ name: String) -> String {
+    "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"")
+      + "\""
+  }
+}
