@@ -3,7 +3,8 @@ import TableModel
 import TableStore
 
 /// `tablebench import --postgres URL`: the same import on PostgreSQL, beside a bare COPY
-/// of the same rows into a table with the same columns and no index, in the same run.
+/// of the same rows (the same columns and values, in 8 MiB pieces as the import sends
+/// them, one transaction) into a table with no index and no trigger, in the same run.
 extension ImportBenchmark {
   func measurePostgres(url: String, file: AppFile, parse: Duration) throws {
     let store = try Store(path: url)
@@ -11,7 +12,45 @@ extension ImportBenchmark {
     print(
       "\nPostgreSQL \(connection.serverVersion / 10_000).\(connection.serverVersion % 100)"
         + " (\(store.redactedPath)), the same rows, best of \(rounds):")
+    if let settings = try? connection.fetchOne(
+      "SELECT current_setting('fsync'), current_setting('synchronous_commit')", [],
+      { "fsync = \($0.string(0)), synchronous_commit = \($0.string(1))" })
+    {
+      print("  (\(settings ?? "?"))")
+    }
+    let rows = file.root.sections[0].rows
+    try connection.executeScript(
+      """
+      DROP TABLE IF EXISTS bare_row;
+      CREATE TABLE bare_row (id BIGINT, key TEXT NOT NULL, list_id BIGINT NOT NULL,
+        block_id BIGINT NOT NULL, pos BIGINT NOT NULL, text TEXT NOT NULL, detail TEXT,
+        style TEXT NOT NULL, image TEXT, accessory TEXT, switch BOOLEAN, checked BOOLEAN NOT NULL,
+        visible BOOLEAN NOT NULL, lines BIGINT NOT NULL, flagged BOOLEAN NOT NULL,
+        slot_values TEXT, actions TEXT, search TEXT NOT NULL);
+      """)
+    let bare = try best {
+      _ = try connection.execute("TRUNCATE bare_row")
+      try connection.inTransaction { () throws(PostgresError) in
+        var data: [UInt8] = []
+        data.reserveCapacity(9 << 20)
+        for (index, row) in rows.enumerated() {
+          for (column, value) in Self.values(row, index: index).enumerated() {
+            if column > 0 { data.append(UInt8(ascii: "\t")) }
+            PostgresConnection.appendCopyText(value.databaseValue, to: &data)
+          }
+          data.append(UInt8(ascii: "\n"))
+          if data.count >= 8 << 20 || index == rows.count - 1 {
+            try connection.copyIn("COPY bare_row (\(Self.columns)) FROM STDIN", data: data)
+            data.removeAll(keepingCapacity: true)
+          }
+        }
+      }
+    }
+    print("  bare COPY of the same rows (baseline): \(seconds(bare))")
     let write = try best { try store.importFile(file) }
-    print("  import: \(seconds(parse + write)) — writing \(seconds(write)) after the parse")
+    print(
+      "  import: \(seconds(parse + write)) — writing \(seconds(write)) after the parse;"
+        + String(format: " writing ÷ bare COPY %.2f×", ratio(write, bare)))
+    _ = try connection.execute("DROP TABLE bare_row")
   }
 }
