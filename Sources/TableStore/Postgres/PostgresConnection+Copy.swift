@@ -3,7 +3,7 @@ import TableModel
 
 extension PostgresConnection {
   /// Runs `COPY … FROM STDIN` (`sql`) with `data`, in COPY's text format (one line a
-  /// row, columns separated by tabs, `\N` for NULL; see ``copyText(_:)``), sent in chunks
+  /// row, columns separated by tabs, `\N` for NULL; see `appendCopyText(_:to:)`), sent in chunks
   /// through `PQputCopyData`; returns how many rows it wrote. A row the table refuses
   /// fails the whole COPY, and the transaction it is in.
   @discardableResult

@@ -5,7 +5,7 @@ extension Store {
   /// load and made again once at its end.
   static let bulkLoadTables = ["row", "block", "section"]
 
-  /// Runs `body`, which fills ``bulkLoadTables`` with many rows, inside the write
+  /// Runs `body`, which fills `bulkLoadTables` with many rows, inside the write
   /// transaction under way, with those tables' secondary indexes and triggers dropped for
   /// its length and made again (from the definitions the database holds) once at its end,
   /// in the same transaction: a failure anywhere rolls all of it back, the dropped indexes
@@ -17,7 +17,7 @@ extension Store {
   /// it, since it fills each row as COPY writes it, where one UPDATE at the end wrote
   /// every row twice (`tablebench import`, 300,000 rows: 3.2 s against 5.2 s). Search data
   /// kept elsewhere (an index the triggers keep) is built again in
-  /// ``rebuildAfterBulkLoad(_:)``, once.
+  /// `rebuildAfterBulkLoad(_:)`, once.
   ///
   /// The settings it changes for the load are the connection's memory for sorting and
   /// caching pages only; durability (journal, `synchronous`) is untouched, so the
@@ -39,7 +39,7 @@ extension Store {
     var create: String
   }
 
-  /// Drops the secondary indexes and triggers of ``bulkLoadTables`` and returns how to
+  /// Drops the secondary indexes and triggers of `bulkLoadTables` and returns how to
   /// make them again. Constraint indexes (primary keys, `UNIQUE` columns) are kept, and
   /// PostgreSQL's `row_search` trigger.
   func dropForBulkLoad() throws(StoreError) -> [DroppedObject] {
@@ -55,7 +55,7 @@ extension Store {
     return objects
   }
 
-  /// The secondary indexes and triggers of ``bulkLoadTables``, as the database holds them.
+  /// The secondary indexes and triggers of `bulkLoadTables`, as the database holds them.
   func bulkLoadObjects() throws(StoreError) -> [DroppedObject] {
     let tables = Store.bulkLoadTables
     let objects: [DroppedObject]
@@ -96,7 +96,7 @@ extension Store {
     return objects
   }
 
-  /// Makes again what ``dropForBulkLoad()`` dropped, after the rows are in: every index
+  /// Makes again what `dropForBulkLoad()` dropped, after the rows are in: every index
   /// built once from the loaded rows, and the triggers back for every later write.
   func rebuildAfterBulkLoad(_ dropped: [DroppedObject]) throws(StoreError) {
     for object in dropped where object.kind == "index" { try execute(object.create) }
@@ -130,10 +130,10 @@ extension Store {
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     """
 
-  /// Inserts one row of a bulk load (``loadRowSQL``'s columns, in order). On SQLite the
+  /// Inserts one row of a bulk load (`loadRowSQL`'s columns, in order). On SQLite the
   /// prepared statement is kept for the load rather than looked up by its text for every
   /// row; on PostgreSQL the row is added to a `COPY … FROM STDIN` sent when 8 MiB are
-  /// waiting or the section ends (``flushLoadedRows()``).
+  /// waiting or the section ends (`flushLoadedRows()`).
   func insertLoadedRow(_ values: any DatabaseValueConvertible...) throws(StoreError) {
     if database is PostgresStoreConnection {
       for (index, value) in values.enumerated() {
@@ -155,7 +155,7 @@ extension Store {
     }
   }
 
-  /// Sends the rows ``insertLoadedRow(_:)`` gathered for PostgreSQL's COPY (nothing on
+  /// Sends the rows `insertLoadedRow(_:)` gathered for PostgreSQL's COPY (nothing on
   /// SQLite, which inserted them already).
   func flushLoadedRows() throws(StoreError) {
     guard !copyBuffer.isEmpty, let postgres = database as? PostgresStoreConnection else { return }

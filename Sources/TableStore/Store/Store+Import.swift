@@ -225,7 +225,7 @@ private struct Importer {
 
 /// A section's rows prepared for a bulk load on a thread of their own, a batch at a time,
 /// while the writer inserts the batches before: each row's search text (`row.search`,
-/// ``SearchQuery/key(text:detail:)``; SQLite only, PostgreSQL folds it itself) and its
+/// `SearchQuery/key(text:detail:)`; SQLite only, PostgreSQL folds it itself) and its
 /// stored values and actions (JSON). At most `depth` batches wait, so the preparing
 /// thread stays only a little ahead; a short section is prepared by the writer itself.
 final class PreparedRows: @unchecked Sendable {
