@@ -33,7 +33,7 @@ extension Store {
 
   /// An index or trigger dropped for a load, with the statement that makes it again.
   struct DroppedObject {
-    var kind: String  // index | trigger
+    var kind: String  // index | trigger | unique | foreign key (PostgreSQL's constraints on row)
     var name: String
     var table: String
     var create: String
@@ -48,6 +48,9 @@ extension Store {
       switch (object.kind, dialect) {
       case ("trigger", .postgres):
         try execute("DROP TRIGGER \(quoted(object.name)) ON \(quoted(object.table))")
+      case ("unique", _), ("foreign key", _):
+        try execute(
+          "ALTER TABLE \(quoted(object.table)) DROP CONSTRAINT \(quoted(object.name))")
       default:
         try execute("DROP \(object.kind.uppercased()) \(quoted(object.name))")
       }
@@ -86,6 +89,13 @@ extension Store {
         JOIN pg_class c ON c.oid = t.tgrelid
         WHERE NOT t.tgisinternal AND c.relname IN (\(names)) AND t.tgname <> 'row_search'
           AND c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+        UNION ALL
+        SELECT CASE c.contype WHEN 'u' THEN 'unique' ELSE 'foreign key' END, c.conname, t.relname,
+          'ALTER TABLE ' || quote_ident(t.relname) || ' ADD CONSTRAINT ' || quote_ident(c.conname)
+            || ' ' || pg_get_constraintdef(c.oid)
+        FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
+        WHERE c.contype IN ('u', 'f') AND t.relname = 'row'
+          AND t.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
         ORDER BY 1, 2
         """, []
       ) {
@@ -100,6 +110,10 @@ extension Store {
   /// built once from the loaded rows, and the triggers back for every later write.
   func rebuildAfterBulkLoad(_ dropped: [DroppedObject]) throws(StoreError) {
     for object in dropped where object.kind == "index" { try execute(object.create) }
+    // PostgreSQL's constraints on `row`: each checked over every row in one pass (an
+    // index build, a join), where COPY checked each row as it came (a trigger call).
+    for object in dropped where object.kind == "unique" { try execute(object.create) }
+    for object in dropped where object.kind == "foreign key" { try execute(object.create) }
     for object in dropped where object.kind == "trigger" { try execute(object.create) }
     // Search data kept outside `row` (a search index) is built here, once.
   }
@@ -112,7 +126,13 @@ extension Store {
   /// Lets SQLite keep the load's pages in memory (256 MiB instead of 32 MiB), so that
   /// building the indexes sorts in memory; nothing on PostgreSQL.
   func widenForBulkLoad() throws(StoreError) -> LoadSettings {
-    guard dialect == .sqlite else { return LoadSettings() }
+    guard dialect == .sqlite else {
+      // For this transaction only: building the indexes and checking the constraints
+      // sorts in memory.
+      try execute("SET LOCAL maintenance_work_mem = '256MB'")
+      try execute("SET LOCAL work_mem = '256MB'")
+      return LoadSettings()
+    }
     let cacheSize = try fetchInt("PRAGMA cache_size")
     try execute("PRAGMA cache_size = -262144")
     return LoadSettings(cacheSize: cacheSize)
