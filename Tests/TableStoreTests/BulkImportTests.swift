@@ -208,6 +208,27 @@ import Testing
         == ["Après"])
   }
 
+  /// On PostgreSQL the unique constraint on `row.key` is dropped for the load and added
+  /// again at its end: two rows with one key (a screen the file's checks never saw) are
+  /// refused then, with nothing written and the constraint back.
+  @Test(arguments: StoreKind.allCases)
+  func aDuplicateRowKeyIsRefusedAtTheEndWithNothingWritten(kind: StoreKind) throws {
+    let temporary = try TemporaryStore(kind: kind, json: CommandTests.file)
+    let store = temporary.store
+    let before = try store.exportJSON()
+    let objects = try Self.schemaObjects(store)
+    // The last row takes the first's id.
+    let rows = (0..<10_000).map { AppRow(id: "b\($0 == 9_999 ? 0 : $0)", text: "Row \($0)") }
+    let screen = AppScreen(
+      id: "big", title: "Big", sections: [AppSection(id: "all", rows: rows)])
+    #expect(throws: StoreError.self) {
+      try store.replaceContents(with: screen, by: nil)
+    }
+    #expect(try store.exportJSON() == before)
+    #expect(try Self.schemaObjects(store) == objects)
+    #expect(try store.fetchInt("SELECT count(*) FROM row WHERE key LIKE 'b%'") == 0)
+  }
+
   @Test func aBadRowNearTheEndOfALongFileChangesNothing() throws {
     let temporary = try TemporaryStore(kind: .sqlite, json: CommandTests.file)
     let store = temporary.store
