@@ -146,7 +146,10 @@ private struct Importer {
       // A bulk load's rows, prepared on another thread while this one writes.
       let feed =
         nextRowID == nil
-        ? nil : PreparedRows(section.rows, search: store.dialect == .sqlite)
+        ? nil
+        : PreparedRows(
+          section.rows,
+          search: store.dialect == .sqlite ? .all : store.loadFoldsASCII ? .ascii : .none)
       defer { feed?.cancel() }
       while start < section.rows.count {
         let end = min(start + store.importBlockFill, section.rows.count)
@@ -250,9 +253,14 @@ final class PreparedRows: @unchecked Sendable {
   private var taken = 0
   private var consumed = 0
   private let rows: [AppRow]
-  private let search: Bool
+  private let search: Fold
 
-  init(_ rows: [AppRow], search: Bool) {
+  /// Which rows' search text is computed here: every row's (SQLite), only the rows whose
+  /// text and detail are all ASCII (PostgreSQL, whose `row_search` folds the others), or
+  /// none.
+  enum Fold { case all, ascii, none }
+
+  init(_ rows: [AppRow], search: Fold) {
     self.rows = rows
     self.search = search
     guard rows.count >= Self.threadThreshold else { return }
@@ -261,9 +269,18 @@ final class PreparedRows: @unchecked Sendable {
     thread.start()
   }
 
-  static func prepare(_ row: AppRow, search: Bool) -> Prepared {
-    Prepared(
-      search: search ? SearchQuery.key(text: row.text, detail: row.detail) : nil,
+  static func prepare(_ row: AppRow, search: Fold) -> Prepared {
+    let folds: Bool
+    switch search {
+    case .all: folds = true
+    case .ascii:
+      folds =
+        row.text.utf8.allSatisfy { $0 < 0x80 }
+        && (row.detail?.utf8.allSatisfy { $0 < 0x80 } ?? true)
+    case .none: folds = false
+    }
+    return Prepared(
+      search: folds ? SearchQuery.key(text: row.text, detail: row.detail) : nil,
       values: Store.storedValues(row.values), actions: Store.storedActions(row.actions))
   }
 

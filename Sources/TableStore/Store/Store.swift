@@ -39,6 +39,9 @@ public final class Store {
   var loadRowStatement: Statement?
   /// Rows of a bulk load waiting for PostgreSQL's COPY, in its text format.
   var copyBuffer: [UInt8] = []
+  /// Whether a PostgreSQL bulk load folds the search text of rows that are all ASCII in
+  /// Swift (`bulkLoad(_:)` checks the database folds ASCII the same way).
+  var loadFoldsASCII = false
   /// Called after a group's COMMIT succeeded, before `committingTogether(_:)` returns:
   /// tests make it throw to stand for a COMMIT whose answer was lost.
   var afterGroupCommit: (() throws(StoreError) -> Void)?
