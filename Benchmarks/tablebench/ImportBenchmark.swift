@@ -56,6 +56,15 @@ struct ImportBenchmark: ParsableCommand {
       try bareInsert(rowsOfList, path: folder.appendingPathComponent("bare\(round).sqlite").path)
     }
     print("  bare bulk INSERT of the same rows (baseline): \(seconds(bare))")
+    let unique = try best {
+      round += 1
+      try bareInsert(
+        rowsOfList, path: folder.appendingPathComponent("unique\(round).sqlite").path,
+        uniqueKey: true)
+    }
+    print(
+      "    the same with row.key's UNIQUE constraint, which the load keeps: \(seconds(unique))"
+        + String(format: " (%.2f× the bare INSERT)", ratio(unique, bare)))
     let write = try best {
       round += 1
       let store = try Store(path: folder.appendingPathComponent("import\(round).sqlite").path)
@@ -102,14 +111,16 @@ struct ImportBenchmark: ParsableCommand {
 
   /// The same rows into a table with the same columns and nothing else: one prepared
   /// statement, one transaction, the store's page size, journal and synchronous setting.
-  private func bareInsert(_ rows: [AppRow], path: String) throws {
+  /// `uniqueKey`: `key` declared `UNIQUE`, as the store's `row.key` is (an index kept up to
+  /// date row by row, since SQLite cannot drop a column's constraint).
+  private func bareInsert(_ rows: [AppRow], path: String, uniqueKey: Bool = false) throws {
     let database = try Database(path: path)
     try database.execute("PRAGMA page_size = 1024")
     _ = try database.fetchOne("PRAGMA journal_mode = WAL") { $0.string(0) }
     try database.execute("PRAGMA synchronous = NORMAL")
     try database.execute(
       """
-      CREATE TABLE row (id INTEGER PRIMARY KEY, key TEXT NOT NULL, list_id INTEGER NOT NULL,
+      CREATE TABLE row (id INTEGER PRIMARY KEY, key TEXT NOT NULL\(uniqueKey ? " UNIQUE" : ""), list_id INTEGER NOT NULL,
         block_id INTEGER NOT NULL, pos INTEGER NOT NULL, text TEXT NOT NULL, detail TEXT,
         style TEXT NOT NULL, image TEXT, accessory TEXT, switch INTEGER, checked INTEGER NOT NULL,
         visible INTEGER NOT NULL, lines INTEGER NOT NULL, flagged INTEGER NOT NULL,
