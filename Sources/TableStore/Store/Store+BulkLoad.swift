@@ -9,14 +9,17 @@ extension Store {
   /// transaction under way, with those tables' secondary indexes and triggers dropped for
   /// its length and made again (from the definitions the database holds) once at its end,
   /// in the same transaction: a failure anywhere rolls all of it back, the dropped indexes
-  /// and triggers with it. The unique constraints (`key`, ids) stay, so a duplicate still
-  /// fails the load.
+  /// and triggers with it. On SQLite the unique constraints (`key`, ids) stay, so a
+  /// duplicate fails the row; on PostgreSQL `row`'s unique and foreign-key constraints are
+  /// dropped too and added again at the end, each checked over every row in one pass, so
+  /// a duplicate or a dangling reference fails the load there. Primary keys stay.
   ///
   /// The triggers are not there while `body` runs: on SQLite `body` writes `row.search`
-  /// itself (see `Importer`). PostgreSQL keeps `row_search`, the BEFORE trigger that folds
-  /// it, since it fills each row as COPY writes it, where one UPDATE at the end wrote
-  /// every row twice (`tablebench import`, 300,000 rows: 3.2 s against 5.2 s). Search data
-  /// kept elsewhere (an index the triggers keep) is built again in
+  /// itself (see `Importer`). On PostgreSQL `body` writes it for the rows that are all
+  /// ASCII (`foldsASCIILikeSwift()`), and a load-time trigger runs `row_search`'s function
+  /// for the others, those COPY gives an empty search text (one UPDATE at the end instead
+  /// wrote every row twice: `tablebench import`, 300,000 rows, 5.2 s against 3.2 s). Search
+  /// data kept elsewhere (an index the triggers keep) is built again in
   /// `rebuildAfterBulkLoad(_:)`, once.
   ///
   /// The settings it changes for the load are the connection's memory for sorting and
