@@ -9,6 +9,6 @@ struct TableBench: ParsableCommand {
     subcommands: [
       DiffBenchmark.self, StoreBenchmark.self, FanoutBenchmark.self, TwoServersBenchmark.self,
       BiglistBenchmark.self, ClusterBenchmark.self,
-      SearchBenchmark.self, AbuseBenchmark.self, IndexedBenchmark.self,
+      SearchBenchmark.self, AbuseBenchmark.self, IndexedBenchmark.self, ImportBenchmark.self,
     ])
 }

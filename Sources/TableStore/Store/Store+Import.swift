@@ -1,3 +1,4 @@
+import Foundation
 import TableModel
 
 extension Store {
@@ -15,24 +16,57 @@ extension Store {
 
   /// Replaces all of the app's data with a checked data file, in one transaction.
   public func importFile(_ file: AppFile) throws(StoreError) {
-    try replaceContents(with: file.root)
+    try replaceContents(with: file.root, by: nil)
+  }
+
+  /// ``importFile(_:)``, recorded in `change_log` as one record by `author` with the
+  /// command `import` (list `""`: every list).
+  public func importFile(_ file: AppFile, by author: ChangeAuthor) throws(StoreError) {
+    try replaceContents(with: file.root, by: author)
   }
 
   /// Replaces everything with a screen that has passed the format's checks. A list that
   /// existed before under the same id gets its old version plus one, so that a client
   /// still showing it sees a gap and reloads. Sessions are kept; the server pops them to
   /// the levels that still exist.
-  func replaceContents(with root: AppScreen) throws(StoreError) {
-    try write { () throws(StoreError) in
+  ///
+  /// The rows go in as a bulk load (`bulkLoad(_:)`: indexes and triggers made again once
+  /// at the end), each row's search text and stored JSON prepared on a second thread
+  /// while this one inserts the rows before it; `importsInBulk` off writes row by row
+  /// instead, with every index and trigger in place (what tests compare the bulk load
+  /// with). The change log gets one `replaced` entry (every client reloads) and, with an
+  /// author, one `change_log` record.
+  func replaceContents(with root: AppScreen, by author: ChangeAuthor?) throws(StoreError) {
+    let record = ChangeRecord(author, command: "import", list: "")
+    // Every list is replaced: every writer waits (on PostgreSQL, the exclusive write lock).
+    try write(recording: record, locking: .all) { (_: inout WriteContext) throws(StoreError) in
       let versions = Dictionary(
         try fetchAll("SELECT key, version FROM list", [], { ($0.string(0), $0.int(1)) }),
         uniquingKeysWith: { a, _ in a })
+      // The search index goes before the old rows do (no index entry removed row by row)
+      // and is built once from the new rows, after them.
+      if importsInBulk { try dropSearchIndex() }
       try execute("DELETE FROM list WHERE parent_row IS NULL")
       try execute("DELETE FROM undo_step")  // an import is not undone, nor what came before
       var importer = Importer(
-        store: self, versions: versions, reserved: Set(Importer.ids(in: root)),
-        counter: try fetchInt("SELECT value FROM meta WHERE key = 'next_id'") ?? 1)
-      _ = try importer.insert(root, parentRow: nil, inheriting: nil)
+        store: self, versions: versions, root: root,
+        counter: try fetchInt("SELECT value FROM meta WHERE key = 'next_id'") ?? 1,
+        nextRowID: importsInBulk
+          ? (try fetchInt("SELECT coalesce(max(id), 0) + 1 FROM row") ?? 1) : nil)
+      if importsInBulk {
+        try bulkLoad { () throws(StoreError) in
+          _ = try importer.insert(root, parentRow: nil, inheriting: nil)
+        }
+        if dialect == .postgres {
+          // The rows were given their ids: the identity goes on after the last.
+          try execute(
+            "SELECT setval(pg_get_serial_sequence('row', 'id'), max(id)) FROM row HAVING count(*) > 0"
+          )
+        }
+        try buildSearchIndex()
+      } else {
+        _ = try importer.insert(root, parentRow: nil, inheriting: nil)
+      }
       try execute("UPDATE meta SET value = ? WHERE key = 'next_id'", importer.counter)
       try appendReplacedToLog()
     }
@@ -43,8 +77,14 @@ extension Store {
 struct Importer {
   let store: Store
   let versions: [String: Int]
-  let reserved: Set<String>
+  let root: AppScreen
+  /// The ids the file gives, which a made-up key must not take: gathered when the first
+  /// key is made up (a file that gives every id never needs them).
+  var reserved: Set<String>?
   var counter: Int
+  /// The id the next row gets, in a bulk load (rows are given their ids, so that none is
+  /// read back); nil: row by row, the database picks.
+  var nextRowID: Int?
 
   static func ids(in screen: AppScreen) -> [String] {
     var ids: [String] = []
@@ -64,6 +104,8 @@ struct Importer {
 
   mutating func key(_ given: String?, _ prefix: String) -> String {
     if let given { return given }
+    let reserved = self.reserved ?? Set(Importer.ids(in: root))
+    self.reserved = reserved
     while true {
       let key = "\(prefix)\(counter)"
       counter += 1
@@ -93,6 +135,8 @@ struct Importer {
     var sections = screen.sections
     if sections.isEmpty { sections = [AppSection()] }  // an indexed list given no sections
     let visible = Importer.visibility(of: sections)
+    // The rows a `showWhen` names: the only ids needed after their row is written.
+    let targets = Set(sections.lazy.flatMap(\.rows).compactMap(\.showWhen?.row))
     var rowIDs: [String: Int] = [:]
     var pending: [(row: Int, showWhen: ShowWhen)] = []
     var children: [(row: Int, screen: AppScreen)] = []
@@ -105,6 +149,14 @@ struct Importer {
       else { throw .notFound("list \(listKey)") }
       var start = 0
       var blockIndex = 0
+      // A bulk load's rows, prepared on another thread while this one writes.
+      let feed =
+        nextRowID == nil
+        ? nil
+        : PreparedRows(
+          section.rows,
+          search: store.dialect == .sqlite ? .all : store.loadFoldsASCII ? .ascii : .none)
+      defer { feed?.cancel() }
       while start < section.rows.count {
         let end = min(start + store.importBlockFill, section.rows.count)
         let blockVisible = (start..<end).reduce(0) { $0 + (visible[sectionIndex][$1] ? 1 : 0) }
@@ -117,6 +169,19 @@ struct Importer {
         for index in start..<end {
           let row = section.rows[index]
           let rowKey = key(row.id, "R")
+          if let rowID = nextRowID {
+            let prepared = try feed!.next(index)
+            nextRowID = rowID + 1
+            try store.insertLoadedRow(
+              rowID, rowKey, listID, blockID, (index - start) * Store.rowGap, row.text,
+              row.detail, row.style.rawValue, row.image, row.accessory?.rawValue, row.isOn,
+              row.isChecked, visible[sectionIndex][index], row.lines, row.isFlagged,
+              prepared.values, prepared.actions, prepared.search ?? "")
+            if row.id != nil && targets.contains(rowKey) { rowIDs[rowKey] = rowID }
+            if let showWhen = row.showWhen { pending.append((rowID, showWhen)) }
+            if let child = row.children { children.append((rowID, child)) }
+            continue
+          }
           try store.execute(
             """
             INSERT INTO row (key, list_id, block_id, pos, text, detail, style, image, accessory, switch,
@@ -134,6 +199,7 @@ struct Importer {
         start = end
         blockIndex += 1
       }
+      try store.flushLoadedRows()
     }
     for (row, showWhen) in pending {
       guard let target = rowIDs[showWhen.row] else { throw .notFound("row \(showWhen.row)") }
@@ -163,5 +229,117 @@ struct Importer {
       return switches[rule.row] == rule.isOn && isVisible(rules[rule.row], depth: depth + 1)
     }
     return sections.map { $0.rows.map { isVisible($0.showWhen, depth: 0) } }
+  }
+}
+
+/// A section's rows prepared for a bulk load on a thread of their own, a batch at a time,
+/// while the writer inserts the batches before: each row's search text (`row.search`,
+/// `SearchQuery/key(text:detail:)`; SQLite only, PostgreSQL folds it itself) and its
+/// stored values and actions (JSON). At most `depth` batches wait, so the preparing
+/// thread stays only a little ahead; a short section is prepared by the writer itself.
+final class PreparedRows: @unchecked Sendable {
+  struct Prepared: Sendable {
+    var search: String?
+    var values: String?
+    var actions: String?
+  }
+
+  static let batchSize = 2_048
+  static let depth = 4
+  /// Sections shorter than this are prepared by the writer, without a thread.
+  static let threadThreshold = 8_192
+
+  private let condition = NSCondition()
+  /// Batches ready, oldest first (guarded by `condition`).
+  private var ready: [[Prepared]] = []
+  private var isFinished = false
+  private var isCancelled = false
+  /// The writer's batch and where it is in it (the writer's thread only).
+  private var current: [Prepared] = []
+  private var taken = 0
+  private var consumed = 0
+  private let rows: [AppRow]
+  private let search: Fold
+
+  /// Which rows' search text is computed here: every row's (SQLite), only the rows whose
+  /// text and detail are all ASCII (PostgreSQL, whose `row_search` folds the others), or
+  /// none.
+  enum Fold { case all, ascii, none }
+
+  init(_ rows: [AppRow], search: Fold) {
+    self.rows = rows
+    self.search = search
+    guard rows.count >= Self.threadThreshold else { return }
+    let thread = Thread { [self] in produce() }
+    thread.name = "tableweb import"
+    thread.start()
+  }
+
+  static func prepare(_ row: AppRow, search: Fold) -> Prepared {
+    let folds: Bool
+    switch search {
+    case .all: folds = true
+    case .ascii:
+      folds =
+        row.text.utf8.allSatisfy { $0 < 0x80 }
+        && (row.detail?.utf8.allSatisfy { $0 < 0x80 } ?? true)
+    case .none: folds = false
+    }
+    return Prepared(
+      search: folds ? SearchQuery.key(text: row.text, detail: row.detail) : nil,
+      values: Store.storedValues(row.values), actions: Store.storedActions(row.actions))
+  }
+
+  private func produce() {
+    var start = 0
+    while start < rows.count {
+      let end = min(start + Self.batchSize, rows.count)
+      let batch = rows[start..<end].map { Self.prepare($0, search: search) }
+      condition.lock()
+      while ready.count >= Self.depth && !isCancelled { condition.wait() }
+      if isCancelled {
+        condition.unlock()
+        return
+      }
+      ready.append(batch)
+      condition.signal()
+      condition.unlock()
+      start = end
+    }
+    condition.lock()
+    isFinished = true
+    condition.signal()
+    condition.unlock()
+  }
+
+  /// The prepared fields of row `index`; rows are asked for in order, each once.
+  func next(_ index: Int) throws(StoreError) -> Prepared {
+    precondition(index == consumed, "rows are prepared in order")
+    consumed += 1
+    guard rows.count >= Self.threadThreshold else {
+      return Self.prepare(rows[index], search: search)
+    }
+    if taken == current.count {
+      condition.lock()
+      while ready.isEmpty && !isFinished { condition.wait() }
+      guard !ready.isEmpty else {
+        condition.unlock()
+        throw .invalidData(path: "", message: "the import's rows ran out")
+      }
+      current = ready.removeFirst()
+      condition.signal()
+      condition.unlock()
+      taken = 0
+    }
+    taken += 1
+    return current[taken - 1]
+  }
+
+  /// Stops the preparing thread (the writer is done or failed).
+  func cancel() {
+    condition.lock()
+    isCancelled = true
+    condition.broadcast()
+    condition.unlock()
   }
 }

@@ -1,0 +1,153 @@
+import ArgumentParser
+import Foundation
+import TableModel
+import TableStore
+
+/// `tablebench import`: the time to import a list of 1,000,000 rows, beside what the same
+/// rows cost without the store in the same run — parsing and checking the file alone,
+/// and a bare bulk INSERT of the same rows (the same columns and values, one prepared
+/// statement, one transaction, no index but the rowid, no trigger) into an empty file
+/// with the store's settings. The ratio is the import's writing over the bare INSERT.
+struct ImportBenchmark: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "import",
+    abstract: "Import of a big list: parsing alone, a bare bulk INSERT, the import, the ratio.")
+
+  @Option(help: "Rows in the list.")
+  var rows = 1_000_000
+
+  @Option(help: "Rounds of each measurement (the best is kept).")
+  var rounds = 2
+
+  @Flag(help: "Also time the row-by-row import (every index and trigger in place).")
+  var rowByRow = false
+
+  @Option(
+    help: """
+      Also measure on this PostgreSQL database (postgres://…), whose data is replaced: the \
+      bare baseline is then a COPY of the same rows into a table without indexes.
+      """)
+  var postgres: String?
+
+  func run() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tablebench-import-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    print("tablebench import — SQLite \(Database.libraryVersion), WAL, synchronous = NORMAL")
+    if let load = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) {
+      let figures = load.split(separator: " ").prefix(3).joined(separator: " ")
+      print(
+        "  machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(figures)")
+    }
+    let text = Self.bigList(rows: rows)
+    let megabytes = Double(text.utf8.count) / 1_048_576
+    print(
+      "\nA list of \(rows.formatted()) rows (\(String(format: "%.0f", megabytes)) MB of JSON), best of \(rounds):"
+    )
+    var file: AppFile?
+    let parse = try best { file = try AppFile(jsonText: text) }
+    print("  parsing and checking alone: \(seconds(parse))")
+    let rowsOfList = file!.root.sections[0].rows
+
+    var round = 0
+    let bare = try best {
+      round += 1
+      try bareInsert(rowsOfList, path: folder.appendingPathComponent("bare\(round).sqlite").path)
+    }
+    print("  bare bulk INSERT of the same rows (baseline): \(seconds(bare))")
+    let unique = try best {
+      round += 1
+      try bareInsert(
+        rowsOfList, path: folder.appendingPathComponent("unique\(round).sqlite").path,
+        uniqueKey: true)
+    }
+    print(
+      "    the same with row.key's UNIQUE constraint, which the load keeps: \(seconds(unique))"
+        + String(format: " (%.2f× the bare INSERT)", ratio(unique, bare)))
+    let write = try best {
+      round += 1
+      let store = try Store(path: folder.appendingPathComponent("import\(round).sqlite").path)
+      try store.importFile(file!)
+    }
+    print(
+      "  import: \(seconds(parse + write)) — writing \(seconds(write)) after the parse;"
+        + String(format: " writing ÷ bare INSERT %.2f×", ratio(write, bare)))
+    if rowByRow {
+      let store = try Store(path: folder.appendingPathComponent("rows.sqlite").path)
+      store.importsInBulk = false
+      let old = try ContinuousClock().measure { try store.importFile(file!) }
+      print(
+        "  row-by-row import (before), writing: \(seconds(old))"
+          + String(format: " — %.2f× the bare INSERT", ratio(old, bare)))
+    }
+    if let postgres { try measurePostgres(url: postgres, file: file!, parse: parse) }
+  }
+
+  /// The big list: `{"id": "b17", "text": "Row 17"}` rows in one section.
+  static func bigList(rows: Int) -> String {
+    var text =
+      #"{"id": "big", "title": "Big", "editable": true, "sections": [{"id": "all", "rows": ["#
+    text.reserveCapacity(rows * 40)
+    for index in 0..<rows {
+      if index > 0 { text += "," }
+      text += #"{"id": "b\#(index)", "text": "Row \#(index)"}"#
+    }
+    text += "]}]}"
+    return text
+  }
+
+  /// The columns of the store's `row` table, with the values an import gives them.
+  static let columns =
+    "id, key, list_id, block_id, pos, text, detail, style, image, accessory, switch, checked, visible, lines, flagged, slot_values, actions, search"
+
+  static func values(_ row: AppRow, index: Int) -> [any DatabaseValueConvertible] {
+    [
+      index + 1, row.id ?? "R\(index)", 1, 1 + index / 3_072, index % 3_072 * 1_024, row.text,
+      row.detail, row.style.rawValue, row.image, row.accessory?.rawValue, row.isOn,
+      row.isChecked, true, row.lines, row.isFlagged, nil as String?, nil as String?, row.text,
+    ]
+  }
+
+  /// The same rows into a table with the same columns and nothing else: one prepared
+  /// statement, one transaction, the store's page size, journal and synchronous setting.
+  /// `uniqueKey`: `key` declared `UNIQUE`, as the store's `row.key` is (an index kept up to
+  /// date row by row, since SQLite cannot drop a column's constraint).
+  private func bareInsert(_ rows: [AppRow], path: String, uniqueKey: Bool = false) throws {
+    let database = try Database(path: path)
+    try database.execute("PRAGMA page_size = 1024")
+    _ = try database.fetchOne("PRAGMA journal_mode = WAL") { $0.string(0) }
+    try database.execute("PRAGMA synchronous = NORMAL")
+    try database.execute(
+      """
+      CREATE TABLE row (id INTEGER PRIMARY KEY, key TEXT NOT NULL\(uniqueKey ? " UNIQUE" : ""), list_id INTEGER NOT NULL,
+        block_id INTEGER NOT NULL, pos INTEGER NOT NULL, text TEXT NOT NULL, detail TEXT,
+        style TEXT NOT NULL, image TEXT, accessory TEXT, switch INTEGER, checked INTEGER NOT NULL,
+        visible INTEGER NOT NULL, lines INTEGER NOT NULL, flagged INTEGER NOT NULL,
+        slot_values TEXT, actions TEXT, search TEXT NOT NULL)
+      """)
+    let sql =
+      "INSERT INTO row (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    try database.inTransaction(.immediate) { () throws(SQLiteError) in
+      let statement = try database.cachedStatement(sql)
+      for (index, row) in rows.enumerated() {
+        try statement.execute(Self.values(row, index: index))
+      }
+    }
+  }
+
+  /// The best of `rounds` runs of `body` (the machine is shared: the least disturbed).
+  func best(_ body: () throws -> Void) throws -> Duration {
+    var times: [Duration] = []
+    for _ in 0..<max(1, rounds) { times.append(try ContinuousClock().measure(body)) }
+    return times.min()!
+  }
+
+  func ratio(_ a: Duration, _ b: Duration) -> Double { value(a) / max(value(b), 1e-9) }
+
+  func value(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+  }
+
+  func seconds(_ duration: Duration) -> String { String(format: "%.2f s", value(duration)) }
+}

@@ -1,0 +1,234 @@
+import TableModel
+
+extension Store {
+  /// The tables an import fills: their secondary indexes and triggers are dropped for the
+  /// load and made again once at its end.
+  static let bulkLoadTables = ["row", "block", "section"]
+
+  /// Runs `body`, which fills `bulkLoadTables` with many rows, inside the write
+  /// transaction under way, with those tables' secondary indexes and triggers dropped for
+  /// its length and made again (from the definitions the database holds) once at its end,
+  /// in the same transaction: a failure anywhere rolls all of it back, the dropped indexes
+  /// and triggers with it. On SQLite the unique constraints (`key`, ids) stay, so a
+  /// duplicate fails the row; on PostgreSQL `row`'s unique and foreign-key constraints are
+  /// dropped too and added again at the end, each checked over every row in one pass, so
+  /// a duplicate or a dangling reference fails the load there. Primary keys stay.
+  ///
+  /// The triggers are not there while `body` runs: on SQLite `body` writes `row.search`
+  /// itself (see `Importer`). On PostgreSQL `body` writes it for the rows that are all
+  /// ASCII (`foldsASCIILikeSwift()`), and a load-time trigger runs `row_search`'s function
+  /// for the others, those COPY gives an empty search text (one UPDATE at the end instead
+  /// wrote every row twice: `tablebench import`, 300,000 rows, 5.2 s against 3.2 s). Search
+  /// data kept elsewhere (an index the triggers keep) is built again in
+  /// `rebuildAfterBulkLoad(_:)`, once.
+  ///
+  /// The settings it changes for the load are the connection's memory for sorting and
+  /// caching pages only; durability (journal, `synchronous`) is untouched, so the
+  /// committed result is as safe as any other commit.
+  func bulkLoad<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    let dropped = try dropForBulkLoad()
+    let settings = try widenForBulkLoad()
+    defer { try? restore(settings) }
+    loadFoldsASCII = try foldsASCIILikeSwift()
+    defer { loadFoldsASCII = false }
+    if dialect == .postgres {
+      // row_search for the rows given no search text only: those not all ASCII.
+      try execute(
+        """
+        CREATE TRIGGER row_search_load BEFORE INSERT ON row FOR EACH ROW
+          WHEN (NEW.search = '') EXECUTE FUNCTION tableweb_row_search()
+        """)
+    }
+    let result = try body()
+    if dialect == .postgres { try execute("DROP TRIGGER row_search_load ON row") }
+    try rebuildAfterBulkLoad(dropped)
+    return result
+  }
+
+  /// Whether PostgreSQL's `tableweb_search_key` folds every printable ASCII character,
+  /// tab and newline as `SearchQuery/key(text:detail:)` does (lowercase ASCII letters,
+  /// nothing else changed), so that a load can give ASCII rows their search text and
+  /// spare them `row_search` (a PL/pgSQL call a row: `tablebench import`, 1,000,000
+  /// rows, 1.7 s of a 1.5 s bare COPY). False on SQLite, which folds every row in Swift.
+  func foldsASCIILikeSwift() throws(StoreError) -> Bool {
+    guard dialect == .postgres else { return false }
+    let probe =
+      "\t\n" + String(String.UnicodeScalarView((32..<127).compactMap(Unicode.Scalar.init)))
+    let folded = try fetchAll("SELECT tableweb_search_key(?, ?)", [probe, probe]) { $0.string(0) }
+    return folded == [SearchQuery.key(text: probe, detail: probe)]
+  }
+
+  /// An index or trigger dropped for a load, with the statement that makes it again.
+  struct DroppedObject {
+    var kind: String  // index | trigger | unique | foreign key (PostgreSQL's constraints on row)
+    var name: String
+    var table: String
+    var create: String
+  }
+
+  /// Drops the secondary indexes and triggers of `bulkLoadTables` and returns how to
+  /// make them again. Constraint indexes (primary keys, `UNIQUE` columns) are kept, and
+  /// PostgreSQL's `row_search` trigger.
+  ///
+  /// Partial indexes (`row_checked`, `row_show_when`, `row_dependent`: a `WHERE`) stay
+  /// too: a loaded row that their condition leaves out costs them one test, where building
+  /// each again read the whole table (`tablebench import`, PostgreSQL, 1,000,000 rows:
+  /// 0.1–0.17 s each).
+  func dropForBulkLoad() throws(StoreError) -> [DroppedObject] {
+    let objects = try bulkLoadObjects().filter {
+      !($0.kind == "index" && $0.create.uppercased().contains(" WHERE "))
+    }
+    for object in objects {
+      switch (object.kind, dialect) {
+      case ("trigger", .postgres):
+        try execute("DROP TRIGGER \(quoted(object.name)) ON \(quoted(object.table))")
+      case ("unique", _), ("foreign key", _):
+        try execute(
+          "ALTER TABLE \(quoted(object.table)) DROP CONSTRAINT \(quoted(object.name))")
+      default:
+        try execute("DROP \(object.kind.uppercased()) \(quoted(object.name))")
+      }
+    }
+    return objects
+  }
+
+  /// The secondary indexes and triggers of `bulkLoadTables`, as the database holds them.
+  func bulkLoadObjects() throws(StoreError) -> [DroppedObject] {
+    let tables = Store.bulkLoadTables
+    let objects: [DroppedObject]
+    switch dialect {
+    case .sqlite:
+      // sqlite_master has no SQL for the indexes behind UNIQUE and PRIMARY KEY.
+      objects = try fetchAll(
+        """
+        SELECT type, name, tbl_name, sql FROM sqlite_master
+        WHERE type IN ('index', 'trigger') AND sql IS NOT NULL
+          AND tbl_name IN (\(tables.map { "'\($0)'" }.joined(separator: ", ")))
+        ORDER BY type, name
+        """, []
+      ) {
+        DroppedObject(
+          kind: $0.string(0), name: $0.string(1), table: $0.string(2), create: $0.string(3))
+      }
+    case .postgres:
+      let names = tables.map { "'\($0)'" }.joined(separator: ", ")
+      objects = try fetchAll(
+        """
+        SELECT 'index', i.indexname, i.tablename, i.indexdef FROM pg_indexes i
+        WHERE i.schemaname = current_schema() AND i.tablename IN (\(names))
+          AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname
+            AND c.connamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()))
+        UNION ALL
+        SELECT 'trigger', t.tgname, c.relname, pg_get_triggerdef(t.oid) FROM pg_trigger t
+        JOIN pg_class c ON c.oid = t.tgrelid
+        WHERE NOT t.tgisinternal AND c.relname IN (\(names))
+          AND c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+        UNION ALL
+        SELECT CASE c.contype WHEN 'u' THEN 'unique' ELSE 'foreign key' END, c.conname, t.relname,
+          'ALTER TABLE ' || quote_ident(t.relname) || ' ADD CONSTRAINT ' || quote_ident(c.conname)
+            || ' ' || pg_get_constraintdef(c.oid)
+        FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
+        WHERE c.contype IN ('u', 'f') AND t.relname = 'row'
+          AND t.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+        ORDER BY 1, 2
+        """, []
+      ) {
+        DroppedObject(
+          kind: $0.string(0), name: $0.string(1), table: $0.string(2), create: $0.string(3))
+      }
+    }
+    return objects
+  }
+
+  /// Makes again what `dropForBulkLoad()` dropped, after the rows are in: every index
+  /// built once from the loaded rows, and the triggers back for every later write.
+  func rebuildAfterBulkLoad(_ dropped: [DroppedObject]) throws(StoreError) {
+    for object in dropped where object.kind == "index" { try execute(object.create) }
+    // PostgreSQL's constraints on `row`: each checked over every row in one pass (an
+    // index build, a join), where COPY checked each row as it came (a trigger call).
+    for object in dropped where object.kind == "unique" { try execute(object.create) }
+    for object in dropped where object.kind == "foreign key" { try execute(object.create) }
+    for object in dropped where object.kind == "trigger" { try execute(object.create) }
+    // The search index is not among them: `replaceContents` drops it before the old rows
+    // go and builds it once after the load (`buildSearchIndex()`).
+  }
+
+  /// The connection's settings a load widens, to restore after it.
+  struct LoadSettings {
+    var cacheSize: Int?
+  }
+
+  /// Lets SQLite keep the load's pages in memory (256 MiB instead of 32 MiB), so that
+  /// building the indexes sorts in memory; nothing on PostgreSQL.
+  func widenForBulkLoad() throws(StoreError) -> LoadSettings {
+    guard dialect == .sqlite else {
+      // For this transaction only: building the indexes and checking the constraints
+      // sorts in memory.
+      try execute("SET LOCAL maintenance_work_mem = '256MB'")
+      try execute("SET LOCAL work_mem = '256MB'")
+      return LoadSettings()
+    }
+    let cacheSize = try fetchInt("PRAGMA cache_size")
+    try execute("PRAGMA cache_size = -262144")
+    return LoadSettings(cacheSize: cacheSize)
+  }
+
+  func restore(_ settings: LoadSettings) throws(StoreError) {
+    guard dialect == .sqlite, let cacheSize = settings.cacheSize else { return }
+    try execute("PRAGMA cache_size = \(cacheSize)")
+  }
+
+  /// The statement a bulk load inserts each row with, its values in this order.
+  static let loadRowSQL = """
+    INSERT INTO row (id, key, list_id, block_id, pos, text, detail, style, image, accessory,
+      switch, checked, visible, lines, flagged, slot_values, actions, search)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    """
+
+  /// Inserts one row of a bulk load (`loadRowSQL`'s columns, in order). On SQLite the
+  /// prepared statement is kept for the load rather than looked up by its text for every
+  /// row; on PostgreSQL the row is added to a `COPY … FROM STDIN` sent when 8 MiB are
+  /// waiting or the section ends (`flushLoadedRows()`).
+  func insertLoadedRow(_ values: any DatabaseValueConvertible...) throws(StoreError) {
+    if database is PostgresStoreConnection {
+      for (index, value) in values.enumerated() {
+        if index > 0 { copyBuffer.append(UInt8(ascii: "\t")) }
+        PostgresConnection.appendCopyText(value.databaseValue, to: &copyBuffer)
+      }
+      copyBuffer.append(UInt8(ascii: "\n"))
+      if copyBuffer.count >= 8 << 20 { try flushLoadedRows() }
+      return
+    }
+    guard let sqlite = database as? Database else {
+      return try execute(Store.loadRowSQL, arguments: values)
+    }
+    do {
+      if loadRowStatement == nil { loadRowStatement = try sqlite.cachedStatement(Store.loadRowSQL) }
+      try loadRowStatement!.execute(values)
+    } catch {
+      throw StoreError(error)
+    }
+  }
+
+  /// Sends the rows `insertLoadedRow(_:)` gathered for PostgreSQL's COPY (nothing on
+  /// SQLite, which inserted them already).
+  func flushLoadedRows() throws(StoreError) {
+    guard !copyBuffer.isEmpty, let postgres = database as? PostgresStoreConnection else { return }
+    defer { copyBuffer.removeAll(keepingCapacity: true) }
+    do {
+      try postgres.connection.copyIn(Store.loadRowCopySQL, data: copyBuffer)
+    } catch {
+      throw StoreError(error)
+    }
+  }
+
+  static let loadRowCopySQL = """
+    COPY row (id, key, list_id, block_id, pos, text, detail, style, image, accessory,
+      switch, checked, visible, lines, flagged, slot_values, actions, search) FROM STDIN
+    """
+
+  private func quoted(_ name: String) -> String {
+    "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"")
+      + "\""
+  }
+}
