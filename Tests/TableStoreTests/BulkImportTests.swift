@@ -14,7 +14,7 @@ import Testing
   /// with a language, row actions, custom cells, flags, rows without ids, accents (the
   /// search text folds them) and a section long enough to be prepared on a second thread.
   static func randomFile(seed: UInt64, longRows: Int) -> String {
-    var random = SplitMix(seed: seed)
+    var random = SplitMix64(seed: seed)
     var serial = 0
     func quoted(_ text: String) -> String { JSONValue.string(text).serialized }
     func word() -> String {
@@ -253,15 +253,7 @@ import Testing
   }
 }
 
-/// SplitMix64: the same numbers for the same seed.
-struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next(_ bound: Int) -> Int {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return Int((z ^ (z >> 31)) % UInt64(bound))
-  }
+extension SplitMix64 {
+  /// A number below `bound`, the same for the same seed.
+  fileprivate mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -20,7 +20,7 @@ import Testing
 
   @Test(arguments: StoreKind.allCases)
   func indexedResultsEqualTheScansOnRandomRowsAndQueries(kind: StoreKind) throws {
-    var random = SplitMix(seed: 26)
+    var random = SplitMix64(seed: 26)
     let rows = (0..<300).map { number in
       let text = Self.phrase(using: &random)
       let detail = Bool.random(using: &random) ? Self.phrase(using: &random) : nil
@@ -51,7 +51,7 @@ import Testing
   /// A bulk load drops the index and builds it once at the end: the rebuilt index finds
   /// what the scan finds, rows written while it was gone included.
   @Test func aRebuiltIndexEqualsTheScan() throws {
-    var random = SplitMix(seed: 9)
+    var random = SplitMix64(seed: 9)
     let rows = (0..<100).map { Row(id: "r\($0)", text: Self.phrase(using: &random)) }
     let temporary = try TemporaryStore(json: Self.file(rows))
     defer { withExtendedLifetime(temporary) {} }
@@ -90,7 +90,7 @@ import Testing
     #expect(try ids("*") == [])
   }
 
-  private func expectIndexEqualsScan(_ store: Store, using random: inout SplitMix) throws {
+  private func expectIndexEqualsScan(_ store: Store, using random: inout SplitMix64) throws {
     func ids(_ results: TableSnapshot) -> [String] { results.sections.flatMap(\.rows).map(\.id) }
     let keys = try store.snapshot(of: "L").sections.flatMap(\.rows).map {
       SearchQuery.key(text: $0.text, detail: $0.detail)
@@ -117,7 +117,7 @@ import Testing
   }
 
   private static func phrase(
-    using random: inout SplitMix, words: ClosedRange<Int> = 1...5
+    using random: inout SplitMix64, words: ClosedRange<Int> = 1...5
   ) -> String {
     (0..<Int.random(in: words, using: &random)).map { _ in
       // Sometimes two pieces run together, so that words span them.
@@ -151,18 +151,5 @@ import Testing
       }
     }
     return out + "\""
-  }
-}
-
-/// A small seeded generator, so that a failure can be run again.
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

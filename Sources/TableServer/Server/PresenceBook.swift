@@ -36,6 +36,11 @@ struct PresenceBook: Sendable, Hashable {
   var lastSent: [String: ContinuousClock.Instant] = [:]
   /// When the core asked to be woken to send what waits (`ServerAction/wake(after:)`).
   var wakeAt: ContinuousClock.Instant?
+  /// Sessions no longer open here, oldest first, whose order and guest number are kept
+  /// for when they come back: at most `retiredLimit`, so that sessions that come and go
+  /// cannot grow the book without bound.
+  private(set) var retired: [SessionToken] = []
+  static let retiredLimit = 4096
 
   /// Notes a session's `hello`: numbered on its first, and given a guest number when it is
   /// nameless.
@@ -48,5 +53,18 @@ struct PresenceBook: Sendable, Hashable {
       guestCount += 1
       guestNumbers[token] = guestCount
     }
+  }
+
+  /// Notes that a session is no longer open here. Its order and guest number stay for a
+  /// while (a reconnect finds them); past `retiredLimit` closed sessions, the oldest's go,
+  /// unless `isOpen` says it came back.
+  mutating func left(_ token: SessionToken, isOpen: (SessionToken) -> Bool) {
+    activities[token] = nil
+    retired.append(token)
+    guard retired.count > Self.retiredLimit else { return }
+    let oldest = retired.removeFirst()
+    guard !isOpen(oldest) else { return }
+    arrivals[oldest] = nil
+    guestNumbers[oldest] = nil
   }
 }

@@ -44,6 +44,8 @@ extension SessionServer {
     stopWatchingHistory(of: old.topList, token)
     if let beside = old.sidebarList { leaveSidebar(of: beside, token) }
     endActivityOffScreen(token)
+    let open = sessions
+    presence.left(token) { open[$0] != nil }
   }
 
   private mutating func leaveSidebar(of list: String, _ token: SessionToken) {

@@ -85,16 +85,14 @@ extension ChangeLogStore {
   }
 
   /// Appends a `replaced` entry: every list was rewritten (an import), by `author` (nil:
-  /// unknown, as for `tableweb import`), with its record in `change_log` (list `""`).
-  func appendReplaced(by author: ChangeAuthor? = nil) throws(StoreError) {
+  /// unknown, as for `tableweb import`). Its record in `change_log` (list `""`) is the
+  /// import's write's own (`Store.replaceContents(with:by:)`).
+  func appendReplaced(by author: ChangeAuthor?) throws(StoreError) {
     try execute(
       """
       INSERT INTO list_log (at, list, version, kind, command, author)
       VALUES (unixepoch(), '', NULL, 'replaced', 'import', ?)
       """, author?.name)
-    try execute(
-      "INSERT INTO change_log (at, list, command, \"user\", role) VALUES (unixepoch(), '', 'import', ?, ?)",
-      author?.name, (author?.role ?? .editor).rawValue)
     try prune()
   }
 

@@ -37,7 +37,9 @@ extension Store {
   /// with). The change log gets one `replaced` entry (every client reloads) and, with an
   /// author, one `change_log` record.
   func replaceContents(with root: AppScreen, by author: ChangeAuthor?) throws(StoreError) {
-    let record = ChangeRecord(author, command: "import", list: "")
+    // Recorded even without an author (`tableweb import`): user NULL, role editor.
+    let record = ChangeRecord(
+      list: "", command: "import", author: author ?? ChangeAuthor(name: nil, role: .editor))
     // Every list is replaced: every writer waits (on PostgreSQL, the exclusive write lock).
     try write(recording: record, locking: .all) { (_: inout WriteContext) throws(StoreError) in
       let versions = Dictionary(
@@ -68,7 +70,7 @@ extension Store {
         _ = try importer.insert(root, parentRow: nil, inheriting: nil)
       }
       try execute("UPDATE meta SET value = ? WHERE key = 'next_id'", importer.counter)
-      try appendReplacedToLog()
+      try appendReplacedToLog(by: author)
     }
   }
 }

@@ -62,8 +62,8 @@ extension Store {
   }
 
   /// Appends a `replaced` entry: every list was rewritten (an import).
-  func appendReplacedToLog() throws(StoreError) {
-    try changeLogStore.appendReplaced()
+  func appendReplacedToLog(by author: ChangeAuthor?) throws(StoreError) {
+    try changeLogStore.appendReplaced(by: author)
   }
 
   /// The id of the newest entry (0 when the log is empty): where a reader starts.

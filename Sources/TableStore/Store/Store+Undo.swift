@@ -374,8 +374,9 @@ extension Store {
       try addVisibleRows(1, toSection: sectionID)
       if let children = row.children {
         var importer = Importer(
-          store: self, versions: [:], reserved: Set(Importer.ids(in: children)),
-          counter: try fetchInt("SELECT value FROM meta WHERE key = 'next_id'") ?? 1)
+          store: self, versions: [:], root: children,
+          counter: try fetchInt("SELECT value FROM meta WHERE key = 'next_id'") ?? 1,
+          nextRowID: nil)
         _ = try importer.insert(children, parentRow: rowID, inheriting: record.language)
       }
       let restored = try loadRow(id: rowID, in: record)
