@@ -162,13 +162,20 @@ package final class WebSocketServer: @unchecked Sendable {
   /// Opens the port and starts the service thread. Throws when the folder is missing or
   /// the port cannot be opened. `delegate` is kept until the server has stopped;
   /// `onRefusal` is told, on the service thread, of every connection a limit refused.
-  /// `port` overrides the configured one (the port the first lane bound, for the others).
   ///
   /// Call once, from any thread but the service thread.
   public func start(
     delegate: any ConnectionDelegate, responder: (any HTTPResponder)? = nil,
-    port: Int? = nil,
     onRefusal: (@Sendable (_ reason: ConnectionRefusal, _ address: String) -> Void)? = nil
+  ) throws(TransportError) {
+    try start(delegate: delegate, responder: responder, port: nil, onRefusal: onRefusal)
+  }
+
+  /// ``start(delegate:responder:onRefusal:)`` on `port` instead of the configured one (the
+  /// port the first lane bound, for the others).
+  package func start(
+    delegate: any ConnectionDelegate, responder: (any HTTPResponder)?, port: Int?,
+    onRefusal: (@Sendable (_ reason: ConnectionRefusal, _ address: String) -> Void)?
   ) throws(TransportError) {
     let port = port ?? configuration.port
     precondition(shared.withLock { $0.lifecycle == .idle }, "WebSocketServer.start called twice")
