@@ -37,7 +37,8 @@ import Testing
       relay.attach(host)
       for lane in lanes {
         try lane.start(
-          delegate: relay, responder: relay, port: lane === transport ? nil : transport.port)
+          delegate: relay, responder: relay, port: lane === transport ? nil : transport.port,
+          onRefusal: nil)
       }
     }
 
