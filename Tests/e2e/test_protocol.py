@@ -33,8 +33,9 @@ class Client:
         self.screen = None
         self.stack = None
         self.token = None
-        self.inbox = []
+        self.inbox = []  # what arrived besides what was awaited, `presence` aside
         self.notices = []
+        self.presence = {}  # the latest `presence` of each list (an extension: who else is here)
 
     @classmethod
     async def open(cls, server, token=None, hello=True):
@@ -66,7 +67,7 @@ class Client:
             message = await self.receive(timeout)
             if message["type"] == kind:
                 return message
-            self.inbox.append(message)
+            self.keep(message)
 
     async def command(self, message, ref):
         """Sends a command and reads until its ack or error, which it returns."""
@@ -75,15 +76,22 @@ class Client:
             reply = await self.receive()
             if reply["type"] in ("ack", "error") and reply.get("ref") == ref:
                 return reply
-            self.inbox.append(reply)
+            self.keep(reply)
 
     async def settle(self, quiet=0.3):
         """Reads until nothing arrives for `quiet` seconds."""
         try:
             while True:
-                self.inbox.append(await self.receive(quiet))
+                self.keep(await self.receive(quiet))
         except asyncio.TimeoutError:
             pass
+
+    def keep(self, message):
+        """Adds `message` to the inbox; a `presence` is kept apart, as the latest of its list."""
+        if message["type"] == "presence":
+            self.presence[message["list"]] = message
+        else:
+            self.inbox.append(message)
 
     def merge(self, message):
         kind = message["type"]
@@ -231,7 +239,7 @@ async def edit_at_random(client, seed, count):
         await client.send({**message, "ref": step})
         while True:
             try:
-                client.inbox.append(await client.receive(0.001))
+                client.keep(await client.receive(0.001))
             except asyncio.TimeoutError:
                 break
 
