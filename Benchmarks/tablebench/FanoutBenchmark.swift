@@ -156,9 +156,13 @@ struct FanoutBenchmark: ParsableCommand {
           + "p50 ≤ \(format(figures.written.p50Bound)) ms, "
           + "p99 ≤ \(format(figures.written.p99Bound)) ms  (tableweb_fanout_written_seconds)")
       if figures.presenceFrames > 0 {
+        let why =
+          label == "presence on"
+          ? "\(activeViewers) viewers changing their activity, one each round"
+          : "the last join's, sent when its interval was up"
         print(
-          "\(label): \(figures.presenceFrames) presence messages reached the viewers while timing "
-            + "(\(activeViewers) viewers changing their activity, one each round)")
+          "\(prefix)\(figures.presenceFrames) presence messages reached the viewers while timing "
+            + "(\(why))")
       }
     }
     print(
