@@ -192,16 +192,4 @@ extension SessionServer {
     }
     return effects
   }
-
-  /// The presence of the lists `connection`'s session shows, for a fresh screen.
-  func presenceFrames(for connection: ConnectionID) -> [OutgoingFrame] {
-    guard let token = connections[connection]?.session, let session = sessions[token] else {
-      return []
-    }
-    return ([session.topList] + (session.sidebarList.map { [$0] } ?? [])).map { list in
-      let tokens = presenceTokens(of: list)
-      let listed = listed(tokens, on: list)
-      return presenceFrame(of: list, listed: listed, count: tokens.count, for: token)
-    }
-  }
 }

@@ -301,11 +301,18 @@ extension SessionServer {
   func checkpoint() -> SessionServer { self }
 
   /// The frames that bring `connection` up to date when its queue had to be dropped: its
-  /// session's top screen as it is now, or nothing before it said hello.
+  /// session's top screen as it is now, or nothing before it said hello. Its lists'
+  /// presence is marked changed rather than made here, so it goes out with the next
+  /// `presence` of those lists: many queues dropped at once (a thousand viewers that stopped
+  /// reading) each computing the list's viewers held the core for minutes at 10,000.
   public mutating func freshScreen(for connection: ConnectionID) -> [OutgoingFrame] {
     guard let token = connections[connection]?.session,
       case .send(let frame, _, _) = screen(of: token, transition: .none, to: [connection])
     else { return [] }
-    return [frame] + presenceFrames(for: connection)
+    if let session = sessions[token] {
+      presence.changed.insert(session.topList)
+      if let beside = session.sidebarList { presence.changed.insert(beside) }
+    }
+    return [frame]
   }
 }
