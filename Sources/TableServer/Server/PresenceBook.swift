@@ -59,7 +59,6 @@ struct PresenceBook: Sendable, Hashable {
   /// while (a reconnect finds them); past `retiredLimit` closed sessions, the oldest's go,
   /// unless `isOpen` says it came back.
   mutating func left(_ token: SessionToken, isOpen: (SessionToken) -> Bool) {
-    activities[token] = nil
     retired.append(token)
     guard retired.count > Self.retiredLimit else { return }
     let oldest = retired.removeFirst()
