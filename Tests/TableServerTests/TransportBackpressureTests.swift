@@ -53,4 +53,113 @@ struct TransportBackpressureTests {
     reader.shutDown()
     await server.stop()
   }
+
+  /// A reader that stopped reading has its queue replaced by a fresh screen, but the
+  /// answers in it (acks, errors) stay, ahead of the screen, and an answer is queued even
+  /// when the queue is full: every command with a `ref` is answered.
+  @Test func answersOutliveAQueueReplacedByAFreshScreen() throws {
+    let server = try TestServer {
+      $0.maxQueuedFrames = 8
+      $0.maxQueuedBytes = 1 << 20
+    }
+    defer { Task { [server] in await server.stop() } }
+    let stalled = try RawSocket(port: server.port)
+    try stalled.sendUpgrade()
+    #expect(server.delegate.wait { $0.contains(.opened(ConnectionID(1))) })
+    let transport = server.server
+    let big = OutgoingFrame(String(repeating: "z", count: 64 * 1024))
+    let outcome = Recorded<[String]>()
+    // Fill the socket and then the queue, a frame a turn so that lws writes in between.
+    for _ in 0..<300 {
+      transport.perform { _ = transport.send(big, to: ConnectionID(1)) }
+    }
+    transport.perform {
+      var steps: [String] = []
+      steps.append("diff queued: \(transport.send(big, to: ConnectionID(1)))")
+      for answer in ["answer 1", "answer 2"] {
+        steps.append(
+          "\(answer) queued: \(transport.send(OutgoingFrame(answer, isAnswer: true), to: ConnectionID(1)))"
+        )
+      }
+      transport.replaceQueue(of: ConnectionID(1), with: [OutgoingFrame("screen")])
+      _ = transport.send(OutgoingFrame("answer 3", isAnswer: true), to: ConnectionID(1))
+      _ = transport.send(OutgoingFrame("after"), to: ConnectionID(1))
+      outcome.set(steps)
+    }
+    #expect(
+      outcome.wait() == ["diff queued: false", "answer 1 queued: true", "answer 2 queued: true"])
+    let texts = stalled.receiveFrames(until: "after", timeout: 10).map {
+      $0.utf8.count == 64 * 1024 ? "big" : $0
+    }
+    #expect(Array(texts.suffix(5)) == ["answer 1", "answer 2", "screen", "answer 3", "after"])
+    #expect(texts.dropLast(5).allSatisfy { $0 == "big" })
+    #expect(texts.count < 300 + 5, "the queue's diffs were dropped")
+    #expect(server.refusals.all.isEmpty)
+  }
+
+  /// Answers have a bound of their own (the queue's again): a connection that reads none
+  /// of them past it is closed with 1008, and the refusal is counted.
+  @Test func aConnectionThatReadsNoAnswersIsClosedAtTheirBound() throws {
+    let server = try TestServer {
+      $0.maxQueuedFrames = 4
+      $0.maxQueuedBytes = 1 << 20
+    }
+    defer { Task { [server] in await server.stop() } }
+    let stalled = try RawSocket(port: server.port)
+    try stalled.sendUpgrade()
+    #expect(server.delegate.wait { $0.contains(.opened(ConnectionID(1))) })
+    let transport = server.server
+    let big = OutgoingFrame(String(repeating: "z", count: 64 * 1024))
+    for _ in 0..<300 {
+      transport.perform { _ = transport.send(big, to: ConnectionID(1)) }
+    }
+    let outcome = Recorded<[Bool]>()
+    transport.perform {
+      outcome.set(
+        (1...5).map {
+          transport.send(OutgoingFrame("answer \($0)", isAnswer: true), to: ConnectionID(1))
+        })
+    }
+    #expect(outcome.wait() == [true, true, true, true, false])
+    #expect(server.refusals.wait(count: 1))
+    #expect(server.refusals.all == ["unread_answers 127.0.0.1"])
+    #expect(server.delegate.wait(timeout: 10) { $0.contains(.closed(ConnectionID(1))) })
+  }
+}
+
+extension RawSocket {
+  /// The text of every server frame (unmasked, uncompressed) after the upgrade's answer,
+  /// until one reads `last`, the peer closes, or `timeout` seconds pass.
+  func receiveFrames(until last: String, timeout: TimeInterval) -> [String] {
+    var time = timeval(tv_sec: 0, tv_usec: 200_000)
+    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+    let deadline = Date().addingTimeInterval(timeout)
+    var bytes: [UInt8] = []
+    var start: Int?
+    var texts: [String] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while Date() < deadline, texts.last != last {
+      let count = recv(descriptor, &buffer, buffer.count, 0)
+      if count == 0 { break }
+      if count < 0 { continue }
+      bytes += buffer[0..<count]
+      if start == nil, let end = bytes.firstRange(of: Array("\r\n\r\n".utf8))?.upperBound {
+        start = end
+      }
+      while var at = start, at + 2 <= bytes.count {
+        var length = Int(bytes[at + 1] & 0x7F)
+        at += 2
+        let extra = length == 126 ? 2 : length == 127 ? 8 : 0
+        guard at + extra <= bytes.count else { break }
+        if extra > 0 {
+          length = bytes[at..<at + extra].reduce(0) { $0 << 8 | Int($1) }
+          at += extra
+        }
+        guard at + length <= bytes.count else { break }
+        texts.append(String(decoding: bytes[at..<at + length], as: UTF8.self))
+        start = at + length
+      }
+    }
+    return texts
+  }
 }

@@ -224,7 +224,8 @@ package final class CoreRelay: ConnectionDelegate, MessageTransport, @unchecked 
   /// was dropped.
   private func queue(_ frame: OutgoingFrame, for connection: ConnectionID) -> Int? {
     let lane = serviceSide(of: connection)
-    guard !lane.resynchronizing.contains(connection) else {
+    // Answers are queued even then: the fresh screen keeps them ahead of it.
+    guard !lane.resynchronizing.contains(connection) || frame.isAnswer else {
       frame.fanoutMark?.release()
       return nil
     }

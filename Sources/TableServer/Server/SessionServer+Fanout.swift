@@ -208,7 +208,7 @@ extension SessionServer {
     }
     cacheSidebar(of: session)
     effects.append(screen(of: token, transition: transition, to: session.connections))
-    effects.append(.send(frame(for: .notice(text: notice)), to: session.connections, kind: .reply))
+    effects.append(.send(answer(.notice(text: notice)), to: session.connections, kind: .reply))
     return true
   }
 }

@@ -10,4 +10,7 @@ package enum ConnectionRefusal: String, Sendable, CaseIterable {
   case total
   /// It sent commands faster than the rate limit allows, again and again: closed (1008).
   case rateLimited = "rate_limited"
+  /// It sent so many commands without reading their answers that the answers waiting for
+  /// it passed their bound (`OutgoingQueue`): closed (1008), since an answer is never dropped.
+  case unreadAnswers = "unread_answers"
 }

@@ -5,16 +5,23 @@ import Synchronization
 /// service thread that holds one of them (immutable, so no thread waits for another).
 package final class OutgoingFrame: Sendable {
   public let utf8: [UInt8]
+  /// Whether the frame answers a command or carries news no screen repeats (`ack`,
+  /// `error`, `welcome`, `rows`, `notice`, `history`): when a connection falls behind and
+  /// its queue is replaced by a fresh screen, its answers stay queued, ahead of the screen,
+  /// so that every command with a `ref` is still answered.
+  public let isAnswer: Bool
   /// What follows the frame to the kernel, when its fan-out is timed (``markFanout(_:)``).
   private let fanout = AtomicLazyReference<FanoutMark>()
 
-  public init(_ text: String) {
+  public init(_ text: String, isAnswer: Bool = false) {
     utf8 = Array(text.utf8)
+    self.isAnswer = isAnswer
   }
 
   /// A frame of bytes that are UTF-8 already (an encoded message), without a copy.
-  public init(utf8: [UInt8]) {
+  public init(utf8: [UInt8], isAnswer: Bool = false) {
     self.utf8 = utf8
+    self.isAnswer = isAnswer
   }
 
   public var text: String { String(decoding: utf8, as: UTF8.self) }

@@ -87,12 +87,13 @@ extension WebSocketServer {
     UInt(bitPattern: Int(bitPattern: wsi))
   }
 
-  private static func explanation(of refusal: ConnectionRefusal) -> String {
+  static func explanation(of refusal: ConnectionRefusal) -> String {
     switch refusal {
     case .total: "the server holds as many connections as it may; try again later"
     case .perAddress: "too many connections from your address; try again later"
     case .headerTimeout: "the request's headers took too long"
     case .rateLimited: "too many commands"
+    case .unreadAnswers: "too many answers unread"
     }
   }
 

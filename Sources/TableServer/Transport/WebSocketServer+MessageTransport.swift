@@ -15,17 +15,30 @@ extension WebSocketServer: MessageTransport {
   public func send(_ frame: OutgoingFrame, to connection: ConnectionID) -> Bool {
     precondition(isOnServiceThread, "send(_:to: \(connection)) called off the service thread")
     guard let open = openConnection(connection), open.pendingClose == nil else { return false }
-    guard open.queue.append(frame) else { return false }
+    guard open.queue.append(frame) else {
+      if frame.isAnswer { refuseUnreadAnswers(open) }
+      return false
+    }
     requestWrite(open)
     return true
+  }
+
+  /// `open` sent so many commands without reading their answers that one more answer
+  /// passed the answers' bound (`OutgoingQueue`). An answer is never dropped, so the
+  /// connection is closed (1008) and the refusal counted.
+  private func refuseUnreadAnswers(_ open: WebSocketConnection) {
+    onRefusal?(.unreadAnswers, open.request.peerAddress.isEmpty ? "-" : open.request.peerAddress)
+    close(
+      open.id, status: LWS_CLOSE_STATUS_POLICY_VIOLATION,
+      reason: Self.explanation(of: .unreadAnswers))
   }
 
   /// - Important: Must be called on the service thread.
   public func replaceQueue(of connection: ConnectionID, with frames: [OutgoingFrame]) {
     precondition(isOnServiceThread, "replaceQueue(of: \(connection)) called off the service thread")
     guard let open = openConnection(connection), open.pendingClose == nil else { return }
-    open.dropQueuedFrames()
-    open.queue.replace(with: frames)
+    // The answers stay, ahead of the fresh screen: no screen repeats them.
+    for dropped in open.queue.replace(with: frames) { dropped.fanoutMark?.release() }
     lws_callback_on_writable(open.wsi)
   }
 
