@@ -3,7 +3,7 @@ import TableModel
 /// A search's results as the search thread hands them to the core thread: read, and
 /// already diffed from the results the searchers were shown when the read was asked for
 /// (`base`), so that taking them over costs the core one screen, not one pass over every
-/// match (a diff of 611,054 results took the core well over 10 ms).
+/// match (the diff of 611,054 results after one row was renamed takes 12–14 ms).
 package struct SearchRead: Sendable {
   /// The results, immutable from here on.
   package var results: TableSnapshot

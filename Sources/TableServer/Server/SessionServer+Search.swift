@@ -51,7 +51,7 @@ extension SessionServer {
     effects.append(.readSearch(query, list: list, base: searches.results[list]?[query]))
   }
 
-  /// ``searchRead(_:in:read:)`` for results read on the caller's thread: diffed here
+  /// `searchRead(_:in:read:)` for results read on the caller's thread: diffed here
   /// from those shown (a search thread hands them over diffed already).
   package mutating func searchRead(
     _ query: SearchQuery, in list: String, result: Result<TableSnapshot, ProtocolError>
