@@ -163,14 +163,22 @@ extension SessionServer {
   }
 
   /// What `fetch` cuts rows from for `connection`: its search results (whole) when its
-  /// session searches `list`, else the list as it is held (see ``listState(of:)``).
+  /// session searches `list`, else the list as it is held (see ``listState(of:)``); nil
+  /// while its session's results are being read off the core thread (reading them here
+  /// would hold everyone; their `screen` follows and replaces what the client holds).
   mutating func fetchedState(of list: String, for connection: ConnectionID) throws(ProtocolError)
-    -> (snapshot: TableSnapshot, counts: [Int]?)
+    -> (snapshot: TableSnapshot, counts: [Int]?)?
   {
     if let token = connections[connection]?.session, let session = sessions[token],
-      session.topList == list, let shown = searchResults(shownTo: session)
+      session.topList == list
     {
-      return (shown.results, nil)
+      searches.prune(session)
+      if let query = searches.query(of: session), searches.results[list]?[query] == nil,
+        searches.reading[list]?.contains(query) == true
+      {
+        return nil
+      }
+      if let shown = searchResults(shownTo: session) { return (shown.results, nil) }
     }
     return try listState(of: list)
   }
