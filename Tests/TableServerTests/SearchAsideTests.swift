@@ -33,6 +33,11 @@ import Testing
     #expect(asked.contains(Self.readEggs))
     #expect(!asked.contains { $0.contains("screen") })
     #expect(driver.screen(searcher)["search"] == nil)
+    // A fetch meanwhile is not answered from results read on the core thread (reading
+    // 611,054 of them held everyone for a second): no rows, its ack; the screen follows.
+    let fetched = driver.send(
+      searcher, #"{"type":"fetch","list":"Ltasks","section":"Stodo","from":0,"count":10,"ref":9}"#)
+    #expect(fetched == ["\(searcher) ← ack 9 v=null"])
     // The reader reads now; then, before its results are back, another session edits
     // and is answered at once, its viewers (the searcher's not among them) get the diff.
     let early = try reader.search(SearchQuery("ÉGG"), in: "Ltasks")

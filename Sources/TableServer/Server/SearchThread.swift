@@ -23,13 +23,17 @@ package final class SearchThread: @unchecked Sendable {
     }
   }
 
-  /// Reads `query`'s results on `list` on the search thread, then calls `done` with them
-  /// there (`done` hands them to the core thread). Any thread.
+  /// Reads `query`'s results on `list` on the search thread and diffs them there from
+  /// `base` (the results shown now), then calls `done` with them there (`done` hands them
+  /// to the core thread, which then only takes them over). `base` is let go of on the
+  /// search thread too. Any thread.
   package func read(
-    _ query: SearchQuery, in list: String,
-    done: @escaping @Sendable (Result<TableSnapshot, ProtocolError>) -> Void
+    _ query: SearchQuery, in list: String, diffedFrom base: TableSnapshot?,
+    done: @escaping @Sendable (Result<SearchRead, ProtocolError>) -> Void
   ) {
-    queue.perform { [self] in done(search(query, in: list)) }
+    queue.perform { [self] in
+      done(search(query, in: list).map { SearchRead(results: $0, diffedFrom: base) })
+    }
   }
 
   private func search(_ query: SearchQuery, in list: String) -> Result<

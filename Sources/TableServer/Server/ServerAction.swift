@@ -11,9 +11,10 @@ package enum ServerAction: Sendable {
   /// `presence` waits for its list's 100 ms (SessionServer+Presence).
   case wake(after: Duration)
   /// Read the results of `query` on `list` off the core thread (the data source's
-  /// ``DataSourceCapabilities/searchReader``) and hand them to
-  /// `SessionServer.searchRead(_:in:result:)` on the core thread when they are ready.
-  case readSearch(SearchQuery, list: String)
+  /// ``DataSourceCapabilities/searchReader``), diff them there from `base` (the results
+  /// shown now, if any), and hand them to `SessionServer.searchRead(_:in:read:)` on the
+  /// core thread when they are ready.
+  case readSearch(SearchQuery, list: String, base: TableSnapshot?)
 
   /// What a frame is, so that a connection whose queue was just replaced by a fresh
   /// screen is not sent diffs that screen already contains.

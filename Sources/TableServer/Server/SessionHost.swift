@@ -206,12 +206,12 @@ package final class SessionHost: ConnectionDelegate {
         transport.close(connection, code: code, reason: reason)
       case .wake(let delay):
         scheduleWake(after: delay)
-      case .readSearch(let query, let list):
+      case .readSearch(let query, let list, let base):
         guard let readSearch else {
           perform(server?.searchRead(query, in: list, result: .failure(Self.noSearchReader)))
           continue
         }
-        readSearch(query, list)
+        readSearch(query, list, base)
       }
     }
     if let releaseSearches, let released = server?.searches.takeReleased(), !released.isEmpty {
@@ -222,9 +222,9 @@ package final class SessionHost: ConnectionDelegate {
   private static let noSearchReader = ProtocolError(.internal, "no search reader")
 
   /// Where `ServerAction.readSearch` goes: a reader off the core thread (set by
-  /// `TablewebServer`), which hands the results to ``searchRead(_:in:result:)`` on the
-  /// core thread.
-  var readSearch: ((SearchQuery, String) -> Void)?
+  /// `TablewebServer`), which hands the results, diffed from the base, to
+  /// `searchRead(_:in:read:)` on the core thread.
+  var readSearch: ((SearchQuery, String, TableSnapshot?) -> Void)?
   /// Where search results the core no longer keeps go to be freed (the search thread).
   var releaseSearches: (([TableSnapshot]) -> Void)?
 
@@ -235,6 +235,12 @@ package final class SessionHost: ConnectionDelegate {
   ) {
     thread.check()
     perform(server?.searchRead(query, in: list, result: result))
+  }
+
+  /// Results read and diffed on the search thread (`ServerAction.readSearch`).
+  func searchRead(_ query: SearchQuery, in list: String, read: Result<SearchRead, ProtocolError>) {
+    thread.check()
+    perform(server?.searchRead(query, in: list, read: read))
   }
 }
 

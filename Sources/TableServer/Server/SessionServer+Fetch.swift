@@ -1,7 +1,8 @@
 import TableModel
 
 extension SessionServer {
-  /// `fetch`: a window of a long section, from the version every viewer has.
+  /// `fetch`: a window of a long section, from the version every viewer has. None while
+  /// the session's search results are being read: their `screen` follows.
   mutating func fetchRows(
     of list: String, section sectionID: String, from: Int, count: Int, for connection: ConnectionID,
     effects: inout [ServerAction]
@@ -9,7 +10,7 @@ extension SessionServer {
     guard from >= 0, count >= 1 else {
       throw ProtocolError(.badMessage, "fetch needs from ≥ 0 and count ≥ 1")
     }
-    let (snapshot, counts) = try fetchedState(of: list, for: connection)
+    guard let (snapshot, counts) = try fetchedState(of: list, for: connection) else { return }
     let sectionIndex = try snapshot.sectionIndex(sectionID)
     let rows = snapshot.sections[sectionIndex].rows
     let total = counts?[sectionIndex] ?? rows.count

@@ -41,13 +41,24 @@ extension SessionServer {
 
   /// Asks for `query`'s results on `list` to be read off the core thread, unless a read
   /// of them is already under way (its results, if the list moved on meanwhile, are read
-  /// again when they come).
+  /// again when they come). The read is handed the results shown now, to diff the new
+  /// ones from there rather than on the core thread.
   mutating func requestSearch(
     _ query: SearchQuery, in list: String, effects: inout [ServerAction]
   ) {
     guard searches.reading[list]?.contains(query) != true else { return }
     searches.reading[list, default: []].insert(query)
-    effects.append(.readSearch(query, list: list))
+    effects.append(.readSearch(query, list: list, base: searches.results[list]?[query]))
+  }
+
+  /// `searchRead(_:in:read:)` for results read on the caller's thread: diffed here
+  /// from those shown (a search thread hands them over diffed already).
+  package mutating func searchRead(
+    _ query: SearchQuery, in list: String, result: Result<TableSnapshot, ProtocolError>
+  ) -> [ServerAction] {
+    let shown = searches.results[list]?[query]
+    return searchRead(
+      query, in: list, read: result.map { SearchRead(results: $0, diffedFrom: shown) })
   }
 
   /// Results read off the core thread (`ServerAction.readSearch`) came back. Nobody shows
@@ -56,20 +67,23 @@ extension SessionServer {
   /// reads them again. Read at an older one (the list changed meanwhile): read again, and
   /// shown meanwhile if newer than what the sessions have. Shown results are kept, and the
   /// sessions that show the query get them: a `screen` for those that were waiting for
-  /// their first results, a `diff` from the results they have.
+  /// their first results, a `diff` from the results they have (diffed by the reader).
+  /// Nothing here is proportional to the number of results: results dropped or replaced
+  /// go back to the search thread to be freed.
   package mutating func searchRead(
-    _ query: SearchQuery, in list: String, result: Result<TableSnapshot, ProtocolError>
+    _ query: SearchQuery, in list: String, read: Result<SearchRead, ProtocolError>
   ) -> [ServerAction] {
     var effects: [ServerAction] = []
     searches.reading[list]?.remove(query)
     if searches.reading[list]?.isEmpty == true { searches.reading[list] = nil }
     let viewers = sessions(showing: list).filter { searches.query(of: $0) == query }
     guard !viewers.isEmpty else {
+      if case .success(let dropped) = read { release(dropped.results) }
       forgetUnshownResults(of: list)
       return effects
     }
-    let new: TableSnapshot
-    switch result {
+    let new: SearchRead
+    switch read {
     case .success(let results):
       new = results
     case .failure(let error):
@@ -81,33 +95,49 @@ extension SessionServer {
       return effects
     }
     let old = searches.results[list]?[query]
-    if let current = snapshots[list]?.version, new.version != current {
+    if let current = snapshots[list]?.version, new.results.version != current {
       // Newer than the core knows: catching up reads them again.
-      guard new.version < current else { return effects }
-      requestSearch(query, in: list, effects: &effects)
+      guard new.results.version < current else {
+        release(new.results)
+        return effects
+      }
       // Older: read again, but shown meanwhile when newer than what the sessions have (so
       // that a list edited faster than it can be searched still shows results that move
       // on); the next results are diffed from them.
-      guard old.map({ new.version > $0.version }) ?? true else { return effects }
+      guard old.map({ new.results.version > $0.version }) ?? true else {
+        release(new.results)
+        requestSearch(query, in: list, effects: &effects)
+        return effects
+      }
+      searches.results[list, default: [:]][query] = new.results
+      requestSearch(query, in: list, effects: &effects)
+    } else {
+      searches.results[list, default: [:]][query] = new.results
     }
-    searches.results[list, default: [:]][query] = new
     sendSearchResults(new, replacing: old, of: list, to: viewers, effects: &effects)
-    if let old { searches.released.append(old) }
+    if let old { release(old) }
     return effects
   }
 
   /// What the sessions showing one query on `list` get when its results go from `old` to
-  /// `new`: one diff when `new` is the next version, a new screen when the results skipped
-  /// a version (or were not shown yet, or cannot be diffed), nothing when they are the same.
+  /// `new`: one diff when `new` is the next version and was diffed from `old`, a new
+  /// screen when the results skipped a version (or were not shown yet, or were diffed
+  /// from other results, or cannot be diffed), nothing when they are the same.
   private mutating func sendSearchResults(
-    _ new: TableSnapshot, replacing old: TableSnapshot?, of list: String, to viewers: [Session],
+    _ new: SearchRead, replacing old: TableSnapshot?, of list: String, to viewers: [Session],
     effects: inout [ServerAction]
   ) {
-    if let old, new.version == old.version + 1, let ops = searchDiff(from: old, to: new) {
+    if let old, new.results.version == old.version + 1, new.base == old.version,
+      let ops = new.ops
+    {
       let diff = TableDiff(list: list, from: old.version, ops: ops)
       effects.append(
         .send(frame(for: .diff(diff)), to: viewers.flatMap(\.connections), kind: .diff))
-    } else if old?.version != new.version {
+    } else if old?.version != new.results.version {
+      if let failure = new.diffFailure {
+        diagnostics.report(
+          "search results of list \(list) cannot be diffed (\(failure)); screens resent")
+      }
       for session in viewers {
         effects.append(screen(of: session.token, transition: .none, to: session.connections))
       }
@@ -133,14 +163,22 @@ extension SessionServer {
   }
 
   /// What `fetch` cuts rows from for `connection`: its search results (whole) when its
-  /// session searches `list`, else the list as it is held (see ``listState(of:)``).
+  /// session searches `list`, else the list as it is held (see ``listState(of:)``); nil
+  /// while its session's results are being read off the core thread (reading them here
+  /// would hold everyone; their `screen` follows and replaces what the client holds).
   mutating func fetchedState(of list: String, for connection: ConnectionID) throws(ProtocolError)
-    -> (snapshot: TableSnapshot, counts: [Int]?)
+    -> (snapshot: TableSnapshot, counts: [Int]?)?
   {
     if let token = connections[connection]?.session, let session = sessions[token],
-      session.topList == list, let shown = searchResults(shownTo: session)
+      session.topList == list
     {
-      return (shown.results, nil)
+      searches.prune(session)
+      if let query = searches.query(of: session), searches.results[list]?[query] == nil,
+        searches.reading[list]?.contains(query) == true
+      {
+        return nil
+      }
+      if let shown = searchResults(shownTo: session) { return (shown.results, nil) }
     }
     return try listState(of: list)
   }
@@ -173,7 +211,9 @@ extension SessionServer {
       let old = searches.results[list]?[query]
       searches.results[list]?[query] = nil
       guard let new = searchResults(shownTo: viewers[0])?.results else { continue }
-      sendSearchResults(new, replacing: old, of: list, to: viewers, effects: &effects)
+      sendSearchResults(
+        SearchRead(results: new, diffedFrom: old), replacing: old, of: list, to: viewers,
+        effects: &effects)
     }
   }
 
@@ -190,24 +230,17 @@ extension SessionServer {
   /// Drops the results of `list` that no open session shows on its top screen.
   private mutating func forgetUnshownResults(of list: String) {
     let shown = Set(sessions(showing: list).compactMap { searches.query(of: $0) })
-    if configuration.readsSearchesAside {
-      for (query, results) in searches.results[list] ?? [:] where !shown.contains(query) {
-        searches.released.append(results)
-      }
+    for (query, results) in searches.results[list] ?? [:] where !shown.contains(query) {
+      release(results)
     }
     searches.results[list] = searches.results[list]?.filter { shown.contains($0.key) }
     if searches.results[list]?.isEmpty == true { searches.results[list] = nil }
   }
 
-  /// The diff between two results of one search; nil (and a report: the searchers get
-  /// their screen again) when results hold duplicate ids and so cannot be diffed.
-  private func searchDiff(from old: TableSnapshot, to new: TableSnapshot) -> [DiffOp]? {
-    do {
-      return try TableDiff.ops(from: old.sections, to: new.sections)
-    } catch {
-      diagnostics.report(
-        "search results of list \(new.list) cannot be diffed (\(error)); screens resent")
-      return nil
-    }
+  /// Lets go of results the core no longer keeps: when searches are read aside, they go
+  /// back to the search thread to be freed there (freeing 600,000 rows takes tens of
+  /// milliseconds); else they are freed here.
+  private mutating func release(_ results: TableSnapshot) {
+    if configuration.readsSearchesAside { searches.released.append(results) }
   }
 }

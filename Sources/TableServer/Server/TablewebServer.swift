@@ -291,9 +291,9 @@ public final class TablewebServer: Service, Sendable {
       let thread = SearchThread(makeReader: searchReader)
       let bound = self.host
       let queue = hostQueue
-      host.readSearch = { query, list in
-        thread.read(query, in: list) { result in
-          queue.perform { bound.value.searchRead(query, in: list, result: result) }
+      host.readSearch = { query, list, base in
+        thread.read(query, in: list, diffedFrom: base) { read in
+          queue.perform { bound.value.searchRead(query, in: list, read: read) }
         }
       }
       host.releaseSearches = { thread.release($0) }

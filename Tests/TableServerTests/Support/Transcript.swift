@@ -21,7 +21,7 @@ enum Transcript {
         lines.append("\(connection) ✕ \(reason)" + (code == 1000 ? "" : " \(code)"))
       case .wake:
         break
-      case .readSearch(let query, let list):
+      case .readSearch(let query, let list, _):
         lines.append("read search \(query.text.debugDescription) of \(list)")
       }
     }
