@@ -44,10 +44,15 @@ extension ImportBenchmark {
     print(
       "    the same with the primary key, which the load keeps: "
         + seconds(kept) + String(format: " (%.2f× the bare COPY)", ratio(kept, bare)))
-    let write = try best { try store.importFile(file) }
+    var phases: [Duration: [ImportPhase]] = [:]
+    let write = try best {
+      let time = try ContinuousClock().measure { try store.importFile(file) }
+      phases[time] = store.importPhases
+    }
     print(
       "  import: \(seconds(parse + write)) — writing \(seconds(write)) after the parse;"
         + String(format: " writing ÷ bare COPY %.2f×", ratio(write, bare)))
+    printPhases(phases)
     _ = try connection.execute("DROP TABLE bare_row, bare_row_kept")
   }
 

@@ -65,14 +65,17 @@ struct ImportBenchmark: ParsableCommand {
     print(
       "    the same with row.key's UNIQUE constraint, which the load keeps: \(seconds(unique))"
         + String(format: " (%.2f× the bare INSERT)", ratio(unique, bare)))
+    var phases: [Duration: [ImportPhase]] = [:]
     let write = try best {
       round += 1
       let store = try Store(path: folder.appendingPathComponent("import\(round).sqlite").path)
-      try store.importFile(file!)
+      let time = try ContinuousClock().measure { try store.importFile(file!) }
+      phases[time] = store.importPhases
     }
     print(
       "  import: \(seconds(parse + write)) — writing \(seconds(write)) after the parse;"
         + String(format: " writing ÷ bare INSERT %.2f×", ratio(write, bare)))
+    printPhases(phases)
     if rowByRow {
       let store = try Store(path: folder.appendingPathComponent("rows.sqlite").path)
       store.importsInBulk = false
@@ -141,6 +144,18 @@ struct ImportBenchmark: ParsableCommand {
     var times: [Duration] = []
     for _ in 0..<max(1, rounds) { times.append(try ContinuousClock().measure(body)) }
     return times.min()!
+  }
+
+  /// Where the writing's time went (`Store.importPhases` of the round timed), and what
+  /// is left of `total`: the commit, and the list's, sections' and blocks' statements.
+  func printPhases(_ rounds: [Duration: [ImportPhase]]) {
+    guard let total = rounds.keys.min(), let phases = rounds[total], !phases.isEmpty else {
+      return
+    }
+    print("    where the writing's time went (the best round):")
+    for phase in phases { print("      \(phase.name): \(seconds(phase.duration))") }
+    let steps = phases.filter { !$0.name.hasPrefix(" ") }.reduce(Duration.zero) { $0 + $1.duration }
+    print("      the rest (commit, the change log, the lists' rows): \(seconds(total - steps))")
   }
 
   func ratio(_ a: Duration, _ b: Duration) -> Double { value(a) / max(value(b), 1e-9) }

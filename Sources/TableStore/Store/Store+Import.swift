@@ -30,7 +30,7 @@ extension Store {
   /// still showing it sees a gap and reloads. Sessions are kept; the server pops them to
   /// the levels that still exist.
   ///
-  /// The rows go in as a bulk load (`bulkLoad(_:)`: indexes and triggers made again once
+  /// The rows go in as a bulk load (`bulkLoad(_:whenKeyed:)`: indexes and triggers made again once
   /// at the end), each row's search text and stored JSON prepared on a second thread
   /// while this one inserts the rows before it; `importsInBulk` off writes row by row
   /// instead, with every index and trigger in place (what tests compare the bulk load
@@ -47,25 +47,35 @@ extension Store {
         uniquingKeysWith: { a, _ in a })
       // The search index goes before the old rows do (no index entry removed row by row)
       // and is built once from the new rows, after them.
-      if importsInBulk { try dropSearchIndex() }
-      try execute("DELETE FROM list WHERE parent_row IS NULL")
-      try execute("DELETE FROM undo_step")  // an import is not undone, nor what came before
+      importPhases = []
+      if importsInBulk {
+        try phase("search index dropped") { () throws(StoreError) in try dropSearchIndex() }
+      }
+      try phase("old data deleted") { () throws(StoreError) in
+        try execute("DELETE FROM list WHERE parent_row IS NULL")
+        try execute("DELETE FROM undo_step")  // an import is not undone, nor what came before
+      }
       var importer = Importer(
         store: self, versions: versions, root: root,
         counter: try fetchInt("SELECT value FROM meta WHERE key = 'next_id'") ?? 1,
         nextRowID: importsInBulk
           ? (try fetchInt("SELECT coalesce(max(id), 0) + 1 FROM row") ?? 1) : nil)
       if importsInBulk {
-        try bulkLoad { () throws(StoreError) in
-          _ = try importer.insert(root, parentRow: nil, inheriting: nil)
-        }
+        try bulkLoad(
+          { () throws(StoreError) in _ = try importer.insert(root, parentRow: nil, inheriting: nil)
+          },
+          whenKeyed: { () throws(StoreError) in
+            try phase("showWhen rules written") { () throws(StoreError) in
+              try importer.applyShowWhen()
+            }
+          })
         if dialect == .postgres {
           // The rows were given their ids: the identity goes on after the last.
           try execute(
             "SELECT setval(pg_get_serial_sequence('row', 'id'), max(id)) FROM row HAVING count(*) > 0"
           )
         }
-        try buildSearchIndex()
+        try phase("search index built") { () throws(StoreError) in try buildSearchIndex() }
       } else {
         _ = try importer.insert(root, parentRow: nil, inheriting: nil)
       }
@@ -87,6 +97,18 @@ struct Importer {
   /// The id the next row gets, in a bulk load (rows are given their ids, so that none is
   /// read back); nil: row by row, the database picks.
   var nextRowID: Int?
+  /// A bulk load's `showWhen` rules, written once the rows can be found by id again
+  /// (`applyShowWhen()`): PostgreSQL's primary key is dropped while the rows go in.
+  var showWhenUpdates: [(row: Int, target: Int, isOn: Bool)] = []
+
+  /// Writes the `showWhen` rules a bulk load gathered.
+  func applyShowWhen() throws(StoreError) {
+    for update in showWhenUpdates {
+      try store.execute(
+        "UPDATE row SET show_when_row = ?, show_when_on = ? WHERE id = ?", update.target,
+        update.isOn, update.row)
+    }
+  }
 
   static func ids(in screen: AppScreen) -> [String] {
     var ids: [String] = []
@@ -173,6 +195,7 @@ struct Importer {
           let rowKey = key(row.id, "R")
           if let rowID = nextRowID {
             let prepared = try feed!.next(index)
+            if prepared.search == nil { try store.ensureLoadTrigger() }
             nextRowID = rowID + 1
             try store.insertLoadedRow(
               rowID, rowKey, listID, blockID, (index - start) * Store.rowGap, row.text,
@@ -202,9 +225,20 @@ struct Importer {
         blockIndex += 1
       }
       try store.flushLoadedRows()
+      if let feed, feed.usesThread {
+        store.importPhases.append(
+          ImportPhase(name: "  of which waiting for prepared rows", duration: feed.waited))
+        store.importPhases.append(
+          ImportPhase(
+            name: "  (second thread: search text and JSON prepared)", duration: feed.preparing))
+      }
     }
     for (row, showWhen) in pending {
       guard let target = rowIDs[showWhen.row] else { throw .notFound("row \(showWhen.row)") }
+      if nextRowID != nil {
+        showWhenUpdates.append((row, target, showWhen.isOn))
+        continue
+      }
       try store.execute(
         "UPDATE row SET show_when_row = ?, show_when_on = ? WHERE id = ?", target, showWhen.isOn,
         row)
@@ -262,6 +296,16 @@ final class PreparedRows: @unchecked Sendable {
   private var consumed = 0
   private let rows: [AppRow]
   private let search: Fold
+  /// The time the writer waited for a batch (the writer's thread only).
+  private(set) var waited = Duration.zero
+  /// The time the preparing thread spent preparing (read once it is finished or cancelled).
+  private var preparingTime = Duration.zero
+  var usesThread: Bool { rows.count >= Self.threadThreshold }
+  var preparing: Duration {
+    condition.lock()
+    defer { condition.unlock() }
+    return preparingTime
+  }
 
   /// Which rows' search text is computed here: every row's (SQLite), only the rows whose
   /// text and detail are all ASCII (PostgreSQL, whose `row_search` folds the others), or
@@ -296,8 +340,11 @@ final class PreparedRows: @unchecked Sendable {
     var start = 0
     while start < rows.count {
       let end = min(start + Self.batchSize, rows.count)
+      let began = ContinuousClock.now
       let batch = rows[start..<end].map { Self.prepare($0, search: search) }
+      let took = ContinuousClock.now - began
       condition.lock()
+      preparingTime += took
       while ready.count >= Self.depth && !isCancelled { condition.wait() }
       if isCancelled {
         condition.unlock()
@@ -322,8 +369,10 @@ final class PreparedRows: @unchecked Sendable {
       return Self.prepare(rows[index], search: search)
     }
     if taken == current.count {
+      let began = ContinuousClock.now
       condition.lock()
       while ready.isEmpty && !isFinished { condition.wait() }
+      waited += ContinuousClock.now - began
       guard !ready.isEmpty else {
         condition.unlock()
         throw .invalidData(path: "", message: "the import's rows ran out")
