@@ -229,6 +229,33 @@ import Testing
     #expect(try store.fetchInt("SELECT count(*) FROM row WHERE key LIKE 'b%'") == 0)
   }
 
+  /// On PostgreSQL a section's rows go through one COPY that the server writes while the
+  /// rest is still being sent: a row it refuses halfway (a constraint the load keeps)
+  /// fails the import with the server's message, nothing written, and the connection
+  /// takes the next write.
+  @Test func aRowRefusedDuringTheCopyChangesNothing() throws {
+    let temporary = try TemporaryStore(kind: .postgres, json: CommandTests.file)
+    let store = temporary.store
+    let before = try store.exportJSON()
+    let objects = try Self.schemaObjects(store)
+    try store.execute("ALTER TABLE row ADD CONSTRAINT no_row_15000 CHECK (text <> 'Row 15000')")
+    let rows = (0..<30_000).map { AppRow(id: "b\($0)", text: "Row \($0)") }
+    let file = try AppFile(
+      validating: AppScreen(id: "big", title: "Big", sections: [AppSection(id: "all", rows: rows)]))
+    #expect {
+      try store.importFile(file)
+    } throws: { error in
+      "\(error)".contains("no_row_15000")
+    }
+    #expect(try store.exportJSON() == before)
+    #expect(try Self.schemaObjects(store) == objects)
+    #expect(try store.fetchInt("SELECT count(*) FROM row WHERE key LIKE 'b%'") == 0)
+    _ = try store.insertRow(in: "tasks", section: "today", after: nil, NewRow(text: "Après"))
+    #expect(
+      try store.search(SearchQuery("apres"), in: "tasks").sections.flatMap(\.rows).map(\.text)
+        == ["Après"])
+  }
+
   @Test func aBadRowNearTheEndOfALongFileChangesNothing() throws {
     let temporary = try TemporaryStore(kind: .sqlite, json: CommandTests.file)
     let store = temporary.store

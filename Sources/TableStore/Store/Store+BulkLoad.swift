@@ -41,6 +41,7 @@ extension Store {
     loadFoldsASCII = try foldsASCIILikeSwift()
     defer { loadFoldsASCII = false }
     defer { hasLoadTrigger = false }
+    defer { abandonLoadedRows() }  // a COPY a failure left open (none after a success)
     let result = try phase("rows written", body)
     if hasLoadTrigger { try execute("DROP TRIGGER row_search_load ON row") }
     try rebuildAfterBulkLoad(dropped, whenKeyed: whenKeyed)
@@ -224,18 +225,44 @@ extension Store {
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     """
 
+  /// Starts writing a section's rows (`insertLoadedRow(_:)`, then `flushLoadedRows()`).
+  /// On PostgreSQL it opens the COPY they go through, after making the load trigger when
+  /// some of them need `row_search` (`needingFold`): nothing else can be sent until
+  /// `flushLoadedRows()` (or `abandonLoadedRows()`) ends it.
+  func beginLoadedRows(needingFold: Bool) throws(StoreError) {
+    guard let postgres = database as? PostgresStoreConnection else { return }
+    if needingFold { try ensureLoadTrigger() }
+    do {
+      try postgres.connection.beginCopy(Store.loadRowCopySQL)
+    } catch {
+      throw StoreError(error)
+    }
+    isCopying = true
+  }
+
   /// Inserts one row of a bulk load (`loadRowSQL`'s columns, in order). On SQLite the
   /// prepared statement is kept for the load rather than looked up by its text for every
-  /// row; on PostgreSQL the row is added to a `COPY … FROM STDIN` sent when 8 MiB are
-  /// waiting or the section ends (`flushLoadedRows()`).
+  /// row; on PostgreSQL the row is added to the COPY `beginLoadedRows(needingFold:)`
+  /// opened, sent a MiB at a time, so that the server writes one piece while this thread
+  /// makes the next (or, without an open COPY, to one sent when 8 MiB are waiting or the
+  /// section ends).
   func insertLoadedRow(_ values: any DatabaseValueConvertible...) throws(StoreError) {
-    if database is PostgresStoreConnection {
+    if let postgres = database as? PostgresStoreConnection {
       for (index, value) in values.enumerated() {
         if index > 0 { copyBuffer.append(UInt8(ascii: "\t")) }
         PostgresConnection.appendCopyText(value.databaseValue, to: &copyBuffer)
       }
       copyBuffer.append(UInt8(ascii: "\n"))
-      if copyBuffer.count >= 8 << 20 { try flushLoadedRows() }
+      if isCopying, copyBuffer.count >= 1 << 20 {
+        defer { copyBuffer.removeAll(keepingCapacity: true) }
+        do {
+          try postgres.connection.sendCopyData(copyBuffer, Store.loadRowCopySQL)
+        } catch {
+          throw StoreError(error)
+        }
+      } else if copyBuffer.count >= 8 << 20 {
+        try flushLoadedRows()
+      }
       return
     }
     guard let sqlite = database as? Database else {
@@ -249,16 +276,34 @@ extension Store {
     }
   }
 
-  /// Sends the rows `insertLoadedRow(_:)` gathered for PostgreSQL's COPY (nothing on
-  /// SQLite, which inserted them already).
+  /// Sends the rows `insertLoadedRow(_:)` gathered for PostgreSQL's COPY and ends it
+  /// (nothing on SQLite, which inserted them already). A row the table refuses throws
+  /// here.
   func flushLoadedRows() throws(StoreError) {
-    guard !copyBuffer.isEmpty, let postgres = database as? PostgresStoreConnection else { return }
+    guard let postgres = database as? PostgresStoreConnection else { return }
     defer { copyBuffer.removeAll(keepingCapacity: true) }
     do {
-      try postgres.connection.copyIn(Store.loadRowCopySQL, data: copyBuffer)
+      if isCopying {
+        isCopying = false
+        if !copyBuffer.isEmpty {
+          try postgres.connection.sendCopyData(copyBuffer, Store.loadRowCopySQL)
+        }
+        try postgres.connection.endCopy(Store.loadRowCopySQL)
+      } else if !copyBuffer.isEmpty {
+        try postgres.connection.copyIn(Store.loadRowCopySQL, data: copyBuffer)
+      }
     } catch {
       throw StoreError(error)
     }
+  }
+
+  /// Ends a COPY that a failure interrupts, so that the connection can roll back: the
+  /// server refuses it, and the transaction with it.
+  func abandonLoadedRows() {
+    copyBuffer.removeAll(keepingCapacity: true)
+    guard isCopying, let postgres = database as? PostgresStoreConnection else { return }
+    isCopying = false
+    postgres.connection.abortCopy()
   }
 
   static let loadRowCopySQL = """

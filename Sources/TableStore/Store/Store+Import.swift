@@ -171,37 +171,43 @@ struct Importer {
           "INSERT INTO section (key, list_id, pos, header, footer, count) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
           key(section.id, "S"), listID, sectionIndex, section.header, section.footer, visibleCount)
       else { throw .notFound("list \(listKey)") }
-      var start = 0
-      var blockIndex = 0
-      // A bulk load's rows, prepared on another thread while this one writes.
-      let feed =
-        nextRowID == nil
-        ? nil
-        : PreparedRows(
-          section.rows,
-          search: store.dialect == .sqlite ? .all : store.loadFoldsASCII ? .ascii : .none)
-      defer { feed?.cancel() }
-      while start < section.rows.count {
-        let end = min(start + store.importBlockFill, section.rows.count)
+      // The section's blocks first, so that its rows go in as one stream (PostgreSQL: one
+      // COPY, which the server writes while this thread makes the next piece).
+      let fill = store.importBlockFill
+      var blockIDs: [Int] = []
+      for start in stride(from: 0, to: section.rows.count, by: fill) {
+        let end = min(start + fill, section.rows.count)
         let blockVisible = (start..<end).reduce(0) { $0 + (visible[sectionIndex][$1] ? 1 : 0) }
         guard
           let blockID = try store.fetchInt(
             "INSERT INTO block (section_id, pos, count, size) VALUES (?, ?, ?, ?) RETURNING id",
-            sectionID,
-            blockIndex * Store.blockGap, blockVisible, end - start)
+            sectionID, blockIDs.count * Store.blockGap, blockVisible, end - start)
         else { throw .notFound("section #\(sectionID)") }
-        for index in start..<end {
-          let row = section.rows[index]
+        blockIDs.append(blockID)
+      }
+      // A bulk load's rows, prepared on another thread while this one writes.
+      let fold: PreparedRows.Fold =
+        store.dialect == .sqlite ? .all : store.loadFoldsASCII ? .ascii : .none
+      let feed = nextRowID == nil ? nil : PreparedRows(section.rows, search: fold)
+      defer { feed?.cancel() }
+      if nextRowID != nil {
+        try store.beginLoadedRows(
+          needingFold: fold == .none
+            || (fold == .ascii && section.rows.contains { !PreparedRows.isASCII($0) }))
+      }
+      do {
+        for (index, row) in section.rows.enumerated() {
+          let blockID = blockIDs[index / fill]
+          let pos = index % fill * Store.rowGap
           let rowKey = key(row.id, "R")
           if let rowID = nextRowID {
             let prepared = try feed!.next(index)
-            if prepared.search == nil { try store.ensureLoadTrigger() }
             nextRowID = rowID + 1
             try store.insertLoadedRow(
-              rowID, rowKey, listID, blockID, (index - start) * Store.rowGap, row.text,
-              row.detail, row.style.rawValue, row.image, row.accessory?.rawValue, row.isOn,
-              row.isChecked, visible[sectionIndex][index], row.lines, row.isFlagged,
-              prepared.values, prepared.actions, prepared.search ?? "")
+              rowID, rowKey, listID, blockID, pos, row.text, row.detail, row.style.rawValue,
+              row.image, row.accessory?.rawValue, row.isOn, row.isChecked,
+              visible[sectionIndex][index], row.lines, row.isFlagged, prepared.values,
+              prepared.actions, prepared.search ?? "")
             if row.id != nil && targets.contains(rowKey) { rowIDs[rowKey] = rowID }
             if let showWhen = row.showWhen { pending.append((rowID, showWhen)) }
             if let child = row.children { children.append((rowID, child)) }
@@ -212,17 +218,18 @@ struct Importer {
             INSERT INTO row (key, list_id, block_id, pos, text, detail, style, image, accessory, switch,
               checked, visible, lines, flagged, slot_values, actions)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, rowKey, listID, blockID, (index - start) * Store.rowGap, row.text, row.detail,
-            row.style.rawValue, row.image, row.accessory?.rawValue, row.isOn, row.isChecked,
-            visible[sectionIndex][index], row.lines, row.isFlagged,
-            Store.storedValues(row.values), Store.storedActions(row.actions))
+            """, rowKey, listID, blockID, pos, row.text, row.detail, row.style.rawValue, row.image,
+            row.accessory?.rawValue, row.isOn, row.isChecked, visible[sectionIndex][index],
+            row.lines, row.isFlagged, Store.storedValues(row.values),
+            Store.storedActions(row.actions))
           let rowID = try store.database.lastInsertID()
           if row.id != nil { rowIDs[rowKey] = rowID }
           if let showWhen = row.showWhen { pending.append((rowID, showWhen)) }
           if let child = row.children { children.append((rowID, child)) }
         }
-        start = end
-        blockIndex += 1
+      } catch {
+        store.abandonLoadedRows()
+        throw error
       }
       try store.flushLoadedRows()
       if let feed, feed.usesThread {
@@ -321,14 +328,16 @@ final class PreparedRows: @unchecked Sendable {
     thread.start()
   }
 
+  /// Whether `row`'s text and detail are all ASCII.
+  static func isASCII(_ row: AppRow) -> Bool {
+    row.text.utf8.allSatisfy { $0 < 0x80 } && (row.detail?.utf8.allSatisfy { $0 < 0x80 } ?? true)
+  }
+
   static func prepare(_ row: AppRow, search: Fold) -> Prepared {
     let folds: Bool
     switch search {
     case .all: folds = true
-    case .ascii:
-      folds =
-        row.text.utf8.allSatisfy { $0 < 0x80 }
-        && (row.detail?.utf8.allSatisfy { $0 < 0x80 } ?? true)
+    case .ascii: folds = isASCII(row)
     case .none: folds = false
     }
     return Prepared(

@@ -48,6 +48,8 @@ public final class Store {
   /// Whether a PostgreSQL bulk load folds the search text of rows that are all ASCII in
   /// Swift (`bulkLoad(_:whenKeyed:)` checks the database folds ASCII the same way).
   var loadFoldsASCII = false
+  /// Whether a bulk load's COPY is open (PostgreSQL, `beginLoadedRows(needingFold:)`).
+  var isCopying = false
   /// Whether the bulk load under way made its `row_search_load` trigger (PostgreSQL).
   var hasLoadTrigger = false
   /// Called after a group's COMMIT succeeded, before `committingTogether(_:)` returns:
