@@ -50,8 +50,8 @@ extension ImportBenchmark {
       phases[time] = store.importPhases
     }
     print(
-      "  import: \(seconds(parse + write)) — writing \(seconds(write)) after the parse;"
-        + String(format: " writing ÷ bare COPY %.2f×", ratio(write, bare)))
+      "  import: writing \(seconds(write)) (\(times(write, bare)) the bare COPY); with the parse"
+        + " before it \(seconds(parse + write)) (\(times(parse + write, bare)))")
     printPhases(phases)
     _ = try connection.execute("DROP TABLE bare_row, bare_row_kept")
   }

@@ -73,8 +73,8 @@ struct ImportBenchmark: ParsableCommand {
       phases[time] = store.importPhases
     }
     print(
-      "  import: \(seconds(parse + write)) — writing \(seconds(write)) after the parse;"
-        + String(format: " writing ÷ bare INSERT %.2f×", ratio(write, bare)))
+      "  import: writing \(seconds(write)) (\(times(write, bare)) the bare INSERT); with the parse"
+        + " before it \(seconds(parse + write)) (\(times(parse + write, bare)))")
     printPhases(phases)
     if rowByRow {
       let store = try Store(path: folder.appendingPathComponent("rows.sqlite").path)
@@ -159,6 +159,8 @@ struct ImportBenchmark: ParsableCommand {
   }
 
   func ratio(_ a: Duration, _ b: Duration) -> Double { value(a) / max(value(b), 1e-9) }
+
+  func times(_ a: Duration, _ b: Duration) -> String { String(format: "%.2f×", ratio(a, b)) }
 
   func value(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
