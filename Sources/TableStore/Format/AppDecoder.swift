@@ -6,6 +6,9 @@ import TableModel
 struct AppDecoder {
   /// Every id seen so far (lists, sections and rows share one namespace), and where.
   private var ids: [String: Place] = [:]
+  /// Called with each row of the root screen once it has passed its checks, and its
+  /// section's index: an import writes it while the rest is checked (`StreamedRows`).
+  var onRootRow: ((Int, AppRow) -> Void)?
 
   /// A JSON path kept as its parent's path and an index (`rows[17]`), made into text only
   /// when a message needs it: checking a file of 1,000,000 rows built 1,000,000 of them.
@@ -291,6 +294,7 @@ struct AppDecoder {
           checkedPath = rowPath
         }
         section.rows.append(row)
+        if path.isEmpty, let onRootRow { onRootRow(index, row) }
       }
       screen.sections.append(section)
     }
@@ -303,7 +307,9 @@ struct AppDecoder {
   {
     // A row of an id and a text only (the common case) needs no path: it is made into
     // text only for a problem, or for a row with more to check.
-    guard let object = value.objectValue, object.keys.allSatisfy(Self.rowFields.contains) else {
+    guard let object = value.objectValue,
+      object.members.allSatisfy({ Self.rowFields.contains($0.key) })
+    else {
       _ = try self.object(value, at: place.text, allowed: Self.rowFields)
       preconditionFailure("a row that is not an object of known fields throws")
     }

@@ -5,8 +5,21 @@ extension Store {
   /// Replaces all of the app's data with a data file's text. An invalid file throws
   /// ``StoreError/invalidData(path:message:)`` naming the first problem, and the database
   /// is not touched; so does any failure while writing (one transaction).
+  ///
+  /// A flat screen (see `StreamedRows`) is written while it is checked: its rows go in as
+  /// they pass, on a second thread, and the first problem rolls the write back.
   public func importJSON(_ text: String) throws(StoreError) {
-    try importFile(AppFile(jsonText: text))
+    let tree: JSONValue
+    do {
+      tree = try JSONValue(parsing: text)
+    } catch {
+      throw .invalidData(path: "", message: "not JSON: \(error.described(in: text.utf8))")
+    }
+    guard importsInBulk, let (screen, rows) = StreamedRows.skeleton(of: tree) else {
+      return try replaceContents(with: AppScreen(json: tree), by: nil)
+    }
+    rows.check(tree)
+    try replaceContents(with: screen, by: nil, streaming: rows)
   }
 
   /// Replaces all of the app's data with `screen` after checking it as a file is checked.
@@ -36,7 +49,12 @@ extension Store {
   /// instead, with every index and trigger in place (what tests compare the bulk load
   /// with). The change log gets one `replaced` entry (every client reloads) and, with an
   /// author, one `change_log` record.
-  func replaceContents(with root: AppScreen, by author: ChangeAuthor?) throws(StoreError) {
+  ///
+  /// `streaming`: `root` has no rows yet; they come from `StreamedRows` as they pass the
+  /// file's checks, and the write waits for the checks' end before it commits.
+  func replaceContents(
+    with root: AppScreen, by author: ChangeAuthor?, streaming streamed: StreamedRows? = nil
+  ) throws(StoreError) {
     // Recorded even without an author (`tableweb import`): user NULL, role editor.
     let record = ChangeRecord(
       list: "", command: "import", author: author ?? ChangeAuthor(name: nil, role: .editor))
@@ -62,7 +80,11 @@ extension Store {
           ? (try fetchInt("SELECT coalesce(max(id), 0) + 1 FROM row") ?? 1) : nil)
       if importsInBulk {
         try bulkLoad(
-          { () throws(StoreError) in _ = try importer.insert(root, parentRow: nil, inheriting: nil)
+          { () throws(StoreError) in
+            importer.streamed = streamed
+            _ = try importer.insert(root, parentRow: nil, inheriting: nil)
+            // The file's last checks (a problem after the last row) before anything more.
+            if let streamed { _ = try streamed.end() }
           },
           whenKeyed: { () throws(StoreError) in
             try phase("showWhen rules written") { () throws(StoreError) in
@@ -100,6 +122,8 @@ struct Importer {
   /// A bulk load's `showWhen` rules, written once the rows can be found by id again
   /// (`applyShowWhen()`): PostgreSQL's primary key is dropped while the rows go in.
   var showWhenUpdates: [(row: Int, target: Int, isOn: Bool)] = []
+  /// The root screen's rows as they pass the file's checks (the screen given has none).
+  var streamed: StreamedRows?
 
   /// Writes the `showWhen` rules a bulk load gathered.
   func applyShowWhen() throws(StoreError) {
@@ -158,14 +182,21 @@ struct Importer {
 
     var sections = screen.sections
     if sections.isEmpty { sections = [AppSection()] }  // an indexed list given no sections
-    let visible = Importer.visibility(of: sections)
+    // A streamed screen's rows come later: every one visible (none has `showWhen`).
+    let stream = streamed
+    streamed = nil
+    let counts = stream?.counts ?? sections.map(\.rows.count)
+    let visible =
+      stream == nil
+      ? Importer.visibility(of: sections) : counts.map { Array(repeating: true, count: $0) }
     // The rows a `showWhen` names: the only ids needed after their row is written.
     let targets = Set(sections.lazy.flatMap(\.rows).compactMap(\.showWhen?.row))
     var rowIDs: [String: Int] = [:]
     var pending: [(row: Int, showWhen: ShowWhen)] = []
     var children: [(row: Int, screen: AppScreen)] = []
     for (sectionIndex, section) in sections.enumerated() {
-      let visibleCount = section.rows.indices.reduce(0) { $0 + (visible[sectionIndex][$1] ? 1 : 0) }
+      let rowCount = counts[sectionIndex]
+      let visibleCount = visible[sectionIndex].reduce(0) { $0 + ($1 ? 1 : 0) }
       guard
         let sectionID = try store.fetchInt(
           "INSERT INTO section (key, list_id, pos, header, footer, count) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
@@ -175,8 +206,8 @@ struct Importer {
       // COPY, which the server writes while this thread makes the next piece).
       let fill = store.importBlockFill
       var blockIDs: [Int] = []
-      for start in stride(from: 0, to: section.rows.count, by: fill) {
-        let end = min(start + fill, section.rows.count)
+      for start in stride(from: 0, to: rowCount, by: fill) {
+        let end = min(start + fill, rowCount)
         let blockVisible = (start..<end).reduce(0) { $0 + (visible[sectionIndex][$1] ? 1 : 0) }
         guard
           let blockID = try store.fetchInt(
@@ -188,20 +219,35 @@ struct Importer {
       // A bulk load's rows, prepared on another thread while this one writes.
       let fold: PreparedRows.Fold =
         store.dialect == .sqlite ? .all : store.loadFoldsASCII ? .ascii : .none
-      let feed = nextRowID == nil ? nil : PreparedRows(section.rows, search: fold)
+      // (A streamed section's rows are prepared here: the file's checks have the other core.)
+      let feed = nextRowID == nil || stream != nil ? nil : PreparedRows(section.rows, search: fold)
       defer { feed?.cancel() }
       if nextRowID != nil {
         try store.beginLoadedRows(
           needingFold: fold == .none
-            || (fold == .ascii && section.rows.contains { !PreparedRows.isASCII($0) }))
+            || (fold == .ascii
+              && (stream != nil || section.rows.contains { !PreparedRows.isASCII($0) }))
+        )
       }
+      var chunk: [AppRow] = []
       do {
-        for (index, row) in section.rows.enumerated() {
+        for index in 0..<rowCount {
+          let row: AppRow
+          if let stream {
+            let offset = index % StreamedRows.chunkSize
+            if offset == 0 {
+              chunk = try stream.chunk(
+                section: sectionIndex, number: index / StreamedRows.chunkSize)
+            }
+            row = chunk[offset]
+          } else {
+            row = section.rows[index]
+          }
           let blockID = blockIDs[index / fill]
           let pos = index % fill * Store.rowGap
           let rowKey = key(row.id, "R")
           if let rowID = nextRowID {
-            let prepared = try feed!.next(index)
+            let prepared = try feed?.next(index) ?? PreparedRows.prepare(row, search: fold)
             nextRowID = rowID + 1
             try store.insertLoadedRow(
               rowID, rowKey, listID, blockID, pos, row.text, row.detail, row.style.rawValue,
