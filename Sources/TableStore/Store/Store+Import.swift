@@ -18,6 +18,7 @@ extension Store {
     guard importsInBulk, let (screen, rows) = StreamedRows.skeleton(of: tree) else {
       return try replaceContents(with: AppScreen(json: tree), by: nil)
     }
+    rows.fold = dialect == .sqlite ? .all : try foldsASCIILikeSwift() ? .ascii : .none
     rows.check(tree)
     try replaceContents(with: screen, by: nil, streaming: rows)
   }
@@ -219,7 +220,7 @@ struct Importer {
       // A bulk load's rows, prepared on another thread while this one writes.
       let fold: PreparedRows.Fold =
         store.dialect == .sqlite ? .all : store.loadFoldsASCII ? .ascii : .none
-      // (A streamed section's rows are prepared here: the file's checks have the other core.)
+      // (A streamed section's rows come prepared by the thread that checks them.)
       let feed = nextRowID == nil || stream != nil ? nil : PreparedRows(section.rows, search: fold)
       defer { feed?.cancel() }
       if nextRowID != nil {
@@ -229,17 +230,19 @@ struct Importer {
               && (stream != nil || section.rows.contains { !PreparedRows.isASCII($0) }))
         )
       }
-      var chunk: [AppRow] = []
+      var chunk: [StreamedRows.Row] = []
       do {
         for index in 0..<rowCount {
           let row: AppRow
+          var streamedFields: PreparedRows.Prepared?
           if let stream {
             let offset = index % StreamedRows.chunkSize
             if offset == 0 {
               chunk = try stream.chunk(
                 section: sectionIndex, number: index / StreamedRows.chunkSize)
             }
-            row = chunk[offset]
+            row = chunk[offset].row
+            if stream.fold == fold { streamedFields = chunk[offset].prepared }
           } else {
             row = section.rows[index]
           }
@@ -247,7 +250,14 @@ struct Importer {
           let pos = index % fill * Store.rowGap
           let rowKey = key(row.id, "R")
           if let rowID = nextRowID {
-            let prepared = try feed?.next(index) ?? PreparedRows.prepare(row, search: fold)
+            let prepared: PreparedRows.Prepared
+            if let streamedFields {
+              prepared = streamedFields
+            } else if let feed {
+              prepared = try feed.next(index)
+            } else {
+              prepared = PreparedRows.prepare(row, search: fold)
+            }
             nextRowID = rowID + 1
             try store.insertLoadedRow(
               rowID, rowKey, listID, blockID, pos, row.text, row.detail, row.style.rawValue,

@@ -19,11 +19,19 @@ final class StreamedRows: @unchecked Sendable {
   static let chunkSize = 1_024
 
   private let condition = NSCondition()
+  /// Which rows' search text the checking thread folds beside its checks, and with their
+  /// stored JSON (`PreparedRows`): set before `check(_:)`.
+  var fold = PreparedRows.Fold.all
+  /// A checked row and its prepared fields.
+  struct Row {
+    var row: AppRow
+    var prepared: PreparedRows.Prepared
+  }
   /// Per section, its checked rows in chunks of `chunkSize` (guarded by `condition`).
-  private var chunks: [[[AppRow]]]
+  private var chunks: [[[Row]]]
   private var result: Result<AppScreen, StoreError>?
   /// The checking thread's chunk being filled (that thread only).
-  private var filling: [AppRow] = []
+  private var filling: [Row] = []
   private var fillingSection = 0
 
   private init(counts: [Int]) {
@@ -80,7 +88,7 @@ final class StreamedRows: @unchecked Sendable {
       publish()
       fillingSection = section
     }
-    filling.append(row)
+    filling.append(Row(row: row, prepared: PreparedRows.prepare(row, search: fold)))
     if filling.count == Self.chunkSize { publish() }
   }
 
@@ -96,7 +104,7 @@ final class StreamedRows: @unchecked Sendable {
 
   /// Chunk `number` of section `section`'s rows, once checked; the file's first problem
   /// if the checks found one before it.
-  func chunk(section: Int, number: Int) throws(StoreError) -> [AppRow] {
+  func chunk(section: Int, number: Int) throws(StoreError) -> [Row] {
     condition.lock()
     defer { condition.unlock() }
     while chunks[section].count <= number {
