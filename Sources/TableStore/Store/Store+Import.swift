@@ -3,11 +3,12 @@ import TableModel
 
 extension Store {
   /// Replaces all of the app's data with a data file's text. An invalid file throws
-  /// ``StoreError/invalidData(path:message:)`` naming the first problem, and the database
-  /// is not touched; so does any failure while writing (one transaction).
+  /// ``StoreError/invalidData(path:message:)`` naming the first problem, and nothing is
+  /// written; so does any failure while writing (one transaction).
   ///
-  /// A flat screen (see `StreamedRows`) is written while it is checked: its rows go in as
-  /// they pass, on a second thread, and the first problem rolls the write back.
+  /// A flat screen (ids everywhere, no `showWhen` or `children`) is written while it is
+  /// checked: its rows go in as they pass the checks, which run on a second thread, and
+  /// the first problem rolls the write back. Other files are checked whole first.
   public func importJSON(_ text: String) throws(StoreError) {
     let tree: JSONValue
     do {
