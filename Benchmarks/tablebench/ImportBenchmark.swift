@@ -48,6 +48,13 @@ struct ImportBenchmark: ParsableCommand {
     var file: AppFile?
     let parse = try best { file = try AppFile(jsonText: text) }
     print("  parsing and checking alone: \(seconds(parse))")
+    var tree: JSONValue?
+    let syntax = try best { tree = try JSONValue(parsing: text) }
+    var decoded: AppScreen?
+    let checks = try best { decoded = try AppScreen(json: tree!) }
+    print(
+      "    of which the JSON syntax (a JSONValue tree) \(seconds(syntax)), the format's checks"
+        + " \(seconds(checks)) (\(decoded!.sections[0].rows.count.formatted()) rows)")
     let rowsOfList = file!.root.sections[0].rows
 
     var round = 0
@@ -65,14 +72,25 @@ struct ImportBenchmark: ParsableCommand {
     print(
       "    the same with row.key's UNIQUE constraint, which the load keeps: \(seconds(unique))"
         + String(format: " (%.2f× the bare INSERT)", ratio(unique, bare)))
+    var phases: [Duration: [ImportPhase]] = [:]
     let write = try best {
       round += 1
       let store = try Store(path: folder.appendingPathComponent("import\(round).sqlite").path)
-      try store.importFile(file!)
+      let time = try ContinuousClock().measure { try store.importFile(file!) }
+      phases[time] = store.importPhases
     }
     print(
-      "  import: \(seconds(parse + write)) — writing \(seconds(write)) after the parse;"
-        + String(format: " writing ÷ bare INSERT %.2f×", ratio(write, bare)))
+      "  import: writing \(seconds(write)) (\(times(write, bare)) the bare INSERT); with the parse"
+        + " before it \(seconds(parse + write)) (\(times(parse + write, bare)))")
+    printPhases(phases)
+    let overlapped = try best {
+      round += 1
+      let store = try Store(path: folder.appendingPathComponent("text\(round).sqlite").path)
+      try store.importJSON(text)
+    }
+    print(
+      "  import from the text, parse and writing overlapped (Store.importJSON): "
+        + "\(seconds(overlapped)) (\(times(overlapped, bare)) the bare INSERT)")
     if rowByRow {
       let store = try Store(path: folder.appendingPathComponent("rows.sqlite").path)
       store.importsInBulk = false
@@ -81,7 +99,7 @@ struct ImportBenchmark: ParsableCommand {
         "  row-by-row import (before), writing: \(seconds(old))"
           + String(format: " — %.2f× the bare INSERT", ratio(old, bare)))
     }
-    if let postgres { try measurePostgres(url: postgres, file: file!, parse: parse) }
+    if let postgres { try measurePostgres(url: postgres, file: file!, text: text, parse: parse) }
   }
 
   /// The big list: `{"id": "b17", "text": "Row 17"}` rows in one section.
@@ -143,7 +161,28 @@ struct ImportBenchmark: ParsableCommand {
     return times.min()!
   }
 
+  /// The best of `rounds` times `body` returns (what it does around them not counted).
+  func bestTimed(_ body: () throws -> Duration) throws -> Duration {
+    var times: [Duration] = []
+    for _ in 0..<max(1, rounds) { times.append(try body()) }
+    return times.min()!
+  }
+
+  /// Where the writing's time went (`Store.importPhases` of the round timed), and what
+  /// is left of `total`: the commit, and the list's, sections' and blocks' statements.
+  func printPhases(_ rounds: [Duration: [ImportPhase]]) {
+    guard let total = rounds.keys.min(), let phases = rounds[total], !phases.isEmpty else {
+      return
+    }
+    print("    where the writing's time went (the best round):")
+    for phase in phases { print("      \(phase.name): \(seconds(phase.duration))") }
+    let steps = phases.filter { !$0.name.hasPrefix(" ") }.reduce(Duration.zero) { $0 + $1.duration }
+    print("      the rest (commit, the change log, the lists' rows): \(seconds(total - steps))")
+  }
+
   func ratio(_ a: Duration, _ b: Duration) -> Double { value(a) / max(value(b), 1e-9) }
+
+  func times(_ a: Duration, _ b: Duration) -> String { String(format: "%.2f×", ratio(a, b)) }
 
   func value(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

@@ -66,6 +66,26 @@ import Testing
       #"{"title": "x", "sections": [{"id": "a", "rows": [{"id": "a", "text": "a"}]}]}"#,
       #"sections[0].rows[0].id: duplicate id "a" (first used at sections[0].id)"#
     ),
+    (
+      #"{"title": "x", "sections": [{"rows": [{"id": "b", "text": "a"}]}, {"rows": [{"text": "c"}, {"id": "b", "text": "d"}]}]}"#,
+      #"sections[1].rows[1].id: duplicate id "b" (first used at sections[0].rows[0].id)"#
+    ),
+    (
+      #"{"title": "x", "sections": [{"rows": [{"id": "a", "text": 5}]}]}"#,
+      "sections[0].rows[0].text: expected a string, found a number"
+    ),
+    (
+      #"{"title": "x", "sections": [{"rows": [{"text": "a"}, 5]}]}"#,
+      "sections[0].rows[1]: expected an object, found a number"
+    ),
+    (
+      #"{"title": "x", "sections": [{"rows": [{"text": "a", "txet": "b"}]}]}"#,
+      "sections[0].rows[0].txet: unknown field"
+    ),
+    (
+      #"{"title": "x", "sections": [{"rows": [{"id": 7, "text": "a"}]}]}"#,
+      "sections[0].rows[0].id: expected a string or null, found a number"
+    ),
     (#"{"id": "", "title": "x", "sections": [{"rows": []}]}"#, "id: an id cannot be empty"),
     (
       #"{"title": "x", "sections": [{"rows": [{"id": "r", "text": "a", "children": {"title": "y", "sections": [{"rows": [{"id": "r", "text": "b"}]}]}}]}]}"#,

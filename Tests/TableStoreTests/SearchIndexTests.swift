@@ -65,6 +65,92 @@ import Testing
     try expectIndexEqualsScan(store, using: &random)
   }
 
+  /// SQLite's index keeps no copy of the text (`content = 'row'`): its triggers tell it
+  /// what to remove, so they must add and remove exactly each row's text. Every trigram
+  /// finds, in the index alone, exactly the rows whose search text holds it, through
+  /// renames (to the same text too), inserts, deletes and an import over them.
+  @Test func theIndexHoldsExactlyEachRowsText() throws {
+    var random = SplitMix64(seed: 13)
+    func text() -> String {
+      String(
+        (0..<Int.random(in: 0...7, using: &random)).map { _ in "ab c".randomElement(using: &random)!
+        })
+    }
+    let rows = (0..<120).map {
+      Row(id: "r\($0)", text: text(), detail: Bool.random(using: &random) ? text() : nil)
+    }
+    let temporary = try TemporaryStore(json: Self.file(rows))
+    defer { withExtendedLifetime(temporary) {} }
+    let store = temporary.store
+    func expectExact(_ when: String) throws {
+      let letters = Array("ab c")
+      for first in letters {
+        for second in letters {
+          for third in letters {
+            let trigram = String([first, second, third])
+            let indexed = try store.fetchAll(
+              "SELECT rowid FROM row_search WHERE row_search MATCH ? ORDER BY rowid",
+              [Store.ftsString(trigram)]
+            ) { $0.int(0) }
+            let scanned = try store.fetchAll(
+              "SELECT id FROM row WHERE instr(search, ?) > 0 ORDER BY id", [trigram]
+            ) { $0.int(0) }
+            #expect(indexed == scanned, "\(when): \(trigram.debugDescription)")
+          }
+        }
+      }
+    }
+    try expectExact("imported")
+    for step in 0..<90 {
+      let row = "r\(Int.random(in: 0..<120, using: &random))"
+      switch step % 4 {
+      case 0:
+        _ = try? store.updateRow(row, in: "L", text: text(), detail: .some(text()))
+      case 1:
+        // The same text again: the column is set, its value does not change.
+        if let old = try store.snapshot(of: "L").sections.flatMap(\.rows).first(where: {
+          $0.id == row
+        }) {
+          _ = try store.updateRow(row, in: "L", text: old.text, detail: .some(old.detail))
+        }
+      case 2:
+        _ = try store.insertRow(in: "L", section: "s\(step % 2)", after: nil, NewRow(text: text()))
+      default:
+        _ = try? store.deleteRows([row], in: "L")
+      }
+    }
+    try expectExact("edited")
+    try store.importJSON(Self.file(Array(rows.shuffled(using: &random).prefix(60))))
+    try expectExact("imported again")
+  }
+
+  /// A database whose index is the FTS5 table with its own copy of the text (migration
+  /// 12 before it became external-content) gets the new index when opened, built from
+  /// its rows.
+  @Test func anOlderIndexIsMadeAgainWhenOpened() throws {
+    var random = SplitMix64(seed: 5)
+    let rows = (0..<60).map { Row(id: "r\($0)", text: Self.phrase(using: &random)) }
+    let temporary = try TemporaryStore(json: Self.file(rows))
+    defer { withExtendedLifetime(temporary) {} }
+    let older = Store.migrations.firstIndex(of: Store.sqliteSearchIndex)!
+    try temporary.store.database.runScript(
+      Store.sqliteSearchIndexDrop + """
+        CREATE VIRTUAL TABLE row_search USING fts5(search, tokenize = 'trigram');
+        INSERT INTO row_search (rowid, search) SELECT id, search FROM row;
+        CREATE TRIGGER row_search_index_insert AFTER INSERT ON row BEGIN
+          INSERT OR REPLACE INTO row_search (rowid, search) SELECT id, search FROM row WHERE id = NEW.id;
+        END;
+        PRAGMA user_version = \(older + 1);
+        """)
+    let store = try Store(path: temporary.path)
+    let table = try store.fetchAll(
+      "SELECT sql FROM sqlite_master WHERE name = 'row_search'", []
+    ) { $0.string(0) }
+    #expect(table.count == 1 && table[0].contains("content = 'row'"))
+    #expect(try store.database.schemaVersion() == Store.migrations.count)
+    try expectIndexEqualsScan(store, using: &random)
+  }
+
   /// A person's text is never FTS5 syntax: quotes, operators and column filters are
   /// searched for as text.
   @Test(arguments: StoreKind.allCases)

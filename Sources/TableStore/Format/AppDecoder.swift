@@ -5,7 +5,31 @@ import TableModel
 /// a person wrote), unlike in protocol messages, which TableModel's `FieldReader` reads.
 struct AppDecoder {
   /// Every id seen so far (lists, sections and rows share one namespace), and where.
-  private var ids: [String: String] = [:]
+  private var ids: [String: Place] = [:]
+  /// Called with each row of the root screen once it has passed its checks, and its
+  /// section's index: an import writes it while the rest is checked (`StreamedRows`).
+  var onRootRow: ((Int, AppRow) -> Void)?
+
+  /// A JSON path kept as its parent's path and an index (`rows[17]`), made into text only
+  /// when a message needs it: checking a file of 1,000,000 rows built 1,000,000 of them.
+  struct Place {
+    var parent: String
+    var index: Int?
+    var text: String { index.map { "\(parent)[\($0)]" } ?? parent }
+  }
+
+  // The fields each object may have, made once (a set built for every row cost more than
+  // the rest of checking it).
+  static let screenFields: Set<String> = [
+    "id", "title", "style", "selection", "editable", "index", "header", "footer", "sections",
+    "searchable", "actions", "cell", "language",
+  ]
+  static let sectionFields: Set<String> = ["id", "header", "footer", "rows"]
+  static let rowFields: Set<String> = [
+    "id", "text", "detail", "style", "image", "accessory", "switch", "checked", "showWhen",
+    "children", "lines", "flagged", "values", "actions",
+  ]
+  static let showWhenFields: Set<String> = ["row", "on"]
 
   private func fail(_ path: String, _ message: String) -> StoreError {
     .invalidData(path: path, message: message)
@@ -72,15 +96,26 @@ struct AppDecoder {
   }
 
   private mutating func id(_ object: JSONObject, at path: String) throws(StoreError) -> String? {
-    guard let id = try optionalString(object, "id", at: path) else { return nil }
-    let idPath = member(path, "id")
-    guard !id.isEmpty else { throw fail(idPath, "an id cannot be empty") }
-    guard id.count <= 200 else { throw fail(idPath, "an id is at most 200 characters") }
-    if let first = ids[id] {
+    try id(object, at: Place(parent: path))
+  }
+
+  private mutating func id(_ object: JSONObject, at place: Place) throws(StoreError) -> String? {
+    guard let value = object["id"], !value.isNull else { return nil }
+    guard let id = value.stringValue else {
       throw fail(
-        idPath, "duplicate id \"\(id)\" (first used at \(first.isEmpty ? "the root" : first))")
+        member(place.text, "id"), "expected a string or null, found \(value.kindName)")
     }
-    ids[id] = idPath
+    guard !id.isEmpty else { throw fail(member(place.text, "id"), "an id cannot be empty") }
+    guard id.utf8.count <= 200 || id.count <= 200 else {
+      throw fail(member(place.text, "id"), "an id is at most 200 characters")
+    }
+    if let first = ids[id] {
+      let firstPath = member(first.text, "id")
+      throw fail(
+        member(place.text, "id"),
+        "duplicate id \"\(id)\" (first used at \(firstPath.isEmpty ? "the root" : firstPath))")
+    }
+    ids[id] = place
     return id
   }
 
@@ -196,13 +231,7 @@ struct AppDecoder {
   }
 
   mutating func screen(_ value: JSONValue, at path: String) throws(StoreError) -> AppScreen {
-    let object = try object(
-      value, at: path,
-      allowed: [
-        "id", "title", "style", "selection", "editable", "index", "header", "footer", "sections",
-        "searchable",
-        "actions", "cell", "language",
-      ])
+    let object = try object(value, at: path, allowed: Self.screenFields)
     var screen = AppScreen(title: "")
     screen.id = try id(object, at: path)
     screen.title = try requiredString(object, "title", at: path)
@@ -238,7 +267,7 @@ struct AppDecoder {
     for (index, sectionValue) in sectionValues.enumerated() {
       let sectionPath = "\(sectionsPath)[\(index)]"
       let sectionObject = try self.object(
-        sectionValue, at: sectionPath, allowed: ["id", "header", "footer", "rows"])
+        sectionValue, at: sectionPath, allowed: Self.sectionFields)
       var section = AppSection()
       section.id = try id(sectionObject, at: sectionPath)
       section.header = try optionalString(sectionObject, "header", at: sectionPath)
@@ -251,10 +280,12 @@ struct AppDecoder {
       case let other?: throw fail(rowsPath, "expected an array, found \(other.kindName)")
       }
       section.rows.reserveCapacity(rowValues.count)
+      ids.reserveCapacity(ids.count + rowValues.count)
       for (rowIndex, rowValue) in rowValues.enumerated() {
-        let rowPath = "\(rowsPath)[\(rowIndex)]"
-        let row = try row(rowValue, at: rowPath, in: screen)
+        let rowPlace = Place(parent: rowsPath, index: rowIndex)
+        let row = try row(rowValue, at: rowPlace, in: screen)
         if row.isChecked && screen.selection == .single {
+          let rowPath = rowPlace.text
           if let checkedPath {
             throw fail(
               member(rowPath, "checked"),
@@ -263,6 +294,7 @@ struct AppDecoder {
           checkedPath = rowPath
         }
         section.rows.append(row)
+        if path.isEmpty, let onRootRow { onRootRow(index, row) }
       }
       screen.sections.append(section)
     }
@@ -270,17 +302,31 @@ struct AppDecoder {
     return screen
   }
 
-  private mutating func row(_ value: JSONValue, at path: String, in parent: AppScreen)
+  private mutating func row(_ value: JSONValue, at place: Place, in parent: AppScreen)
     throws(StoreError) -> AppRow
   {
-    let object = try object(
-      value, at: path,
-      allowed: [
-        "id", "text", "detail", "style", "image", "accessory", "switch", "checked", "showWhen",
-        "children", "lines", "flagged", "values", "actions",
-      ])
+    // A row of an id and a text only (the common case) needs no path: it is made into
+    // text only for a problem, or for a row with more to check.
+    guard let object = value.objectValue,
+      object.members.allSatisfy({ Self.rowFields.contains($0.key) })
+    else {
+      _ = try self.object(value, at: place.text, allowed: Self.rowFields)
+      preconditionFailure("a row that is not an object of known fields throws")
+    }
+    let id = try id(object, at: place)
+    guard object.count == (id == nil ? 1 : 2), let text = object["text"]?.stringValue else {
+      return try row(object, at: place.text, in: parent, id: id)
+    }
+    var row = AppRow(text: text)
+    row.id = id
+    return row
+  }
+
+  private mutating func row(
+    _ object: JSONObject, at path: String, in parent: AppScreen, id: String?
+  ) throws(StoreError) -> AppRow {
     var row = AppRow(text: "")
-    row.id = try id(object, at: path)
+    row.id = id
     row.text = try requiredString(object, "text", at: path)
     row.detail = try optionalString(object, "detail", at: path)
     row.style = try enumeration(
@@ -309,7 +355,7 @@ struct AppDecoder {
     }
     if let showWhen = object["showWhen"], !showWhen.isNull {
       let showPath = member(path, "showWhen")
-      let showObject = try self.object(showWhen, at: showPath, allowed: ["row", "on"])
+      let showObject = try self.object(showWhen, at: showPath, allowed: Self.showWhenFields)
       let target = try requiredString(showObject, "row", at: showPath)
       guard let on = showObject["on"] else {
         throw fail(member(showPath, "on"), "missing (required)")

@@ -8,16 +8,33 @@ extension PostgresConnection {
   /// fails the whole COPY, and the transaction it is in.
   @discardableResult
   package func copyIn(_ sql: String, data: [UInt8]) throws(PostgresError) -> Int {
+    try beginCopy(sql)
+    do {
+      try sendCopyData(data, sql)
+    } catch {
+      _ = try? endCopy(sql)
+      throw error
+    }
+    return try endCopy(sql)
+  }
+
+  /// Starts `COPY … FROM STDIN` (`sql`): until `endCopy(_:)`, the connection takes only
+  /// the COPY's data (`sendCopyData(_:_:)`), which PostgreSQL writes as it comes, while
+  /// the caller makes the next piece.
+  package func beginCopy(_ sql: String) throws(PostgresError) {
     guard !isPipelined else {
       throw PostgresError(sqlState: nil, message: "COPY inside a pipeline", statement: sql)
     }
     guard let start = PQexec(handle, sql) else { throw connectionError(sql) }
+    defer { PQclear(start) }
     guard PQresultStatus(start) == PGRES_COPY_IN else {
-      defer { PQclear(start) }
       try check(start, sql)
       throw PostgresError(sqlState: nil, message: "not a COPY FROM STDIN", statement: sql)
     }
-    PQclear(start)
+  }
+
+  /// Sends a piece of the COPY `beginCopy(_:)` started, in chunks of 1 MiB.
+  package func sendCopyData(_ data: [UInt8], _ sql: String) throws(PostgresError) {
     let chunk = 1 << 20
     var sent = true
     data.withUnsafeBufferPointer { buffer in
@@ -30,7 +47,14 @@ extension PostgresConnection {
         offset += count
       }
     }
-    guard sent, PQputCopyEnd(handle, nil) == 1 else { throw connectionError(sql) }
+    guard sent else { throw connectionError(sql) }
+  }
+
+  /// Ends the COPY `beginCopy(_:)` started and returns how many rows it wrote; a row the
+  /// table refused throws here.
+  @discardableResult
+  package func endCopy(_ sql: String) throws(PostgresError) -> Int {
+    guard PQputCopyEnd(handle, nil) == 1 else { throw connectionError(sql) }
     var failure: PostgresError?
     var rows = 0
     // Every result up to the null one, so the connection is ready for the next statement.
@@ -47,6 +71,13 @@ extension PostgresConnection {
     }
     if let failure { throw failure }
     return rows
+  }
+
+  /// Ends a COPY `beginCopy(_:)` started as failed (the server refuses it, and the
+  /// transaction it is in), so that the connection takes statements again.
+  package func abortCopy() {
+    guard PQputCopyEnd(handle, "the import failed") == 1 else { return }
+    while let result = PQgetResult(handle) { PQclear(result) }
   }
 
   /// Appends `value` as one column of a COPY text-format line: `\N` for NULL, booleans as

@@ -10,14 +10,16 @@ extension Store {
   /// its length and made again (from the definitions the database holds) once at its end,
   /// in the same transaction: a failure anywhere rolls all of it back, the dropped indexes
   /// and triggers with it. On SQLite the unique constraints (`key`, ids) stay, so a
-  /// duplicate fails the row; on PostgreSQL `row`'s unique and foreign-key constraints are
-  /// dropped too and added again at the end, each checked over every row in one pass, so
-  /// a duplicate or a dangling reference fails the load there. Primary keys stay.
+  /// duplicate fails the row; on PostgreSQL `row`'s primary key, unique and foreign-key
+  /// constraints (and `list.parent_row`'s reference to it) are dropped too and added again
+  /// at the end, each checked over every row in one pass, so a duplicate or a dangling
+  /// reference fails the load there. Other tables' primary keys stay.
   ///
   /// The triggers are not there while `body` runs: on SQLite `body` writes `row.search`
   /// itself (see `Importer`). On PostgreSQL `body` writes it for the rows that are all
-  /// ASCII (`foldsASCIILikeSwift()`), and a load-time trigger runs `row_search`'s function
-  /// for the others, those COPY gives an empty search text (one UPDATE at the end instead
+  /// ASCII (`foldsASCIILikeSwift()`), and a load-time trigger (`ensureLoadTrigger()`, made
+  /// before the first such row) runs `row_search`'s function for the others, those COPY
+  /// gives an empty search text (one UPDATE at the end instead
   /// wrote every row twice: `tablebench import`, 300,000 rows, 5.2 s against 3.2 s). Search
   /// data kept elsewhere (an index the triggers keep) is built again in
   /// `rebuildAfterBulkLoad(_:)`, once.
@@ -25,23 +27,24 @@ extension Store {
   /// The settings it changes for the load are the connection's memory for sorting and
   /// caching pages only; durability (journal, `synchronous`) is untouched, so the
   /// committed result is as safe as any other commit.
-  func bulkLoad<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-    let dropped = try dropForBulkLoad()
+  ///
+  /// `whenKeyed` runs after `body`, once rows can be found by id again (PostgreSQL's
+  /// primary key is dropped while `body` runs) and before the other indexes are built.
+  func bulkLoad<T>(
+    _ body: () throws(StoreError) -> T, whenKeyed: () throws(StoreError) -> Void = {}
+  ) throws(StoreError) -> T {
+    let dropped = try phase("indexes and triggers dropped") { () throws(StoreError) in
+      try dropForBulkLoad()
+    }
     let settings = try widenForBulkLoad()
     defer { try? restore(settings) }
     loadFoldsASCII = try foldsASCIILikeSwift()
     defer { loadFoldsASCII = false }
-    if dialect == .postgres {
-      // row_search for the rows given no search text only: those not all ASCII.
-      try execute(
-        """
-        CREATE TRIGGER row_search_load BEFORE INSERT ON row FOR EACH ROW
-          WHEN (NEW.search = '') EXECUTE FUNCTION tableweb_row_search()
-        """)
-    }
-    let result = try body()
-    if dialect == .postgres { try execute("DROP TRIGGER row_search_load ON row") }
-    try rebuildAfterBulkLoad(dropped)
+    defer { hasLoadTrigger = false }
+    defer { abandonLoadedRows() }  // a COPY a failure left open (none after a success)
+    let result = try phase("rows written", body)
+    if hasLoadTrigger { try execute("DROP TRIGGER row_search_load ON row") }
+    try rebuildAfterBulkLoad(dropped, whenKeyed: whenKeyed)
     return result
   }
 
@@ -58,17 +61,33 @@ extension Store {
     return folded == [SearchQuery.key(text: probe, detail: probe)]
   }
 
+  /// On PostgreSQL, makes the load-time trigger that runs `row_search` for the rows COPY
+  /// gives no search text (those not all ASCII), before the first such row is sent: a
+  /// file of ASCII rows never has it (its `WHEN` tested on every row cost 0.1–0.2 s a
+  /// million rows).
+  func ensureLoadTrigger() throws(StoreError) {
+    guard dialect == .postgres, !hasLoadTrigger else { return }
+    try execute(
+      """
+      CREATE TRIGGER row_search_load BEFORE INSERT ON row FOR EACH ROW
+        WHEN (NEW.search = '') EXECUTE FUNCTION tableweb_row_search()
+      """)
+    hasLoadTrigger = true
+  }
+
   /// An index or trigger dropped for a load, with the statement that makes it again.
   struct DroppedObject {
-    var kind: String  // index | trigger | unique | foreign key (PostgreSQL's constraints on row)
+    /// index | trigger | unique | foreign key | primary key (PostgreSQL's constraints on
+    /// `row`, and the foreign keys that reference it)
+    var kind: String
     var name: String
     var table: String
     var create: String
   }
 
   /// Drops the secondary indexes and triggers of `bulkLoadTables` and returns how to
-  /// make them again. Constraint indexes (primary keys, `UNIQUE` columns) are kept, and
-  /// PostgreSQL's `row_search` trigger.
+  /// make them again. Constraint indexes (primary keys, `UNIQUE` columns) are kept, but
+  /// for PostgreSQL's constraints on `row` (see `bulkLoad(_:whenKeyed:)`).
   ///
   /// Partial indexes (`row_checked`, `row_show_when`, `row_dependent`: a `WHERE`) stay
   /// too: a loaded row that their condition leaves out costs them one test, where building
@@ -82,7 +101,7 @@ extension Store {
       switch (object.kind, dialect) {
       case ("trigger", .postgres):
         try execute("DROP TRIGGER \(quoted(object.name)) ON \(quoted(object.table))")
-      case ("unique", _), ("foreign key", _):
+      case ("unique", _), ("foreign key", _), ("primary key", _):
         try execute(
           "ALTER TABLE \(quoted(object.table)) DROP CONSTRAINT \(quoted(object.name))")
       default:
@@ -124,12 +143,15 @@ extension Store {
         WHERE NOT t.tgisinternal AND c.relname IN (\(names))
           AND c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
         UNION ALL
-        SELECT CASE c.contype WHEN 'u' THEN 'unique' ELSE 'foreign key' END, c.conname, t.relname,
+        SELECT CASE c.contype WHEN 'u' THEN 'unique' WHEN 'p' THEN 'primary key'
+            ELSE 'foreign key' END, c.conname, t.relname,
           'ALTER TABLE ' || quote_ident(t.relname) || ' ADD CONSTRAINT ' || quote_ident(c.conname)
             || ' ' || pg_get_constraintdef(c.oid)
         FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
-        WHERE c.contype IN ('u', 'f') AND t.relname = 'row'
-          AND t.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+        WHERE t.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+          AND ((c.contype IN ('u', 'f', 'p') AND t.relname = 'row')
+            OR (c.contype = 'f' AND c.confrelid = (SELECT oid FROM pg_class WHERE relname = 'row'
+              AND relnamespace = t.relnamespace)))
         ORDER BY 1, 2
         """, []
       ) {
@@ -142,13 +164,31 @@ extension Store {
 
   /// Makes again what `dropForBulkLoad()` dropped, after the rows are in: every index
   /// built once from the loaded rows, and the triggers back for every later write.
-  func rebuildAfterBulkLoad(_ dropped: [DroppedObject]) throws(StoreError) {
-    for object in dropped where object.kind == "index" { try execute(object.create) }
+  func rebuildAfterBulkLoad(
+    _ dropped: [DroppedObject], whenKeyed: () throws(StoreError) -> Void = {}
+  ) throws(StoreError) {
+    // PostgreSQL's primary key of `row` first: what comes next finds rows by id.
+    for object in dropped where object.kind == "primary key" {
+      try phase("primary key \(object.name)") { () throws(StoreError) in
+        try execute(object.create)
+      }
+    }
+    try whenKeyed()
+    for object in dropped where object.kind == "index" {
+      try phase("index \(object.name)") { () throws(StoreError) in try execute(object.create) }
+    }
     // PostgreSQL's constraints on `row`: each checked over every row in one pass (an
     // index build, a join), where COPY checked each row as it came (a trigger call).
-    for object in dropped where object.kind == "unique" { try execute(object.create) }
-    for object in dropped where object.kind == "foreign key" { try execute(object.create) }
-    for object in dropped where object.kind == "trigger" { try execute(object.create) }
+    for kind in ["unique", "foreign key"] {
+      for object in dropped where object.kind == kind {
+        try phase("\(kind) \(object.name)") { () throws(StoreError) in
+          try execute(object.create)
+        }
+      }
+    }
+    try phase("triggers") { () throws(StoreError) in
+      for object in dropped where object.kind == "trigger" { try execute(object.create) }
+    }
     // The search index is not among them: `replaceContents` drops it before the old rows
     // go and builds it once after the load (`buildSearchIndex()`).
   }
@@ -185,18 +225,44 @@ extension Store {
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     """
 
+  /// Starts writing a section's rows (`insertLoadedRow(_:)`, then `flushLoadedRows()`).
+  /// On PostgreSQL it opens the COPY they go through, after making the load trigger when
+  /// some of them need `row_search` (`needingFold`): nothing else can be sent until
+  /// `flushLoadedRows()` (or `abandonLoadedRows()`) ends it.
+  func beginLoadedRows(needingFold: Bool) throws(StoreError) {
+    guard let postgres = database as? PostgresStoreConnection else { return }
+    if needingFold { try ensureLoadTrigger() }
+    do {
+      try postgres.connection.beginCopy(Store.loadRowCopySQL)
+    } catch {
+      throw StoreError(error)
+    }
+    isCopying = true
+  }
+
   /// Inserts one row of a bulk load (`loadRowSQL`'s columns, in order). On SQLite the
   /// prepared statement is kept for the load rather than looked up by its text for every
-  /// row; on PostgreSQL the row is added to a `COPY … FROM STDIN` sent when 8 MiB are
-  /// waiting or the section ends (`flushLoadedRows()`).
+  /// row; on PostgreSQL the row is added to the COPY `beginLoadedRows(needingFold:)`
+  /// opened, sent a MiB at a time, so that the server writes one piece while this thread
+  /// makes the next (or, without an open COPY, to one sent when 8 MiB are waiting or the
+  /// section ends).
   func insertLoadedRow(_ values: any DatabaseValueConvertible...) throws(StoreError) {
-    if database is PostgresStoreConnection {
+    if let postgres = database as? PostgresStoreConnection {
       for (index, value) in values.enumerated() {
         if index > 0 { copyBuffer.append(UInt8(ascii: "\t")) }
         PostgresConnection.appendCopyText(value.databaseValue, to: &copyBuffer)
       }
       copyBuffer.append(UInt8(ascii: "\n"))
-      if copyBuffer.count >= 8 << 20 { try flushLoadedRows() }
+      if isCopying, copyBuffer.count >= 1 << 20 {
+        defer { copyBuffer.removeAll(keepingCapacity: true) }
+        do {
+          try postgres.connection.sendCopyData(copyBuffer, Store.loadRowCopySQL)
+        } catch {
+          throw StoreError(error)
+        }
+      } else if copyBuffer.count >= 8 << 20 {
+        try flushLoadedRows()
+      }
       return
     }
     guard let sqlite = database as? Database else {
@@ -210,16 +276,34 @@ extension Store {
     }
   }
 
-  /// Sends the rows `insertLoadedRow(_:)` gathered for PostgreSQL's COPY (nothing on
-  /// SQLite, which inserted them already).
+  /// Sends the rows `insertLoadedRow(_:)` gathered for PostgreSQL's COPY and ends it
+  /// (nothing on SQLite, which inserted them already). A row the table refuses throws
+  /// here.
   func flushLoadedRows() throws(StoreError) {
-    guard !copyBuffer.isEmpty, let postgres = database as? PostgresStoreConnection else { return }
+    guard let postgres = database as? PostgresStoreConnection else { return }
     defer { copyBuffer.removeAll(keepingCapacity: true) }
     do {
-      try postgres.connection.copyIn(Store.loadRowCopySQL, data: copyBuffer)
+      if isCopying {
+        isCopying = false
+        if !copyBuffer.isEmpty {
+          try postgres.connection.sendCopyData(copyBuffer, Store.loadRowCopySQL)
+        }
+        try postgres.connection.endCopy(Store.loadRowCopySQL)
+      } else if !copyBuffer.isEmpty {
+        try postgres.connection.copyIn(Store.loadRowCopySQL, data: copyBuffer)
+      }
     } catch {
       throw StoreError(error)
     }
+  }
+
+  /// Ends a COPY that a failure interrupts, so that the connection can roll back: the
+  /// server refuses it, and the transaction with it.
+  func abandonLoadedRows() {
+    copyBuffer.removeAll(keepingCapacity: true)
+    guard isCopying, let postgres = database as? PostgresStoreConnection else { return }
+    isCopying = false
+    postgres.connection.abortCopy()
   }
 
   static let loadRowCopySQL = """

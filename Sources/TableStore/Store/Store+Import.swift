@@ -3,10 +3,25 @@ import TableModel
 
 extension Store {
   /// Replaces all of the app's data with a data file's text. An invalid file throws
-  /// ``StoreError/invalidData(path:message:)`` naming the first problem, and the database
-  /// is not touched; so does any failure while writing (one transaction).
+  /// ``StoreError/invalidData(path:message:)`` naming the first problem, and nothing is
+  /// written; so does any failure while writing (one transaction).
+  ///
+  /// A flat screen (ids everywhere, no `showWhen` or `children`) is written while it is
+  /// checked: its rows go in as they pass the checks, which run on a second thread, and
+  /// the first problem rolls the write back. Other files are checked whole first.
   public func importJSON(_ text: String) throws(StoreError) {
-    try importFile(AppFile(jsonText: text))
+    let tree: JSONValue
+    do {
+      tree = try JSONValue(parsing: text)
+    } catch {
+      throw .invalidData(path: "", message: "not JSON: \(error.described(in: text.utf8))")
+    }
+    guard importsInBulk, let (screen, rows) = StreamedRows.skeleton(of: tree) else {
+      return try replaceContents(with: AppScreen(json: tree), by: nil)
+    }
+    rows.fold = dialect == .sqlite ? .all : try foldsASCIILikeSwift() ? .ascii : .none
+    rows.check(tree)
+    try replaceContents(with: screen, by: nil, streaming: rows)
   }
 
   /// Replaces all of the app's data with `screen` after checking it as a file is checked.
@@ -30,13 +45,18 @@ extension Store {
   /// still showing it sees a gap and reloads. Sessions are kept; the server pops them to
   /// the levels that still exist.
   ///
-  /// The rows go in as a bulk load (`bulkLoad(_:)`: indexes and triggers made again once
+  /// The rows go in as a bulk load (`bulkLoad(_:whenKeyed:)`: indexes and triggers made again once
   /// at the end), each row's search text and stored JSON prepared on a second thread
   /// while this one inserts the rows before it; `importsInBulk` off writes row by row
   /// instead, with every index and trigger in place (what tests compare the bulk load
   /// with). The change log gets one `replaced` entry (every client reloads) and, with an
   /// author, one `change_log` record.
-  func replaceContents(with root: AppScreen, by author: ChangeAuthor?) throws(StoreError) {
+  ///
+  /// `streaming`: `root` has no rows yet; they come from `StreamedRows` as they pass the
+  /// file's checks, and the write waits for the checks' end before it commits.
+  func replaceContents(
+    with root: AppScreen, by author: ChangeAuthor?, streaming streamed: StreamedRows? = nil
+  ) throws(StoreError) {
     // Recorded even without an author (`tableweb import`): user NULL, role editor.
     let record = ChangeRecord(
       list: "", command: "import", author: author ?? ChangeAuthor(name: nil, role: .editor))
@@ -47,25 +67,39 @@ extension Store {
         uniquingKeysWith: { a, _ in a })
       // The search index goes before the old rows do (no index entry removed row by row)
       // and is built once from the new rows, after them.
-      if importsInBulk { try dropSearchIndex() }
-      try execute("DELETE FROM list WHERE parent_row IS NULL")
-      try execute("DELETE FROM undo_step")  // an import is not undone, nor what came before
+      importPhases = []
+      if importsInBulk {
+        try phase("search index dropped") { () throws(StoreError) in try dropSearchIndex() }
+      }
+      try phase("old data deleted") { () throws(StoreError) in
+        try execute("DELETE FROM list WHERE parent_row IS NULL")
+        try execute("DELETE FROM undo_step")  // an import is not undone, nor what came before
+      }
       var importer = Importer(
         store: self, versions: versions, root: root,
         counter: try fetchInt("SELECT value FROM meta WHERE key = 'next_id'") ?? 1,
         nextRowID: importsInBulk
           ? (try fetchInt("SELECT coalesce(max(id), 0) + 1 FROM row") ?? 1) : nil)
       if importsInBulk {
-        try bulkLoad { () throws(StoreError) in
-          _ = try importer.insert(root, parentRow: nil, inheriting: nil)
-        }
+        try bulkLoad(
+          { () throws(StoreError) in
+            importer.streamed = streamed
+            _ = try importer.insert(root, parentRow: nil, inheriting: nil)
+            // The file's last checks (a problem after the last row) before anything more.
+            if let streamed { _ = try streamed.end() }
+          },
+          whenKeyed: { () throws(StoreError) in
+            try phase("showWhen rules written") { () throws(StoreError) in
+              try importer.applyShowWhen()
+            }
+          })
         if dialect == .postgres {
           // The rows were given their ids: the identity goes on after the last.
           try execute(
             "SELECT setval(pg_get_serial_sequence('row', 'id'), max(id)) FROM row HAVING count(*) > 0"
           )
         }
-        try buildSearchIndex()
+        try phase("search index built") { () throws(StoreError) in try buildSearchIndex() }
       } else {
         _ = try importer.insert(root, parentRow: nil, inheriting: nil)
       }
@@ -87,6 +121,20 @@ struct Importer {
   /// The id the next row gets, in a bulk load (rows are given their ids, so that none is
   /// read back); nil: row by row, the database picks.
   var nextRowID: Int?
+  /// A bulk load's `showWhen` rules, written once the rows can be found by id again
+  /// (`applyShowWhen()`): PostgreSQL's primary key is dropped while the rows go in.
+  var showWhenUpdates: [(row: Int, target: Int, isOn: Bool)] = []
+  /// The root screen's rows as they pass the file's checks (the screen given has none).
+  var streamed: StreamedRows?
+
+  /// Writes the `showWhen` rules a bulk load gathered.
+  func applyShowWhen() throws(StoreError) {
+    for update in showWhenUpdates {
+      try store.execute(
+        "UPDATE row SET show_when_row = ?, show_when_on = ? WHERE id = ?", update.target,
+        update.isOn, update.row)
+    }
+  }
 
   static func ids(in screen: AppScreen) -> [String] {
     var ids: [String] = []
@@ -136,49 +184,87 @@ struct Importer {
 
     var sections = screen.sections
     if sections.isEmpty { sections = [AppSection()] }  // an indexed list given no sections
-    let visible = Importer.visibility(of: sections)
+    // A streamed screen's rows come later: every one visible (none has `showWhen`).
+    let stream = streamed
+    streamed = nil
+    let counts = stream?.counts ?? sections.map(\.rows.count)
+    let visible =
+      stream == nil
+      ? Importer.visibility(of: sections) : counts.map { Array(repeating: true, count: $0) }
     // The rows a `showWhen` names: the only ids needed after their row is written.
     let targets = Set(sections.lazy.flatMap(\.rows).compactMap(\.showWhen?.row))
     var rowIDs: [String: Int] = [:]
     var pending: [(row: Int, showWhen: ShowWhen)] = []
     var children: [(row: Int, screen: AppScreen)] = []
     for (sectionIndex, section) in sections.enumerated() {
-      let visibleCount = section.rows.indices.reduce(0) { $0 + (visible[sectionIndex][$1] ? 1 : 0) }
+      let rowCount = counts[sectionIndex]
+      let visibleCount = visible[sectionIndex].reduce(0) { $0 + ($1 ? 1 : 0) }
       guard
         let sectionID = try store.fetchInt(
           "INSERT INTO section (key, list_id, pos, header, footer, count) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
           key(section.id, "S"), listID, sectionIndex, section.header, section.footer, visibleCount)
       else { throw .notFound("list \(listKey)") }
-      var start = 0
-      var blockIndex = 0
-      // A bulk load's rows, prepared on another thread while this one writes.
-      let feed =
-        nextRowID == nil
-        ? nil
-        : PreparedRows(
-          section.rows,
-          search: store.dialect == .sqlite ? .all : store.loadFoldsASCII ? .ascii : .none)
-      defer { feed?.cancel() }
-      while start < section.rows.count {
-        let end = min(start + store.importBlockFill, section.rows.count)
+      // The section's blocks first, so that its rows go in as one stream (PostgreSQL: one
+      // COPY, which the server writes while this thread makes the next piece).
+      let fill = store.importBlockFill
+      var blockIDs: [Int] = []
+      for start in stride(from: 0, to: rowCount, by: fill) {
+        let end = min(start + fill, rowCount)
         let blockVisible = (start..<end).reduce(0) { $0 + (visible[sectionIndex][$1] ? 1 : 0) }
         guard
           let blockID = try store.fetchInt(
             "INSERT INTO block (section_id, pos, count, size) VALUES (?, ?, ?, ?) RETURNING id",
-            sectionID,
-            blockIndex * Store.blockGap, blockVisible, end - start)
+            sectionID, blockIDs.count * Store.blockGap, blockVisible, end - start)
         else { throw .notFound("section #\(sectionID)") }
-        for index in start..<end {
-          let row = section.rows[index]
+        blockIDs.append(blockID)
+      }
+      // A bulk load's rows, prepared on another thread while this one writes.
+      let fold: PreparedRows.Fold =
+        store.dialect == .sqlite ? .all : store.loadFoldsASCII ? .ascii : .none
+      // (A streamed section's rows come prepared by the thread that checks them.)
+      let feed = nextRowID == nil || stream != nil ? nil : PreparedRows(section.rows, search: fold)
+      defer { feed?.cancel() }
+      if nextRowID != nil {
+        try store.beginLoadedRows(
+          needingFold: fold == .none
+            || (fold == .ascii
+              && (stream != nil || section.rows.contains { !PreparedRows.isASCII($0) }))
+        )
+      }
+      var chunk: [StreamedRows.Row] = []
+      do {
+        for index in 0..<rowCount {
+          let row: AppRow
+          var streamedFields: PreparedRows.Prepared?
+          if let stream {
+            let offset = index % StreamedRows.chunkSize
+            if offset == 0 {
+              chunk = try stream.chunk(
+                section: sectionIndex, number: index / StreamedRows.chunkSize)
+            }
+            row = chunk[offset].row
+            if stream.fold == fold { streamedFields = chunk[offset].prepared }
+          } else {
+            row = section.rows[index]
+          }
+          let blockID = blockIDs[index / fill]
+          let pos = index % fill * Store.rowGap
           let rowKey = key(row.id, "R")
           if let rowID = nextRowID {
-            let prepared = try feed!.next(index)
+            let prepared: PreparedRows.Prepared
+            if let streamedFields {
+              prepared = streamedFields
+            } else if let feed {
+              prepared = try feed.next(index)
+            } else {
+              prepared = PreparedRows.prepare(row, search: fold)
+            }
             nextRowID = rowID + 1
             try store.insertLoadedRow(
-              rowID, rowKey, listID, blockID, (index - start) * Store.rowGap, row.text,
-              row.detail, row.style.rawValue, row.image, row.accessory?.rawValue, row.isOn,
-              row.isChecked, visible[sectionIndex][index], row.lines, row.isFlagged,
-              prepared.values, prepared.actions, prepared.search ?? "")
+              rowID, rowKey, listID, blockID, pos, row.text, row.detail, row.style.rawValue,
+              row.image, row.accessory?.rawValue, row.isOn, row.isChecked,
+              visible[sectionIndex][index], row.lines, row.isFlagged, prepared.values,
+              prepared.actions, prepared.search ?? "")
             if row.id != nil && targets.contains(rowKey) { rowIDs[rowKey] = rowID }
             if let showWhen = row.showWhen { pending.append((rowID, showWhen)) }
             if let child = row.children { children.append((rowID, child)) }
@@ -189,22 +275,34 @@ struct Importer {
             INSERT INTO row (key, list_id, block_id, pos, text, detail, style, image, accessory, switch,
               checked, visible, lines, flagged, slot_values, actions)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, rowKey, listID, blockID, (index - start) * Store.rowGap, row.text, row.detail,
-            row.style.rawValue, row.image, row.accessory?.rawValue, row.isOn, row.isChecked,
-            visible[sectionIndex][index], row.lines, row.isFlagged,
-            Store.storedValues(row.values), Store.storedActions(row.actions))
+            """, rowKey, listID, blockID, pos, row.text, row.detail, row.style.rawValue, row.image,
+            row.accessory?.rawValue, row.isOn, row.isChecked, visible[sectionIndex][index],
+            row.lines, row.isFlagged, Store.storedValues(row.values),
+            Store.storedActions(row.actions))
           let rowID = try store.database.lastInsertID()
           if row.id != nil { rowIDs[rowKey] = rowID }
           if let showWhen = row.showWhen { pending.append((rowID, showWhen)) }
           if let child = row.children { children.append((rowID, child)) }
         }
-        start = end
-        blockIndex += 1
+      } catch {
+        store.abandonLoadedRows()
+        throw error
       }
       try store.flushLoadedRows()
+      if let feed, feed.usesThread {
+        store.importPhases.append(
+          ImportPhase(name: "  of which waiting for prepared rows", duration: feed.waited))
+        store.importPhases.append(
+          ImportPhase(
+            name: "  (second thread: search text and JSON prepared)", duration: feed.preparing))
+      }
     }
     for (row, showWhen) in pending {
       guard let target = rowIDs[showWhen.row] else { throw .notFound("row \(showWhen.row)") }
+      if nextRowID != nil {
+        showWhenUpdates.append((row, target, showWhen.isOn))
+        continue
+      }
       try store.execute(
         "UPDATE row SET show_when_row = ?, show_when_on = ? WHERE id = ?", target, showWhen.isOn,
         row)
@@ -262,6 +360,16 @@ final class PreparedRows: @unchecked Sendable {
   private var consumed = 0
   private let rows: [AppRow]
   private let search: Fold
+  /// The time the writer waited for a batch (the writer's thread only).
+  private(set) var waited = Duration.zero
+  /// The time the preparing thread spent preparing (read once it is finished or cancelled).
+  private var preparingTime = Duration.zero
+  var usesThread: Bool { rows.count >= Self.threadThreshold }
+  var preparing: Duration {
+    condition.lock()
+    defer { condition.unlock() }
+    return preparingTime
+  }
 
   /// Which rows' search text is computed here: every row's (SQLite), only the rows whose
   /// text and detail are all ASCII (PostgreSQL, whose `row_search` folds the others), or
@@ -277,14 +385,16 @@ final class PreparedRows: @unchecked Sendable {
     thread.start()
   }
 
+  /// Whether `row`'s text and detail are all ASCII.
+  static func isASCII(_ row: AppRow) -> Bool {
+    row.text.utf8.allSatisfy { $0 < 0x80 } && (row.detail?.utf8.allSatisfy { $0 < 0x80 } ?? true)
+  }
+
   static func prepare(_ row: AppRow, search: Fold) -> Prepared {
     let folds: Bool
     switch search {
     case .all: folds = true
-    case .ascii:
-      folds =
-        row.text.utf8.allSatisfy { $0 < 0x80 }
-        && (row.detail?.utf8.allSatisfy { $0 < 0x80 } ?? true)
+    case .ascii: folds = isASCII(row)
     case .none: folds = false
     }
     return Prepared(
@@ -296,8 +406,11 @@ final class PreparedRows: @unchecked Sendable {
     var start = 0
     while start < rows.count {
       let end = min(start + Self.batchSize, rows.count)
+      let began = ContinuousClock.now
       let batch = rows[start..<end].map { Self.prepare($0, search: search) }
+      let took = ContinuousClock.now - began
       condition.lock()
+      preparingTime += took
       while ready.count >= Self.depth && !isCancelled { condition.wait() }
       if isCancelled {
         condition.unlock()
@@ -322,8 +435,10 @@ final class PreparedRows: @unchecked Sendable {
       return Self.prepare(rows[index], search: search)
     }
     if taken == current.count {
+      let began = ContinuousClock.now
       condition.lock()
       while ready.isEmpty && !isFinished { condition.wait() }
+      waited += ContinuousClock.now - began
       guard !ready.isEmpty else {
         condition.unlock()
         throw .invalidData(path: "", message: "the import's rows ran out")

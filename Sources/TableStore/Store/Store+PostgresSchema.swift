@@ -186,5 +186,7 @@ extension Store {
     """,
     // Search index (12): pg_trgm's GIN index on `row.search` instead of an FTS5 table.
     11: postgresSearchIndex,
+    // SQLite's search index made external-content (13): nothing to do.
+    12: "SELECT 1;",
   ]
 }

@@ -49,9 +49,9 @@ extension Store {
   /// on PostgreSQL), so the results are the scan's whatever the index returns; the index
   /// only narrows the rows checked:
   ///
-  /// - SQLite: the words of three characters or more go to the FTS5 trigram table
-  ///   `row_search` as one MATCH, each word a quoted string (never FTS syntax), and the
-  ///   rows it names are checked.
+  /// - SQLite: the trigrams of the words of three characters or more go to the FTS5
+  ///   trigram table `row_search` as one MATCH, each a quoted string (never FTS syntax),
+  ///   and the rows it names are checked.
   /// - PostgreSQL: `LIKE '%word%'`, which the `pg_trgm` GIN index on `row.search` serves
   ///   for words of three characters or more.
   func searchMatches(_ query: SearchQuery, in list: Int, usingIndex: Bool = true) -> (
@@ -81,13 +81,28 @@ extension Store {
           "SELECT r.id FROM row r WHERE r.list_id = ? AND r.visible" + check, [list] + query.terms
         )
       }
-      let match = indexed.map(Store.ftsString).joined(separator: " AND ")
+      let match = indexed.flatMap(Store.trigrams).map(Store.ftsString).joined(separator: " AND ")
       // CROSS JOIN: the index first, then each row it names by id.
       return (
         "SELECT r.id FROM row_search CROSS JOIN row r ON r.id = row_search.rowid"
           + " WHERE row_search MATCH ? AND r.list_id = ? AND r.visible" + check,
         [match, list] + query.terms
       )
+    }
+  }
+
+  /// The trigrams of `word` (every run of three Unicode scalars, as FTS5's trigram
+  /// tokenizer cuts text), each once: the index keeps no positions (`detail = none`), so
+  /// a word is looked for as all of its trigrams rather than as a phrase — rows holding
+  /// them apart too, which the exact check on `row.search` then leaves out.
+  static func trigrams(_ word: String) -> [String] {
+    let scalars = Array(word.unicodeScalars)
+    guard scalars.count >= 3 else { return [word] }
+    var seen = Set<String>()
+    return (0...(scalars.count - 3)).compactMap { start in
+      var trigram = ""
+      trigram.unicodeScalars.append(contentsOf: scalars[start..<(start + 3)])
+      return seen.insert(trigram).inserted ? trigram : nil
     }
   }
 
@@ -115,28 +130,53 @@ extension Store {
   // MARK: The search index
 
   /// SQLite's search index: an FTS5 table of trigrams (any substring of three characters
-  /// or more) mirroring each row's `row.search`, kept by triggers that follow the column
+  /// or more) over each row's `row.search`, kept by triggers that follow the column
   /// however it is set (the column's own triggers fold text and detail into it). SQLite
   /// 3.40's trigram tokenizer has no `remove_diacritics`, so the index holds the text
   /// already folded, as `SearchQuery.key` folds it.
+  ///
+  /// The table is an external-content one (`content = 'row'`): it keeps the trigrams and
+  /// no copy of the text, which a search never reads (it selects rowids only); and it keeps
+  /// which rows hold each trigram but not where (`detail = none`): a word is looked for as
+  /// its trigrams (`trigrams(_:)`), every result checked on `row.search` anyway. Building it
+  /// (`'rebuild'`) reads `row.search` and writes only that: 1,000,000 rows, 0.84 s and a
+  /// 22 MB commit, against 1.63 s and 60 MB for the table with its own copy and positions
+  /// (Python's sqlite3 3.40, load ~2).
   static let sqliteSearchIndex = """
-    CREATE VIRTUAL TABLE row_search USING fts5(search, tokenize = 'trigram');
-    INSERT INTO row_search (rowid, search) SELECT id, search FROM row;
+    CREATE VIRTUAL TABLE row_search USING fts5(
+      search, tokenize = 'trigram', content = 'row', content_rowid = 'id', detail = none);
+    INSERT INTO row_search (row_search) VALUES ('rebuild');
     \(sqliteSearchIndexTriggers)
     """
 
-  /// The triggers that keep `row_search` in step with `row.search` (whichever of a new
-  /// row's triggers runs first, the index ends with the column's value).
+  /// The triggers that keep `row_search` in step with `row.search`. An external-content
+  /// index is told what to remove (`'delete'` with the old text), so the index must hold
+  /// exactly each row's text: a row's non-empty text is added when the row is inserted
+  /// with it, or when it changes (a new row's own trigger folds its text into the empty
+  /// column just after the insert; in whichever order the triggers run, the text is added
+  /// once and removed as it was added). Empty text has no trigrams: nothing to add or
+  /// remove.
   static let sqliteSearchIndexTriggers = """
-    CREATE TRIGGER row_search_index_insert AFTER INSERT ON row BEGIN
-      INSERT OR REPLACE INTO row_search (rowid, search) SELECT id, search FROM row WHERE id = NEW.id;
+    CREATE TRIGGER row_search_index_insert AFTER INSERT ON row WHEN NEW.search <> '' BEGIN
+      INSERT INTO row_search (rowid, search) VALUES (NEW.id, NEW.search);
     END;
-    CREATE TRIGGER row_search_index_update AFTER UPDATE OF search ON row BEGIN
-      INSERT OR REPLACE INTO row_search (rowid, search) VALUES (NEW.id, NEW.search);
+    CREATE TRIGGER row_search_index_update AFTER UPDATE OF search ON row
+    WHEN OLD.search IS NOT NEW.search BEGIN
+      INSERT INTO row_search (row_search, rowid, search)
+        SELECT 'delete', OLD.id, OLD.search WHERE OLD.search <> '';
+      INSERT INTO row_search (rowid, search) SELECT NEW.id, NEW.search WHERE NEW.search <> '';
     END;
-    CREATE TRIGGER row_search_index_delete AFTER DELETE ON row BEGIN
-      DELETE FROM row_search WHERE rowid = OLD.id;
+    CREATE TRIGGER row_search_index_delete AFTER DELETE ON row WHEN OLD.search <> '' BEGIN
+      INSERT INTO row_search (row_search, rowid, search) VALUES ('delete', OLD.id, OLD.search);
     END;
+    """
+
+  /// What `dropSearchIndex()` runs on SQLite.
+  static let sqliteSearchIndexDrop = """
+    DROP TRIGGER IF EXISTS row_search_index_insert;
+    DROP TRIGGER IF EXISTS row_search_index_update;
+    DROP TRIGGER IF EXISTS row_search_index_delete;
+    DROP TABLE IF EXISTS row_search;
     """
 
   /// PostgreSQL's search index: `pg_trgm`'s GIN index on `row.search`, which serves
@@ -162,13 +202,7 @@ extension Store {
   func dropSearchIndex() throws(StoreError) {
     switch dialect {
     case .sqlite:
-      try database.runScript(
-        """
-        DROP TRIGGER IF EXISTS row_search_index_insert;
-        DROP TRIGGER IF EXISTS row_search_index_update;
-        DROP TRIGGER IF EXISTS row_search_index_delete;
-        DROP TABLE IF EXISTS row_search;
-        """)
+      try database.runScript(Store.sqliteSearchIndexDrop)
     case .postgres:
       try database.runScript("DROP INDEX IF EXISTS row_search_trgm;")
     }

@@ -35,16 +35,23 @@ public final class Store {
   /// only by those two, for the length of their body; a write's own context
   /// (`WriteContext`) is a parameter of the write, never kept here.
   var scope = WriteScope.alone
-  /// Whether an import bulk-loads its rows (`bulkLoad(_:)`); tests turn it off to compare
+  /// Whether an import bulk-loads its rows (`bulkLoad(_:whenKeyed:)`); tests turn it off to compare
   /// with the row-by-row import, which has every index and trigger in place.
   package var importsInBulk = true
+  /// Where the last bulk import's time went, step by step, in order (`tablebench import`
+  /// prints it).
+  package var importPhases: [ImportPhase] = []
   /// The prepared statement a bulk load inserts rows with (SQLite), kept by the store.
   var loadRowStatement: Statement?
   /// Rows of a bulk load waiting for PostgreSQL's COPY, in its text format.
   var copyBuffer: [UInt8] = []
   /// Whether a PostgreSQL bulk load folds the search text of rows that are all ASCII in
-  /// Swift (`bulkLoad(_:)` checks the database folds ASCII the same way).
+  /// Swift (`bulkLoad(_:whenKeyed:)` checks the database folds ASCII the same way).
   var loadFoldsASCII = false
+  /// Whether a bulk load's COPY is open (PostgreSQL, `beginLoadedRows(needingFold:)`).
+  var isCopying = false
+  /// Whether the bulk load under way made its `row_search_load` trigger (PostgreSQL).
+  var hasLoadTrigger = false
   /// Called after a group's COMMIT succeeded, before `committingTogether(_:)` returns:
   /// tests make it throw to stand for a COMMIT whose answer was lost.
   var afterGroupCommit: (() throws(StoreError) -> Void)?
