@@ -38,6 +38,33 @@ import Testing
     #expect(entries.map(\.version) == [start + 1, start + 2, start + 3])
   }
 
+  /// A group's records and change-log entries are added together at its end on
+  /// PostgreSQL, many to a statement (up to 64): each write still gets one of each, in
+  /// the order of the writes.
+  @Test(arguments: StoreKind.allCases)
+  func aLongGroupRecordsEveryWriteInOrder(kind: StoreKind) throws {
+    let temporary = try TemporaryStore(kind: kind, json: Self.file)
+    defer { withExtendedLifetime(temporary) {} }
+    let store = temporary.store
+    let start = try store.version(of: "home")
+    let logStart = try store.logHighWater()
+    let writes = 150
+    try store.committingTogether {
+      for index in 0..<writes {
+        _ = try? store.updateRow(
+          ["a", "b", "c"][index % 3], in: "home", text: "T\(index)", detail: nil,
+          by: ChangeAuthor(name: "user \(index)", role: .editor))
+      }
+    }
+    let entries = try store.logEntries(after: logStart, limit: 1_000)
+    #expect(entries.map(\.version) == Array((start + 1)...(start + writes)))
+    #expect(entries.last?.edits?.first.map { "\($0)" }?.contains("T149") == true)
+    // Newest first, and before them the import's.
+    let records = try store.changeLog(limit: writes + 1)
+    #expect(
+      records.map { $0.author.name } == (0..<writes).reversed().map { "user \($0)" } + [nil])
+  }
+
   @Test(arguments: StoreKind.allCases)
   func aRefusedWriteLeavesTheOthersToCommit(kind: StoreKind) throws {
     let temporary = try TemporaryStore(kind: kind, json: Self.file)
