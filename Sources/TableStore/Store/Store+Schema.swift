@@ -199,6 +199,13 @@ extension Store {
     // rows there are and kept by triggers (Store+Search.swift, ``buildSearchIndex()``);
     // PostgreSQL's is a pg_trgm GIN index.
     sqliteSearchIndex,
+    // 13: a session's undone steps (its redo side), which each new step drops: a partial
+    // index, empty unless something was undone, so that finding none costs a look rather
+    // than a walk through the session's steps (Store+Undo.swift, `recordUndoStep`). The
+    // same text in PostgreSQL.
+    """
+    CREATE INDEX undo_step_undone ON undo_step(session) WHERE undone;
+    """,
   ]
 
   /// Brings the schema up to date, one migration per transaction. A migration takes the

@@ -88,15 +88,23 @@ extension Store {
     var restore: AppScreen?
   }
 
-  /// The session's newest step (undone: its oldest undone, the next to redo).
+  /// The session's newest step not undone among its newest ``undoDepth`` (redo: its
+  /// oldest undone one, the next to redo; those are all among the newest, since a new
+  /// step drops them). Older steps the table still holds (`recordUndoStep`) are not on the
+  /// stack.
   func step(of session: String, redo: Bool) throws(StoreError) -> UndoStep? {
     let sql =
       redo
-      ? "SELECT id, list, version, command, edits, prior, restore FROM undo_step WHERE session = ? AND undone ORDER BY id LIMIT 1"
-      : "SELECT id, list, version, command, edits, prior, restore FROM undo_step WHERE session = ? AND NOT undone ORDER BY id DESC LIMIT 1"
+      ? "SELECT id, list, version, command, edits, prior, restore FROM undo_step WHERE session = ?1 AND undone ORDER BY id LIMIT 1"
+      : """
+      SELECT id, list, version, command, edits, prior, restore FROM undo_step
+      WHERE session = ?1 AND NOT undone AND id >= coalesce((
+        SELECT id FROM undo_step WHERE session = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2), 0)
+      ORDER BY id DESC LIMIT 1
+      """
     guard
       let raw = try fetchOne(
-        sql, [session],
+        sql, redo ? [session] : [session, Store.undoDepth - 1],
         {
           (
             $0.int(0), $0.string(1), $0.int(2), $0.string(3), $0.string(4), $0.string(5),
@@ -113,34 +121,78 @@ extension Store {
     }
   }
 
-  /// Adds the step of a committed write of the undo session, if it is an undoable one:
-  /// drops the session's undone steps and all but its newest ``undoDepth``.
+  /// Adds the step of a committed write of the undo session, if it is an undoable one: its
+  /// undone steps (its redo side) go, and with them the steps that were off the stack.
+  ///
+  /// The stack is the session's newest ``undoDepth`` steps (`step(of:redo:)` looks at no
+  /// other): a new one pushes the oldest off without deleting it. Those are deleted every
+  /// ``undoTrimInterval``th step this connection records for the session (and at its
+  /// first), and whenever the session had undone some (else dropping those would bring
+  /// older ones back onto the stack): the DELETE that found them at every step walked the
+  /// session's steps, 35 µs a write on PostgreSQL (`tablebench cluster`), where dropping
+  /// the redo side alone is a look into a partial index, empty unless something was
+  /// undone. On PostgreSQL the deletes and the INSERT are one statement, sent ahead
+  /// without waiting for PostgreSQL's answer.
   func recordUndoStep(_ change: TableChange, _ context: WriteContext) throws(StoreError) {
     guard let session = undoSession, let record = context.record,
       record.command != "undo", record.command != "redo",
       let listChange = change.lists.first(where: { $0.list == record.list }),
       let edits = listChange.edits, !edits.isEmpty
     else { return }
-    // Its redo side goes, and the steps past the newest `undoDepth - 1`: with the new one,
-    // `undoDepth` are kept. Both statements are sent ahead (on PostgreSQL they wait for no
-    // answer: `tablebench cluster` measured three round trips a write otherwise).
-    try executeLater(
-      """
-      DELETE FROM undo_step WHERE session = ?1 AND (undone OR id <= (
-        SELECT id FROM undo_step WHERE session = ?1 AND NOT undone
-        ORDER BY id DESC LIMIT 1 OFFSET ?2))
-      """, session, Store.undoDepth - 1)
+    let recorded = undoStepsUntrimmed[session]
+    let trims = recorded.map { $0 + 1 >= Store.undoTrimInterval } ?? true
+    if undoStepsUntrimmed.count >= 4_096 { undoStepsUntrimmed = [:] }
+    undoStepsUntrimmed[session] = trims ? 0 : (recorded ?? 0) + 1
     let restore =
       context.deletedRows.isEmpty
       ? nil : AppScreen(title: "", sections: [AppSection(rows: context.deletedRows)])
-    try executeLater(
-      """
-      INSERT INTO undo_step (session, list, version, command, author, undone, edits, prior, restore)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-      """, session, record.list, listChange.version, record.command, record.author.name, false,
+    let arguments: [any DatabaseValueConvertible] = [
+      session, record.list, listChange.version, record.command, record.author.name, false,
       RowEdit.serialized(edits), PriorRow.serialized(context.prior[record.list] ?? []),
-      restore.map { $0.json.serialized })
+      restore.map { $0.json.serialized }, Store.undoDepth - 1,
+    ]
+    // ?10: the offset of the oldest step on the stack, the 50th newest: below it, steps
+    // are off the stack; at a trim with no step undone, it goes too (with the new one, 50
+    // stay).
+    let oldest = "(SELECT id FROM undo_step WHERE session = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?10)"
+    let insert = """
+      INSERT INTO undo_step (session, list, version, command, author, undone, edits, prior, restore)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+      """
+    switch dialect {
+    case .postgres:
+      // Each DELETE sees the table as it was before the statement: the stack as it was,
+      // without the new step. The second looks for steps off the stack only at a trim or
+      // when the first found undone steps.
+      let offStack =
+        trims
+        ? "id < \(oldest) + CASE WHEN EXISTS (SELECT FROM undone) THEN 0 ELSE 1 END"
+        : "EXISTS (SELECT FROM undone) AND id < \(oldest)"
+      try executeLater(
+        """
+        WITH undone AS (DELETE FROM undo_step WHERE session = ?1 AND undone RETURNING id),
+          off_stack AS (DELETE FROM undo_step WHERE session = ?1 AND \(offStack))
+        \(insert)
+        """, arguments: arguments)
+    case .sqlite:
+      // SQLite has no DELETE in WITH: the steps off the stack go first, while the undone
+      // ones still count.
+      let undone = "EXISTS (SELECT 1 FROM undo_step WHERE session = ?1 AND undone)"
+      let offStack =
+        trims
+        ? "id < \(oldest) + CASE WHEN \(undone) THEN 0 ELSE 1 END"
+        : "\(undone) AND id < \(oldest)"
+      try execute(
+        "DELETE FROM undo_step WHERE session = ?1 AND \(offStack)".replacing("?10", with: "?2"),
+        session, Store.undoDepth - 1)
+      try execute("DELETE FROM undo_step WHERE session = ?1 AND undone", session)
+      try execute(insert, arguments: Array(arguments.prefix(9)))
+    }
   }
+
+  /// How often a session's steps past the newest ``undoDepth`` are deleted: every this
+  /// many steps a connection records for it (`recordUndoStep`).
+  static let undoTrimInterval = 8
 
   /// A row as the data format has it, with its child screen: how an undo puts it back.
   func appRow(of row: RowRecord) throws(StoreError) -> AppRow {
