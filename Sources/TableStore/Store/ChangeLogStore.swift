@@ -53,6 +53,7 @@ extension ChangeLogStore {
   /// one INSERT of many rows (up to ``rowsPerInsert``) rather than one per write: a
   /// group's 50 writes sent 100 statements for them, now 2 (`tablebench cluster`).
   func flushPending() throws(StoreError) {
+    try store.flushUndoSteps()
     let records = store.pendingRecords
     store.pendingRecords = []
     try insertTogether(

@@ -49,6 +49,7 @@ extension Store {
       // and is built once from the new rows, after them.
       if importsInBulk { try dropSearchIndex() }
       try execute("DELETE FROM list WHERE parent_row IS NULL")
+      try flushUndoSteps()
       try execute("DELETE FROM undo_step")  // an import is not undone, nor what came before
       var importer = Importer(
         store: self, versions: versions, root: root,

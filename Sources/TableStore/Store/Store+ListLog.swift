@@ -66,6 +66,7 @@ extension Store {
   func discardPending() {
     pendingLog = []
     pendingRecords = []
+    pendingUndoSteps = []
   }
 
   /// Appends a `replaced` entry: every list was rewritten (an import).

@@ -93,6 +93,7 @@ extension Store {
   /// step drops them). Older steps the table still holds (`recordUndoStep`) are not on the
   /// stack.
   func step(of session: String, redo: Bool) throws(StoreError) -> UndoStep? {
+    try flushUndoSteps()
     let sql =
       redo
       ? "SELECT id, list, version, command, edits, prior, restore FROM undo_step WHERE session = ?1 AND undone ORDER BY id LIMIT 1"
@@ -131,8 +132,9 @@ extension Store {
   /// older ones back onto the stack): the DELETE that found them at every step walked the
   /// session's steps, 35 µs a write on PostgreSQL (`tablebench cluster`), where dropping
   /// the redo side alone is a look into a partial index, empty unless something was
-  /// undone. On PostgreSQL the deletes and the INSERT are one statement, sent ahead
-  /// without waiting for PostgreSQL's answer.
+  /// undone. On PostgreSQL the steps of a transaction (a group's 50 writes) wait for its
+  /// end, or for the next read of the stacks, and go in one statement
+  /// (`flushUndoSteps()`).
   func recordUndoStep(_ change: TableChange, _ context: WriteContext) throws(StoreError) {
     guard let session = undoSession, let record = context.record,
       record.command != "undo", record.command != "redo",
@@ -146,47 +148,69 @@ extension Store {
     let restore =
       context.deletedRows.isEmpty
       ? nil : AppScreen(title: "", sections: [AppSection(rows: context.deletedRows)])
-    let arguments: [any DatabaseValueConvertible] = [
-      session, record.list, listChange.version, record.command, record.author.name, false,
+    let step: [any DatabaseValueConvertible] = [
+      session, record.list, listChange.version, record.command, record.author.name,
       RowEdit.serialized(edits), PriorRow.serialized(context.prior[record.list] ?? []),
-      restore.map { $0.json.serialized }, Store.undoDepth - 1,
+      restore.map { $0.json.serialized }, trims,
     ]
-    // ?10: the offset of the oldest step on the stack, the 50th newest: below it, steps
-    // are off the stack; at a trim with no step undone, it goes too (with the new one, 50
-    // stay).
-    let oldest = "(SELECT id FROM undo_step WHERE session = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?10)"
-    let insert = """
-      INSERT INTO undo_step (session, list, version, command, author, undone, edits, prior, restore)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+    guard dialect == .sqlite else { return pendingUndoSteps.append(step) }
+    // SQLite: the steps off the stack go first, while the undone ones still count. ?2:
+    // the offset of the oldest step on the stack, the 50th newest; at a trim with no
+    // step undone it goes too (with the new one, 50 stay).
+    let undone = "EXISTS (SELECT 1 FROM undo_step WHERE session = ?1 AND undone)"
+    let oldest = "(SELECT id FROM undo_step WHERE session = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)"
+    try execute(
+      trims
+        ? "DELETE FROM undo_step WHERE session = ?1 AND id < \(oldest) + CASE WHEN \(undone) THEN 0 ELSE 1 END"
+        : "DELETE FROM undo_step WHERE session = ?1 AND \(undone) AND id < \(oldest)",
+      session, Store.undoDepth - 1)
+    try execute("DELETE FROM undo_step WHERE session = ?1 AND undone", session)
+    try execute(
       """
-    switch dialect {
-    case .postgres:
-      // Each DELETE sees the table as it was before the statement: the stack as it was,
-      // without the new step. The second looks for steps off the stack only at a trim or
-      // when the first found undone steps.
-      let offStack =
-        trims
-        ? "id < \(oldest) + CASE WHEN EXISTS (SELECT FROM undone) THEN 0 ELSE 1 END"
-        : "EXISTS (SELECT FROM undone) AND id < \(oldest)"
+      INSERT INTO undo_step (session, list, version, command, author, undone, edits, prior, restore)
+      VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)
+      """, arguments: Array(step.prefix(8)))
+  }
+
+  /// Adds the undo steps the open write transaction kept (PostgreSQL): what
+  /// `recordUndoStep` does for each, in one statement (sent ahead where it can be) for up
+  /// to ``ChangeLogStore/rowsPerInsert`` steps. Each DELETE in it sees the table as it was
+  /// before the statement, without the new steps: a session's redo side goes, and the
+  /// steps off its stack when it had undone some or one of its new steps trims (at a trim
+  /// with nothing undone, the 50th newest too). Its new steps come in the order they were
+  /// recorded. Called before the transaction reads or deletes undo steps, and at its end.
+  func flushUndoSteps() throws(StoreError) {
+    guard !pendingUndoSteps.isEmpty else { return }
+    let pending = pendingUndoSteps
+    pendingUndoSteps = []
+    var start = 0
+    while start < pending.count {
+      let part = pending[start..<min(pending.count, start + ChangeLogStore.rowsPerInsert)]
+      let rows = part.indices.map { _ in "(?, ?, ?::bigint, ?, ?, ?, ?, ?, ?::boolean, ?::int)" }
       try executeLater(
         """
-        WITH undone AS (DELETE FROM undo_step WHERE session = ?1 AND undone RETURNING id),
-          off_stack AS (DELETE FROM undo_step WHERE session = ?1 AND \(offStack))
-        \(insert)
-        """, arguments: arguments)
-    case .sqlite:
-      // SQLite has no DELETE in WITH: the steps off the stack go first, while the undone
-      // ones still count.
-      let undone = "EXISTS (SELECT 1 FROM undo_step WHERE session = ?1 AND undone)"
-      let offStack =
-        trims
-        ? "id < \(oldest) + CASE WHEN \(undone) THEN 0 ELSE 1 END"
-        : "\(undone) AND id < \(oldest)"
-      try execute(
-        "DELETE FROM undo_step WHERE session = ?1 AND \(offStack)".replacing("?10", with: "?2"),
-        session, Store.undoDepth - 1)
-      try execute("DELETE FROM undo_step WHERE session = ?1 AND undone", session)
-      try execute(insert, arguments: Array(arguments.prefix(9)))
+        WITH new (session, list, version, command, author, edits, prior, restore, trims, n) AS (
+            VALUES \(rows.joined(separator: ", "))),
+          sessions AS (SELECT session, bool_or(trims) AS trims FROM new GROUP BY session),
+          undone AS (
+            DELETE FROM undo_step u USING sessions s WHERE u.session = s.session AND u.undone
+            RETURNING u.session),
+          off_stack AS (
+            DELETE FROM undo_step u USING sessions s
+            WHERE u.session = s.session
+              AND (s.trims OR s.session IN (SELECT session FROM undone))
+              AND u.id < (
+                SELECT o.id FROM undo_step o WHERE o.session = s.session
+                ORDER BY o.id DESC LIMIT 1 OFFSET ?)
+                + CASE WHEN s.session IN (SELECT session FROM undone) THEN 0 ELSE 1 END)
+        INSERT INTO undo_step (session, list, version, command, author, undone, edits, prior, restore)
+        SELECT session, list, version, command, author, false, edits, prior, restore FROM new
+        ORDER BY n
+        """,
+        arguments: part.enumerated().flatMap { index, step in step + [index] } + [
+          Store.undoDepth - 1
+        ])
+      start += part.count
     }
   }
 
@@ -274,6 +298,7 @@ extension Store {
   private func changer(of row: String, in list: String, since version: Int, notBy session: String)
     throws(StoreError) -> String?
   {
+    try flushUndoSteps()
     let current = try requireList(list).version
     guard current > version else { return nil }
     let entries =

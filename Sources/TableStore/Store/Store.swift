@@ -57,6 +57,9 @@ public final class Store {
   /// Per session, the undo steps this connection recorded since it last deleted the
   /// session's steps past the newest ``undoDepth`` (`recordUndoStep`).
   var undoStepsUntrimmed: [String: Int] = [:]
+  /// On PostgreSQL, the undo steps the open write transaction recorded, added together
+  /// before it reads the stacks or commits (`flushUndoSteps()`).
+  var pendingUndoSteps: [[any DatabaseValueConvertible]] = []
   /// Inside an undo or redo: the writes it makes join its own (`UndoComposition`).
   var composing: UndoComposition?
   /// On PostgreSQL, the changes (and their writes' prior rows) the open write transaction
