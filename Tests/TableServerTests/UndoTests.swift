@@ -1,9 +1,9 @@
 import StoreTestSupport
 import TableModel
-import TableStore
 import Testing
 
 @testable import TableServer
+@testable import TableStore
 
 /// `undo` and `redo` over the protocol, on both stores: every kind of change goes back
 /// and comes again as a new change that every viewer gets as one diff; nothing to undo is
@@ -264,20 +264,48 @@ import Testing
     #expect(shown(viewer, in: driver) == after)
   }
 
-  /// Only the newest ``Store/undoDepth`` steps are kept.
-  @Test mutating func theStackKeepsTheNewestFifty() throws {
-    fixture = try Fixture(.sqlite)
+  /// Only the newest ``Store/undoDepth`` steps are on the stack, although the table holds
+  /// a few more between trims (every ``Store/undoTrimInterval``th step): 60 changes give
+  /// exactly 50 undos and 50 redos, on both stores, and at most 50 + the interval steps
+  /// are stored.
+  @Test(arguments: StoreKind.allCases)
+  mutating func theStackKeepsTheNewestFifty(kind: StoreKind) throws {
+    try setUp(kind)
     var configuration = SessionServerConfiguration()
     configuration.burstSize = 1_000
     var driver = try fixture.makeDriver(configuration)
     let editor = open(["Rtasks"], in: &driver)
-    for index in 0...Store.undoDepth {
+    let store = try Store(path: fixture.path)
+    let token = try #require(driver.tokens[editor])
+    var mostStored = 0
+    for index in 0..<(Store.undoDepth + 10) {
       _ = driver.send(
         editor, #"{"type":"update","list":"Ltasks","row":"Reggs","text":"E\#(index)"}"#)
+      let stored = try store.read { () throws(StoreError) in
+        try store.fetchInt("SELECT count(*) FROM undo_step WHERE session = ?", token)
+      }
+      mostStored = max(mostStored, stored ?? 0)
     }
+    #expect(mostStored > Store.undoDepth)
+    #expect(mostStored <= Store.undoDepth + Store.undoTrimInterval)
     for _ in 0..<Store.undoDepth { _ = driver.send(editor, #"{"type":"undo"}"#) }
-    #expect(driver.texts(editor) == [["Milk", "E0", "Bread"], ["Tea"]])
+    #expect(driver.texts(editor) == [["Milk", "E9", "Bread"], ["Tea"]])
     #expect(
       answer(driver.send(editor, #"{"type":"undo","ref":1}"#), on: editor) == "error 1 not_found")
+    for _ in 0..<Store.undoDepth { _ = driver.send(editor, #"{"type":"redo"}"#) }
+    #expect(driver.texts(editor) == [["Milk", "E59", "Bread"], ["Tea"]])
+    #expect(
+      answer(driver.send(editor, #"{"type":"redo","ref":2}"#), on: editor) == "error 2 not_found")
+    // Two undone, then a new change: the redo side is gone, and the stack is what was left
+    // of it (48 steps) and the new one; the steps that had fallen off do not come back.
+    _ = driver.send(editor, #"{"type":"undo"}"#)
+    _ = driver.send(editor, #"{"type":"undo"}"#)
+    _ = driver.send(editor, #"{"type":"update","list":"Ltasks","row":"Rtea","text":"Coffee"}"#)
+    #expect(
+      answer(driver.send(editor, #"{"type":"redo","ref":3}"#), on: editor) == "error 3 not_found")
+    for _ in 0..<(Store.undoDepth - 1) { _ = driver.send(editor, #"{"type":"undo"}"#) }
+    #expect(driver.texts(editor) == [["Milk", "E9", "Bread"], ["Tea"]])
+    #expect(
+      answer(driver.send(editor, #"{"type":"undo","ref":4}"#), on: editor) == "error 4 not_found")
   }
 }

@@ -38,6 +38,67 @@ import Testing
     #expect(entries.map(\.version) == [start + 1, start + 2, start + 3])
   }
 
+  /// A group's records and change-log entries are added together at its end on
+  /// PostgreSQL, many to a statement (up to 64): each write still gets one of each, in
+  /// the order of the writes.
+  @Test(arguments: StoreKind.allCases)
+  func aLongGroupRecordsEveryWriteInOrder(kind: StoreKind) throws {
+    let temporary = try TemporaryStore(kind: kind, json: Self.file)
+    defer { withExtendedLifetime(temporary) {} }
+    let store = temporary.store
+    let start = try store.version(of: "home")
+    let logStart = try store.logHighWater()
+    let writes = 150
+    try store.committingTogether {
+      for index in 0..<writes {
+        _ = try? store.updateRow(
+          ["a", "b", "c"][index % 3], in: "home", text: "T\(index)", detail: nil,
+          by: ChangeAuthor(name: "user \(index)", role: .editor))
+      }
+    }
+    let entries = try store.logEntries(after: logStart, limit: 1_000)
+    #expect(entries.map(\.version) == Array((start + 1)...(start + writes)))
+    #expect(entries.last?.edits?.first.map { "\($0)" }?.contains("T149") == true)
+    // Newest first, and before them the import's.
+    let records = try store.changeLog(limit: writes + 1)
+    #expect(
+      records.map { $0.author.name } == (0..<writes).reversed().map { "user \($0)" } + [nil])
+  }
+
+  /// A group's undo steps are added together (PostgreSQL: at its end, or before an undo
+  /// reads the stack) and the stack is as if each had been added alone: an undo inside the
+  /// group undoes the newest, a later step drops the redo side and the steps that had
+  /// fallen off the stack stay off.
+  @Test(arguments: StoreKind.allCases)
+  func undoStepsOfAGroupAreOnTheStackInOrder(kind: StoreKind) throws {
+    let temporary = try TemporaryStore(kind: kind, json: Self.file)
+    defer { withExtendedLifetime(temporary) {} }
+    let store = temporary.store
+    let author = ChangeAuthor(name: "ann", role: .editor)
+    var undone: [String] = []
+    try store.committingTogether {
+      for index in 0..<60 {
+        _ = try? store.recordingUndo(for: "s") { () throws(StoreError) in
+          try store.updateRow("a", in: "home", text: "A\(index)", detail: nil, by: author)
+        }
+      }
+      _ = try? store.undo(session: "s", in: "home", by: author)
+      _ = try? store.undo(session: "s", in: "home", by: author)
+      undone = (try? store.snapshot(of: "home").sections[0].rows.map(\.text)) ?? []
+      _ = try? store.recordingUndo(for: "s") { () throws(StoreError) in
+        try store.updateRow("b", in: "home", text: "B1", detail: nil, by: author)
+      }
+    }
+    #expect(undone == ["A57", "B", "C"])
+    #expect(throws: StoreError.self) {
+      try store.undo(session: "s", redo: true, in: "home", by: author)
+    }
+    // What was left of the stack (48 steps) and the new one.
+    for _ in 1..<Store.undoDepth { _ = try store.undo(session: "s", in: "home", by: author) }
+    #expect(try store.snapshot(of: "home").sections[0].rows.map(\.text) == ["A9", "B", "C"])
+    #expect(throws: StoreError.self) { try store.undo(session: "s", in: "home", by: author) }
+  }
+
   @Test(arguments: StoreKind.allCases)
   func aRefusedWriteLeavesTheOthersToCommit(kind: StoreKind) throws {
     let temporary = try TemporaryStore(kind: kind, json: Self.file)

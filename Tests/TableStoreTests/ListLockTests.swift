@@ -29,6 +29,41 @@ import Testing
     return store
   }
 
+  /// Inside a group, the log is read again after a write locked another list only when
+  /// the reader has not published that list's version from before the write (another
+  /// connection committed to it since the group's read): a write that follows what the
+  /// reader has costs no read, and what was committed to lists the group did not lock
+  /// waits for the next read after it.
+  @Test func aGroupReadsTheLogAgainOnlyForAListThatChangedMeanwhile() throws {
+    let temporary = try TemporaryStore(kind: .postgres, json: Self.file(lists: 4))
+    defer { withExtendedLifetime(temporary) {} }
+    let group = temporary.store
+    let other = try Self.store(temporary.path)
+    let start = try group.logHighWater()
+    // What the reader has published: every list at its version now.
+    var known: [String: Int] = [:]
+    for list in ["L1", "L2", "L3", "L4"] { known[list] = try group.version(of: list) }
+    let has = { (list: String, version: Int?) in
+      version.map { known[list, default: 0] >= $0 } ?? false
+    }
+    var reads: [[String]] = []
+    try group.committingTogether {
+      _ = try? group.updateRow("L1R1", in: "L1", text: "a", detail: nil)
+      reads.append((try? group.logEntries(after: start, skipping: has))?.map(\.list) ?? ["?"])
+      // Another connection commits to L3, which the group has not locked: no read for it.
+      _ = try? other.updateRow("L3R1", in: "L3", text: "b", detail: nil)
+      _ = try? group.updateRow("L2R1", in: "L2", text: "c", detail: nil)
+      reads.append((try? group.logEntries(after: start, skipping: has))?.map(\.list) ?? ["?"])
+      // It commits to L4, then the group locks L4: its change does not follow what the
+      // reader has, so the log is read again (L3's entry and L4's come).
+      _ = try? other.updateRow("L4R1", in: "L4", text: "d", detail: nil)
+      _ = try? group.updateRow("L4R2", in: "L4", text: "e", detail: nil)
+      reads.append((try? group.logEntries(after: start, skipping: has))?.map(\.list) ?? ["?"])
+    }
+    #expect(reads == [[], [], ["L3", "L4"]])
+    #expect(try group.version(of: "L4") == known["L4", default: 0] + 2)
+  }
+
   /// A group on one connection writes L1 and stays open; meanwhile another connection
   /// writes L2 and commits. The group started first and commits last: a reader that read
   /// the log after the L2 entry must still get the L1 entry when it comes. (With one id

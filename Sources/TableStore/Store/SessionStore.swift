@@ -63,6 +63,7 @@ extension SessionStore {
     // A session's stack is no list's: no list lock, no other writer to wait for.
     try store.write(locking: .lists([])) { () throws(StoreError) in
       try execute("DELETE FROM session WHERE updated < unixepoch() - ?", seconds)
+      try store.flushUndoSteps()
       try execute("DELETE FROM undo_step WHERE session NOT IN (SELECT token FROM session)")
     }
   }

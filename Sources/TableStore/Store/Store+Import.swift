@@ -73,6 +73,7 @@ extension Store {
       }
       try phase("old data deleted") { () throws(StoreError) in
         try execute("DELETE FROM list WHERE parent_row IS NULL")
+        try flushUndoSteps()
         try execute("DELETE FROM undo_step")  // an import is not undone, nor what came before
       }
       var importer = Importer(

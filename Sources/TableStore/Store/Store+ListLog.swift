@@ -61,6 +61,14 @@ extension Store {
     try changeLogStore.flushPending()
   }
 
+  /// Forgets what the write transaction kept for its end (``flushLog()``): it was rolled
+  /// back, or is about to start.
+  func discardPending() {
+    pendingLog = []
+    pendingRecords = []
+    pendingUndoSteps = []
+  }
+
   /// Appends a `replaced` entry: every list was rewritten (an import).
   func appendReplacedToLog(by author: ChangeAuthor?) throws(StoreError) {
     try changeLogStore.appendReplaced(by: author)
@@ -79,7 +87,8 @@ extension Store {
   /// its list and version) says true comes without its edits and prior rows, which are
   /// then not decoded: a server skips what it has published already (its own commits).
   /// Inside a group (`committingTogether(_:)`), after the first read there: none, since
-  /// only the group's own entries can have come (see `logReadIsNeeded()`).
+  /// only the group's own entries can have come, unless a list it locked since changed
+  /// meanwhile (see `logReadIsNeeded(skipping:)`).
   public func logEntries(
     after id: Int, limit: Int = logBatch, skipping: (String, Int?) -> Bool = { _, _ in false }
   ) throws(StoreError) -> [LogEntry] {

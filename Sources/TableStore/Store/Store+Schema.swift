@@ -202,6 +202,13 @@ extension Store {
     // 13: the search index as an external-content FTS5 table (no copy of the text: faster
     // to build and to commit), made again from `row.search`; nothing on PostgreSQL.
     sqliteSearchIndexDrop + sqliteSearchIndex,
+    // 14: a session's undone steps (its redo side), which each new step drops: a partial
+    // index, empty unless something was undone, so that finding none costs a look rather
+    // than a walk through the session's steps (Store+Undo.swift, `recordUndoStep`). The
+    // same text in PostgreSQL.
+    """
+    CREATE INDEX undo_step_undone ON undo_step(session) WHERE undone;
+    """,
   ]
 
   /// Brings the schema up to date, one migration per transaction. A migration takes the

@@ -88,15 +88,24 @@ extension Store {
     var restore: AppScreen?
   }
 
-  /// The session's newest step (undone: its oldest undone, the next to redo).
+  /// The session's newest step not undone among its newest ``undoDepth`` (redo: its
+  /// oldest undone one, the next to redo; those are all among the newest, since a new
+  /// step drops them). Older steps the table still holds (`recordUndoStep`) are not on the
+  /// stack.
   func step(of session: String, redo: Bool) throws(StoreError) -> UndoStep? {
+    try flushUndoSteps()
     let sql =
       redo
-      ? "SELECT id, list, version, command, edits, prior, restore FROM undo_step WHERE session = ? AND undone ORDER BY id LIMIT 1"
-      : "SELECT id, list, version, command, edits, prior, restore FROM undo_step WHERE session = ? AND NOT undone ORDER BY id DESC LIMIT 1"
+      ? "SELECT id, list, version, command, edits, prior, restore FROM undo_step WHERE session = ?1 AND undone ORDER BY id LIMIT 1"
+      : """
+      SELECT id, list, version, command, edits, prior, restore FROM undo_step
+      WHERE session = ?1 AND NOT undone AND id >= coalesce((
+        SELECT id FROM undo_step WHERE session = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2), 0)
+      ORDER BY id DESC LIMIT 1
+      """
     guard
       let raw = try fetchOne(
-        sql, [session],
+        sql, redo ? [session] : [session, Store.undoDepth - 1],
         {
           (
             $0.int(0), $0.string(1), $0.int(2), $0.string(3), $0.string(4), $0.string(5),
@@ -113,34 +122,101 @@ extension Store {
     }
   }
 
-  /// Adds the step of a committed write of the undo session, if it is an undoable one:
-  /// drops the session's undone steps and all but its newest ``undoDepth``.
+  /// Adds the step of a committed write of the undo session, if it is an undoable one: its
+  /// undone steps (its redo side) go, and with them the steps that were off the stack.
+  ///
+  /// The stack is the session's newest ``undoDepth`` steps (`step(of:redo:)` looks at no
+  /// other): a new one pushes the oldest off without deleting it. Those are deleted every
+  /// ``undoTrimInterval``th step this connection records for the session (and at its
+  /// first), and whenever the session had undone some (else dropping those would bring
+  /// older ones back onto the stack): the DELETE that found them at every step walked the
+  /// session's steps, 35 µs a write on PostgreSQL (`tablebench cluster`), where dropping
+  /// the redo side alone is a look into a partial index, empty unless something was
+  /// undone. On PostgreSQL the steps of a transaction (a group's 50 writes) wait for its
+  /// end, or for the next read of the stacks, and go in one statement
+  /// (`flushUndoSteps()`).
   func recordUndoStep(_ change: TableChange, _ context: WriteContext) throws(StoreError) {
     guard let session = undoSession, let record = context.record,
       record.command != "undo", record.command != "redo",
       let listChange = change.lists.first(where: { $0.list == record.list }),
       let edits = listChange.edits, !edits.isEmpty
     else { return }
-    // Its redo side goes, and the steps past the newest `undoDepth - 1`: with the new one,
-    // `undoDepth` are kept. Both statements are sent ahead (on PostgreSQL they wait for no
-    // answer: `tablebench cluster` measured three round trips a write otherwise).
-    try executeLater(
-      """
-      DELETE FROM undo_step WHERE session = ?1 AND (undone OR id <= (
-        SELECT id FROM undo_step WHERE session = ?1 AND NOT undone
-        ORDER BY id DESC LIMIT 1 OFFSET ?2))
-      """, session, Store.undoDepth - 1)
+    let recorded = undoStepsUntrimmed[session]
+    let trims = recorded.map { $0 + 1 >= Store.undoTrimInterval } ?? true
+    if undoStepsUntrimmed.count >= 4_096 { undoStepsUntrimmed = [:] }
+    undoStepsUntrimmed[session] = trims ? 0 : (recorded ?? 0) + 1
     let restore =
       context.deletedRows.isEmpty
       ? nil : AppScreen(title: "", sections: [AppSection(rows: context.deletedRows)])
-    try executeLater(
+    let step: [any DatabaseValueConvertible] = [
+      session, record.list, listChange.version, record.command, record.author.name,
+      RowEdit.serialized(edits), PriorRow.serialized(context.prior[record.list] ?? []),
+      restore.map { $0.json.serialized }, trims,
+    ]
+    guard dialect == .sqlite else { return pendingUndoSteps.append(step) }
+    // SQLite: the steps off the stack go first, while the undone ones still count. ?2:
+    // the offset of the oldest step on the stack, the 50th newest; at a trim with no
+    // step undone it goes too (with the new one, 50 stay).
+    let undone = "EXISTS (SELECT 1 FROM undo_step WHERE session = ?1 AND undone)"
+    let oldest = "(SELECT id FROM undo_step WHERE session = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)"
+    try execute(
+      trims
+        ? "DELETE FROM undo_step WHERE session = ?1 AND id < \(oldest) + CASE WHEN \(undone) THEN 0 ELSE 1 END"
+        : "DELETE FROM undo_step WHERE session = ?1 AND \(undone) AND id < \(oldest)",
+      session, Store.undoDepth - 1)
+    try execute("DELETE FROM undo_step WHERE session = ?1 AND undone", session)
+    try execute(
       """
       INSERT INTO undo_step (session, list, version, command, author, undone, edits, prior, restore)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-      """, session, record.list, listChange.version, record.command, record.author.name, false,
-      RowEdit.serialized(edits), PriorRow.serialized(context.prior[record.list] ?? []),
-      restore.map { $0.json.serialized })
+      VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)
+      """, arguments: Array(step.prefix(8)))
   }
+
+  /// Adds the undo steps the open write transaction kept (PostgreSQL): what
+  /// `recordUndoStep` does for each, in one statement (sent ahead where it can be) for up
+  /// to ``ChangeLogStore/rowsPerInsert`` steps. Each DELETE in it sees the table as it was
+  /// before the statement, without the new steps: a session's redo side goes, and the
+  /// steps off its stack when it had undone some or one of its new steps trims (at a trim
+  /// with nothing undone, the 50th newest too). Its new steps come in the order they were
+  /// recorded. Called before the transaction reads or deletes undo steps, and at its end.
+  func flushUndoSteps() throws(StoreError) {
+    guard !pendingUndoSteps.isEmpty else { return }
+    let pending = pendingUndoSteps
+    pendingUndoSteps = []
+    var start = 0
+    while start < pending.count {
+      let part = pending[start..<min(pending.count, start + ChangeLogStore.rowsPerInsert)]
+      let rows = part.indices.map { _ in "(?, ?, ?::bigint, ?, ?, ?, ?, ?, ?::boolean, ?::int)" }
+      try executeLater(
+        """
+        WITH new (session, list, version, command, author, edits, prior, restore, trims, n) AS (
+            VALUES \(rows.joined(separator: ", "))),
+          sessions AS (SELECT session, bool_or(trims) AS trims FROM new GROUP BY session),
+          undone AS (
+            DELETE FROM undo_step u USING sessions s WHERE u.session = s.session AND u.undone
+            RETURNING u.session),
+          off_stack AS (
+            DELETE FROM undo_step u USING sessions s
+            WHERE u.session = s.session
+              AND (s.trims OR s.session IN (SELECT session FROM undone))
+              AND u.id < (
+                SELECT o.id FROM undo_step o WHERE o.session = s.session
+                ORDER BY o.id DESC LIMIT 1 OFFSET ?)
+                + CASE WHEN s.session IN (SELECT session FROM undone) THEN 0 ELSE 1 END)
+        INSERT INTO undo_step (session, list, version, command, author, undone, edits, prior, restore)
+        SELECT session, list, version, command, author, false, edits, prior, restore FROM new
+        ORDER BY n
+        """,
+        arguments: part.enumerated().flatMap { index, step in step + [index] } + [
+          Store.undoDepth - 1
+        ])
+      start += part.count
+    }
+  }
+
+  /// How often a session's steps past the newest ``undoDepth`` are deleted: every this
+  /// many steps a connection records for it (`recordUndoStep`).
+  static let undoTrimInterval = 8
 
   /// A row as the data format has it, with its child screen: how an undo puts it back.
   func appRow(of row: RowRecord) throws(StoreError) -> AppRow {
@@ -222,6 +298,7 @@ extension Store {
   private func changer(of row: String, in list: String, since version: Int, notBy session: String)
     throws(StoreError) -> String?
   {
+    try flushUndoSteps()
     let current = try requireList(list).version
     guard current > version else { return nil }
     let entries =

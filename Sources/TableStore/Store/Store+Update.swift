@@ -38,9 +38,19 @@ extension Store {
       let lent = try lentDetail(of: record)
       try notePrior(
         found, in: record, placed: record.isIndexed && newText != found.text, into: &context)
+      // On PostgreSQL the list's version goes up in the same statement (one statement an
+      // edit less; `bumpVersion(of:)` sends its own otherwise).
+      let bumpsVersion = dialect == .postgres
       try executeLater(
-        "UPDATE row SET text = ?, detail = ?, flagged = ?, slot_values = ? WHERE id = ?", newText,
-        changed.detail, changed.isFlagged, Store.storedValues(changed.values), found.id)
+        bumpsVersion
+          ? """
+          WITH bumped AS (UPDATE list SET version = version + 1 WHERE id = ?6)
+          UPDATE row SET text = ?1, detail = ?2, flagged = ?3, slot_values = ?4 WHERE id = ?5
+          """
+          : "UPDATE row SET text = ?1, detail = ?2, flagged = ?3, slot_values = ?4 WHERE id = ?5",
+        arguments: [
+          newText, changed.detail, changed.isFlagged, Store.storedValues(changed.values), found.id,
+        ] + (bumpsVersion ? [record.id] : []))
       let updated = changed.row(in: record)
       var edits: [RowEdit] = []
       if record.isIndexed, newText != found.text {
@@ -53,7 +63,9 @@ extension Store {
       }
       edits.append(.update(updated))
       var change = TableChange(lists: [
-        TableChange.ListChange(list: list, version: try bumpVersion(of: record), edits: edits)
+        TableChange.ListChange(
+          list: list, version: bumpsVersion ? record.version + 1 : try bumpVersion(of: record),
+          edits: edits)
       ])
       if let parent = try parentChange(of: record, lent: lent, into: &context) {
         change.lists.append(parent)

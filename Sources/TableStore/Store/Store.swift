@@ -61,6 +61,12 @@ public final class Store {
   /// The session whose undoable writes are recorded on its undo stack
   /// (`recordingUndo(for:_:)`); nil records none. Set only for the length of that call.
   var undoSession: String?
+  /// Per session, the undo steps this connection recorded since it last deleted the
+  /// session's steps past the newest ``undoDepth`` (`recordUndoStep`).
+  var undoStepsUntrimmed: [String: Int] = [:]
+  /// On PostgreSQL, the undo steps the open write transaction recorded, added together
+  /// before it reads the stacks or commits (`flushUndoSteps()`).
+  var pendingUndoSteps: [[any DatabaseValueConvertible]] = []
   /// Inside an undo or redo: the writes it makes join its own (`UndoComposition`).
   var composing: UndoComposition?
   /// On PostgreSQL, the changes (and their writes' prior rows) the open write transaction
@@ -68,6 +74,9 @@ public final class Store {
   /// (``flushLog()``), so that the log's ids grow in commit order; each with its write's
   /// context (prior rows, command and author).
   var pendingLog: [(change: TableChange, context: WriteContext)] = []
+  /// On PostgreSQL, the `change_log` records of the open write transaction, added together
+  /// just before it commits (``flushLog()``).
+  var pendingRecords: [ChangeRecord] = []
   /// A write changed a list it had not locked: its next attempt locks every list.
   var lockEverythingNext = false
 
@@ -259,7 +268,7 @@ public final class Store {
     lockEverythingNext = false
     while true {
       do {
-        pendingLog = []
+        discardPending()
         return try database.inTransaction(
           writing: true, locking: lockEverythingNext ? .all : locks
         ) { () throws(StoreError) in
@@ -271,7 +280,7 @@ public final class Store {
       } catch {
         // A reservation of ids made in the rolled-back transaction is undone with it.
         reservedIDs = 0..<0
-        pendingLog = []
+        discardPending()
         guard error.isRetryable, attempt < Store.writeAttempts else { throw error }
         attempt += 1
       }
