@@ -13,13 +13,22 @@ package final class OutgoingFrame: Sendable {
   /// What follows the frame to the kernel, when its fan-out is timed (``markFanout(_:)``).
   private let fanout = AtomicLazyReference<FanoutMark>()
 
-  public init(_ text: String, isAnswer: Bool = false) {
+  public convenience init(_ text: String) {
+    self.init(text, isAnswer: false)
+  }
+
+  public init(_ text: String, isAnswer: Bool) {
     utf8 = Array(text.utf8)
     self.isAnswer = isAnswer
   }
 
   /// A frame of bytes that are UTF-8 already (an encoded message), without a copy.
-  public init(utf8: [UInt8], isAnswer: Bool = false) {
+  public convenience init(utf8: [UInt8]) {
+    self.init(utf8: utf8, isAnswer: false)
+  }
+
+  /// A frame of bytes that are UTF-8 already, an answer or not (``isAnswer``).
+  public init(utf8: [UInt8], isAnswer: Bool) {
     self.utf8 = utf8
     self.isAnswer = isAnswer
   }
