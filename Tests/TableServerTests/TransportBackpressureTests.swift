@@ -54,25 +54,35 @@ struct TransportBackpressureTests {
     await server.stop()
   }
 
-  /// A reader that stopped reading has its queue replaced by a fresh screen, but the
-  /// answers in it (acks, errors) stay, ahead of the screen, and an answer is queued even
-  /// when the queue is full: every command with a `ref` is answered.
-  @Test func answersOutliveAQueueReplacedByAFreshScreen() throws {
+  static let big = OutgoingFrame(String(repeating: "z", count: 64 * 1024))
+
+  /// A server whose connection 1 is a raw socket that reads nothing, its socket's buffers
+  /// and then its queue (`maxQueuedFrames`, 1 MiB) filled with ``big`` frames, a frame a
+  /// turn of the service loop so that lws writes in between.
+  static func stalledConnection(maxQueuedFrames: Int) throws -> (TestServer, RawSocket) {
     let server = try TestServer {
-      $0.maxQueuedFrames = 8
+      $0.maxQueuedFrames = maxQueuedFrames
       $0.maxQueuedBytes = 1 << 20
     }
-    defer { Task { [server] in await server.stop() } }
     let stalled = try RawSocket(port: server.port)
     try stalled.sendUpgrade()
     #expect(server.delegate.wait { $0.contains(.opened(ConnectionID(1))) })
     let transport = server.server
-    let big = OutgoingFrame(String(repeating: "z", count: 64 * 1024))
-    let outcome = Recorded<[String]>()
-    // Fill the socket and then the queue, a frame a turn so that lws writes in between.
     for _ in 0..<300 {
       transport.perform { _ = transport.send(big, to: ConnectionID(1)) }
     }
+    return (server, stalled)
+  }
+
+  /// A reader that stopped reading has its queue replaced by a fresh screen, but the
+  /// answers in it (acks, errors) stay, ahead of the screen, and an answer is queued even
+  /// when the queue is full: every command with a `ref` is answered.
+  @Test func answersOutliveAQueueReplacedByAFreshScreen() throws {
+    let (server, stalled) = try Self.stalledConnection(maxQueuedFrames: 8)
+    defer { Task { [server] in await server.stop() } }
+    let transport = server.server
+    let big = Self.big
+    let outcome = Recorded<[String]>()
     transport.perform {
       var steps: [String] = []
       steps.append("diff queued: \(transport.send(big, to: ConnectionID(1)))")
@@ -100,19 +110,9 @@ struct TransportBackpressureTests {
   /// Answers have a bound of their own (the queue's again): a connection that reads none
   /// of them past it is closed with 1008, and the refusal is counted.
   @Test func aConnectionThatReadsNoAnswersIsClosedAtTheirBound() throws {
-    let server = try TestServer {
-      $0.maxQueuedFrames = 4
-      $0.maxQueuedBytes = 1 << 20
-    }
+    let (server, _) = try Self.stalledConnection(maxQueuedFrames: 4)
     defer { Task { [server] in await server.stop() } }
-    let stalled = try RawSocket(port: server.port)
-    try stalled.sendUpgrade()
-    #expect(server.delegate.wait { $0.contains(.opened(ConnectionID(1))) })
     let transport = server.server
-    let big = OutgoingFrame(String(repeating: "z", count: 64 * 1024))
-    for _ in 0..<300 {
-      transport.perform { _ = transport.send(big, to: ConnectionID(1)) }
-    }
     let outcome = Recorded<[Bool]>()
     transport.perform {
       outcome.set(

@@ -111,6 +111,20 @@ import Testing
   }
 
   /// The names of the schema's indexes and triggers on the tables a load fills.
+  /// What an import that fails must leave as it was: the export and the schema's objects
+  /// (indexes, triggers, constraints).
+  static func whatAFailureKeeps(_ store: Store) throws -> [String] {
+    [try store.exportJSON()] + (try schemaObjects(store))
+  }
+
+  /// The store takes a new row afterwards, and its search index finds it.
+  static func expectSearchFindsANewRow(_ store: Store) throws {
+    _ = try store.insertRow(in: "tasks", section: "today", after: nil, NewRow(text: "Après"))
+    #expect(
+      try store.search(SearchQuery("apres"), in: "tasks").sections.flatMap(\.rows).map(\.text)
+        == ["Après"])
+  }
+
   static func schemaObjects(_ store: Store) throws -> [String] {
     try store.read { () throws(StoreError) in try store.bulkLoadObjects() }.map {
       "\($0.kind) \($0.name): \($0.create)"
@@ -171,8 +185,7 @@ import Testing
   func aWriteErrorMidwayLeavesTheDatabaseAsBefore(kind: StoreKind) throws {
     let temporary = try TemporaryStore(kind: kind, json: CommandTests.file)
     let store = temporary.store
-    let before = try store.exportJSON()
-    let objects = try Self.schemaObjects(store)
+    let before = try Self.whatAFailureKeeps(store)
     let stored = try Self.storedRows(store)
     // A trigger that fails the import when it writes its second screen, after the root's
     // rows are in and while the indexes are dropped.
@@ -199,13 +212,9 @@ import Testing
     } throws: { error in
       "\(error)".contains("the disk is full")
     }
-    #expect(try store.exportJSON() == before)
-    #expect(try Self.schemaObjects(store) == objects)
+    #expect(try Self.whatAFailureKeeps(store) == before)
     #expect(try Self.storedRows(store) == stored)
-    _ = try store.insertRow(in: "tasks", section: "today", after: nil, NewRow(text: "Après"))
-    #expect(
-      try store.search(SearchQuery("apres"), in: "tasks").sections.flatMap(\.rows).map(\.text)
-        == ["Après"])
+    try Self.expectSearchFindsANewRow(store)
   }
 
   /// On PostgreSQL the unique constraint on `row.key` is dropped for the load and added
@@ -215,8 +224,7 @@ import Testing
   func aDuplicateRowKeyIsRefusedAtTheEndWithNothingWritten(kind: StoreKind) throws {
     let temporary = try TemporaryStore(kind: kind, json: CommandTests.file)
     let store = temporary.store
-    let before = try store.exportJSON()
-    let objects = try Self.schemaObjects(store)
+    let before = try Self.whatAFailureKeeps(store)
     // The last row takes the first's id.
     let rows = (0..<10_000).map { AppRow(id: "b\($0 == 9_999 ? 0 : $0)", text: "Row \($0)") }
     let screen = AppScreen(
@@ -224,8 +232,7 @@ import Testing
     #expect(throws: StoreError.self) {
       try store.replaceContents(with: screen, by: nil)
     }
-    #expect(try store.exportJSON() == before)
-    #expect(try Self.schemaObjects(store) == objects)
+    #expect(try Self.whatAFailureKeeps(store) == before)
     #expect(try store.fetchInt("SELECT count(*) FROM row WHERE key LIKE 'b%'") == 0)
   }
 
@@ -236,8 +243,7 @@ import Testing
   @Test func aRowRefusedDuringTheCopyChangesNothing() throws {
     let temporary = try TemporaryStore(kind: .postgres, json: CommandTests.file)
     let store = temporary.store
-    let before = try store.exportJSON()
-    let objects = try Self.schemaObjects(store)
+    let before = try Self.whatAFailureKeeps(store)
     try store.execute("ALTER TABLE row ADD CONSTRAINT no_row_15000 CHECK (text <> 'Row 15000')")
     let rows = (0..<30_000).map { AppRow(id: "b\($0)", text: "Row \($0)") }
     let file = try AppFile(
@@ -247,13 +253,9 @@ import Testing
     } throws: { error in
       "\(error)".contains("no_row_15000")
     }
-    #expect(try store.exportJSON() == before)
-    #expect(try Self.schemaObjects(store) == objects)
+    #expect(try Self.whatAFailureKeeps(store) == before)
     #expect(try store.fetchInt("SELECT count(*) FROM row WHERE key LIKE 'b%'") == 0)
-    _ = try store.insertRow(in: "tasks", section: "today", after: nil, NewRow(text: "Après"))
-    #expect(
-      try store.search(SearchQuery("apres"), in: "tasks").sections.flatMap(\.rows).map(\.text)
-        == ["Après"])
+    try Self.expectSearchFindsANewRow(store)
   }
 
   /// A flat file is written while it is checked (`StreamedRows`): a bad row near the end
@@ -263,8 +265,7 @@ import Testing
   func aBadRowNearTheEndOfALongFileChangesNothing(kind: StoreKind) throws {
     let temporary = try TemporaryStore(kind: kind, json: CommandTests.file)
     let store = temporary.store
-    let before = try store.exportJSON()
-    let objects = try Self.schemaObjects(store)
+    let before = try Self.whatAFailureKeeps(store)
     var text = #"{"id": "big", "title": "Big", "sections": [{"id": "all", "rows": ["#
     text.reserveCapacity(900_000 * 40)
     for index in 0..<900_000 {
@@ -284,13 +285,9 @@ import Testing
     }
     // The write was under way: the rows before the bad one were going in.
     #expect(store.importPhases.map(\.name).contains("rows written"))
-    #expect(try store.exportJSON() == before)
-    #expect(try Self.schemaObjects(store) == objects)
+    #expect(try Self.whatAFailureKeeps(store) == before)
     #expect(try store.fetchInt("SELECT count(*) FROM row WHERE key LIKE 'b%'") == 0)
-    _ = try store.insertRow(in: "tasks", section: "today", after: nil, NewRow(text: "Après"))
-    #expect(
-      try store.search(SearchQuery("apres"), in: "tasks").sections.flatMap(\.rows).map(\.text)
-        == ["Après"])
+    try Self.expectSearchFindsANewRow(store)
   }
 
   /// A flat file written while it is checked gives what the row-by-row import of the same
