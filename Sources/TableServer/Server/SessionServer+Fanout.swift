@@ -208,7 +208,7 @@ extension SessionServer {
     }
     cacheSidebar(of: session)
     effects.append(screen(of: token, transition: transition, to: session.connections))
-    effects.append(.send(answer(.notice(text: notice)), to: session.connections, kind: .reply))
+    effects.append(reply(.notice(text: notice), to: session.connections))
     return true
   }
 }

@@ -3,17 +3,19 @@ import TableModel
 /// What the server says, encoded once into frames.
 extension SessionServer {
   func reply(_ message: ServerMessage, to connection: ConnectionID) -> ServerAction {
-    .send(answer(message), to: [connection], kind: .reply)
+    reply(message, to: [connection])
+  }
+
+  /// An answer or news for `connections` (the `.reply` kind): its frame is an answer, which
+  /// outlives its connection's queue being replaced by a fresh screen, since no screen
+  /// repeats it (`OutgoingFrame.isAnswer`). The one place both are set.
+  func reply(_ message: ServerMessage, to connections: [ConnectionID]) -> ServerAction {
+    .send(
+      OutgoingFrame(utf8: message.serializedUTF8, isAnswer: true), to: connections, kind: .reply)
   }
 
   func frame(for message: ServerMessage) -> OutgoingFrame {
     OutgoingFrame(utf8: message.serializedUTF8)
-  }
-
-  /// A frame of the `.reply` kind (an answer or news): it outlives its connection's queue
-  /// being replaced by a fresh screen, since no screen repeats it (``OutgoingFrame/isAnswer``).
-  func answer(_ message: ServerMessage) -> OutgoingFrame {
-    OutgoingFrame(utf8: message.serializedUTF8, isAnswer: true)
   }
 
   /// The session's top screen, as `screen` sends it to `connections`. A pop carries the
@@ -29,7 +31,7 @@ extension SessionServer {
     guard var snapshot = searched?.results ?? snapshots[session.topList] else {
       // Only a failing database leaves a top screen unread; say so rather than guess.
       let error = ProtocolError(.internal, "the screen \(session.topList) could not be read")
-      return .send(answer(.error(ref: nil, error)), to: connections, kind: .reply)
+      return reply(.error(ref: nil, error), to: connections)
     }
     if !mayWrite(session.topList, session: session) { snapshot.isEditable = false }
     let top = session.stack.top

@@ -49,7 +49,7 @@ extension SessionServer {
       // The read holds the newest entries only: an older one it left out is a gap.
       let gap = entries.count == HistoryMessage.maximumCount && entries.last!.id > seen + 1
       let message = HistoryMessage(list: list, entries: fresh, more: gap, live: true)
-      effects.append(.send(answer(.history(message)), to: session.connections, kind: .reply))
+      effects.append(reply(.history(message), to: session.connections))
       watch.seen[token] = newest.id
     }
     historyWatchers[list] = watch
