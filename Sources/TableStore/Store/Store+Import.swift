@@ -251,7 +251,8 @@ struct Importer {
           let blockID = blockIDs[index / fill]
           let pos = index % fill * Store.rowGap
           let rowKey = key(row.id, "R")
-          if let rowID = nextRowID {
+          let rowID: Int
+          if let next = nextRowID {
             let prepared: PreparedRows.Prepared
             if let streamedFields {
               prepared = streamedFields
@@ -260,28 +261,26 @@ struct Importer {
             } else {
               prepared = PreparedRows.prepare(row, search: fold)
             }
-            nextRowID = rowID + 1
+            rowID = next
+            nextRowID = next + 1
             try store.insertLoadedRow(
               rowID, rowKey, listID, blockID, pos, row.text, row.detail, row.style.rawValue,
               row.image, row.accessory?.rawValue, row.isOn, row.isChecked,
               visible[sectionIndex][index], row.lines, row.isFlagged, prepared.values,
               prepared.actions, prepared.search ?? "")
-            if row.id != nil && targets.contains(rowKey) { rowIDs[rowKey] = rowID }
-            if let showWhen = row.showWhen { pending.append((rowID, showWhen)) }
-            if let child = row.children { children.append((rowID, child)) }
-            continue
+          } else {
+            try store.execute(
+              """
+              INSERT INTO row (key, list_id, block_id, pos, text, detail, style, image, accessory, switch,
+                checked, visible, lines, flagged, slot_values, actions)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              """, rowKey, listID, blockID, pos, row.text, row.detail, row.style.rawValue,
+              row.image, row.accessory?.rawValue, row.isOn, row.isChecked,
+              visible[sectionIndex][index], row.lines, row.isFlagged,
+              Store.storedValues(row.values), Store.storedActions(row.actions))
+            rowID = try store.database.lastInsertID()
           }
-          try store.execute(
-            """
-            INSERT INTO row (key, list_id, block_id, pos, text, detail, style, image, accessory, switch,
-              checked, visible, lines, flagged, slot_values, actions)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, rowKey, listID, blockID, pos, row.text, row.detail, row.style.rawValue, row.image,
-            row.accessory?.rawValue, row.isOn, row.isChecked, visible[sectionIndex][index],
-            row.lines, row.isFlagged, Store.storedValues(row.values),
-            Store.storedActions(row.actions))
-          let rowID = try store.database.lastInsertID()
-          if row.id != nil { rowIDs[rowKey] = rowID }
+          if row.id != nil && targets.contains(rowKey) { rowIDs[rowKey] = rowID }
           if let showWhen = row.showWhen { pending.append((rowID, showWhen)) }
           if let child = row.children { children.append((rowID, child)) }
         }
