@@ -145,9 +145,10 @@ extension Store {
   ///
   /// Then `'optimize'` merges what `'rebuild'` left into one segment. Without it the first
   /// few hundred single-row writes after a 1,000,000-row import each took a share of the
-  /// merging, on the writer's thread: 13 of 400 commits over 5 ms, one 147 ms (FTS5's
-  /// "crisis merge"); with it, 2 over 5 ms, the longest 9.5 ms, for 0.62 s more at the
-  /// import (Python's sqlite3 3.40, 1,000,000 rows, load 1.8).
+  /// merging, on the writer's thread: 13 of 400 commits over 5 ms, the longest 144–147 ms
+  /// (FTS5's "crisis merge"); with it, 2 over 5 ms, the longest 5.3–9.5 ms, for 0.62 s
+  /// more at the import (`python3 Benchmarks/fts_merges.py`: 1,000,000 rows, two runs at
+  /// load 1.2–1.8).
   static let sqliteSearchIndex = """
     CREATE VIRTUAL TABLE row_search USING fts5(
       search, tokenize = 'trigram', content = 'row', content_rowid = 'id', detail = none);
