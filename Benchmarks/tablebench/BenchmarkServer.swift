@@ -101,6 +101,12 @@ func loadAverage() -> String {
   return String(text.split(separator: " ").first ?? "?")
 }
 
+/// The 1-, 5- and 15-minute load averages, as /proc/loadavg gives them ("?" without it).
+func loadAverages() -> String {
+  (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
+    .split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+}
+
 /// Raises the open-file limit to its hard maximum (inherited by the server process).
 func raiseFileLimit() -> Int {
   var limit = rlimit()

@@ -35,11 +35,9 @@ struct ImportBenchmark: ParsableCommand {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     print("tablebench import — SQLite \(Database.libraryVersion), WAL, synchronous = NORMAL")
-    if let load = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) {
-      let figures = load.split(separator: " ").prefix(3).joined(separator: " ")
-      print(
-        "  machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(figures)")
-    }
+    print(
+      "  machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverages())"
+    )
     let text = Self.bigList(rows: rows)
     let megabytes = Double(text.utf8.count) / 1_048_576
     print(

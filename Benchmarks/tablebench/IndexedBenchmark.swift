@@ -36,9 +36,7 @@ struct IndexedBenchmark: ParsableCommand {
   ]
 
   func run() throws {
-    let load =
-      (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
-      .split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+    let load = loadAverages()
     print(
       "tablebench indexed — SQLite \(Database.libraryVersion); \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(load)"
     )

@@ -171,11 +171,6 @@ struct SearchBenchmark: ParsableCommand {
     }
     return BenchmarkTimings.milliseconds(BenchmarkTimings.median(samples))
   }
-
-  private func loadAverages() -> String {
-    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
-      .split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
-  }
 }
 
 /// A client that edits a row of a list every `interval` (25 ms: under the server's 50

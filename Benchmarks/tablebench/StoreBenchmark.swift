@@ -42,11 +42,9 @@ struct StoreBenchmark: ParsableCommand {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     print("tablebench store — SQLite \(Database.libraryVersion), WAL, synchronous = NORMAL")
-    if let load = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) {
-      let figures = load.split(separator: " ").prefix(3).joined(separator: " ")
-      print(
-        "  machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(figures)")
-    }
+    print(
+      "  machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverages())"
+    )
     print(
       "  (a committed change is in the WAL when the call returns: it survives the process being")
     print("   killed; a power loss may lose the last commits, never half of one)")
