@@ -50,10 +50,7 @@ extension ImportBenchmark {
       let time = try ContinuousClock().measure { try store.importFile(file) }
       phases[time] = store.importPhases
     }
-    print(
-      "  import: writing \(seconds(write)) (\(times(write, bare)) the bare COPY); with the parse"
-        + " before it \(seconds(parse + write)) (\(times(parse + write, bare)))")
-    printPhases(phases)
+    printImport(writing: write, parse: parse, bare: bare, baseline: "COPY", phases: phases)
     // Into an empty database, as the import above (whose first round found one).
     let overlapped = try bestTimed {
       _ = try connection.execute("TRUNCATE list CASCADE")

@@ -77,10 +77,7 @@ struct ImportBenchmark: ParsableCommand {
       let time = try ContinuousClock().measure { try store.importFile(file!) }
       phases[time] = store.importPhases
     }
-    print(
-      "  import: writing \(seconds(write)) (\(times(write, bare)) the bare INSERT); with the parse"
-        + " before it \(seconds(parse + write)) (\(times(parse + write, bare)))")
-    printPhases(phases)
+    printImport(writing: write, parse: parse, bare: bare, baseline: "INSERT", phases: phases)
     let overlapped = try best {
       round += 1
       let store = try Store(path: folder.appendingPathComponent("text\(round).sqlite").path)
@@ -164,6 +161,18 @@ struct ImportBenchmark: ParsableCommand {
     var times: [Duration] = []
     for _ in 0..<max(1, rounds) { times.append(try body()) }
     return times.min()!
+  }
+
+  /// The import's writing, and with the parse before it, each as a multiple of the bare
+  /// load (`baseline`: "INSERT" or "COPY"), then where the writing's time went.
+  func printImport(
+    writing write: Duration, parse: Duration, bare: Duration, baseline: String,
+    phases: [Duration: [ImportPhase]]
+  ) {
+    print(
+      "  import: writing \(seconds(write)) (\(times(write, bare)) the bare \(baseline)); with the"
+        + " parse before it \(seconds(parse + write)) (\(times(parse + write, bare)))")
+    printPhases(phases)
   }
 
   /// Where the writing's time went (`Store.importPhases` of the round timed), and what
