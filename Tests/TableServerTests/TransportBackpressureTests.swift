@@ -51,6 +51,7 @@ struct TransportBackpressureTests {
     }
     #expect(received == rounds)
     reader.shutDown()
+    withExtendedLifetime(stalled) {}  // open until here: it is the connection that stalls
     await server.stop()
   }
 
@@ -110,8 +111,11 @@ struct TransportBackpressureTests {
   /// Answers have a bound of their own (the queue's again): a connection that reads none
   /// of them past it is closed with 1008, and the refusal is counted.
   @Test func aConnectionThatReadsNoAnswersIsClosedAtTheirBound() throws {
-    let (server, _) = try Self.stalledConnection(maxQueuedFrames: 4)
+    let (server, stalled) = try Self.stalledConnection(maxQueuedFrames: 4)
     defer { Task { [server] in await server.stop() } }
+    // The socket must stay open until the end: closed, it would be a connection that left,
+    // and `send` refuses every frame to a connection that left.
+    defer { withExtendedLifetime(stalled) {} }
     let transport = server.server
     let outcome = Recorded<[Bool]>()
     transport.perform {
