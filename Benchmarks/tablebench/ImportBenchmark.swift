@@ -68,7 +68,7 @@ struct ImportBenchmark: ParsableCommand {
         uniqueKey: true)
     }
     print(
-      "    the same with row.key's UNIQUE constraint, which the load keeps: \(seconds(unique))"
+      "    the same with row.key's UNIQUE constraint kept row by row (the load builds it at the end): \(seconds(unique))"
         + String(format: " (%.2f× the bare INSERT)", ratio(unique, bare)))
     var phases: [Duration: [ImportPhase]] = [:]
     let write = try best {
@@ -124,8 +124,8 @@ struct ImportBenchmark: ParsableCommand {
 
   /// The same rows into a table with the same columns and nothing else: one prepared
   /// statement, one transaction, the store's page size, journal and synchronous setting.
-  /// `uniqueKey`: `key` declared `UNIQUE`, as the store's `row.key` is (an index kept up to
-  /// date row by row, since SQLite cannot drop a column's constraint).
+  /// `uniqueKey`: `key` declared `UNIQUE`, as the store's `row.key` was before migration 15
+  /// (an index kept up to date row by row; the load now builds `row_key` once at its end).
   private func bareInsert(_ rows: [AppRow], path: String, uniqueKey: Bool = false) throws {
     let database = try Database(path: path)
     try database.execute("PRAGMA page_size = 1024")

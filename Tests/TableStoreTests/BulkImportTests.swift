@@ -217,8 +217,8 @@ import Testing
     try Self.expectSearchFindsANewRow(store)
   }
 
-  /// On PostgreSQL the unique constraint on `row.key` is dropped for the load and added
-  /// again at its end: two rows with one key (a screen the file's checks never saw) are
+  /// `row.key`'s uniqueness (PostgreSQL's constraint, SQLite's index `row_key`) is dropped
+  /// for the load and made again at its end: two rows with one key (a screen the file's checks never saw) are
   /// refused then, with nothing written and the constraint back.
   @Test(arguments: StoreKind.allCases)
   func aDuplicateRowKeyIsRefusedAtTheEndWithNothingWritten(kind: StoreKind) throws {
