@@ -216,6 +216,9 @@ extension Store {
     // every row (`rebuildRowWithKeyIndex()`); PostgreSQL keeps its constraint, which the
     // load drops already, and runs the text as written (a no-op).
     rowKeyIndexMigration,
+    // 16: the search index without each row's length in tokens (`columnsize = 0`, which
+    // only ranking reads): made again from `row.search`; nothing on PostgreSQL.
+    sqliteSearchIndexDrop + sqliteSearchIndex,
   ]
 
   /// Migration 15's text: on SQLite, the marker `migrate()` carries out as
