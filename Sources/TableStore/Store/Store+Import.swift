@@ -72,7 +72,15 @@ extension Store {
         try phase("search index dropped") { () throws(StoreError) in try dropSearchIndex() }
       }
       try phase("old data deleted") { () throws(StoreError) in
-        try execute("DELETE FROM list WHERE parent_row IS NULL")
+        if importsInBulk && dialect == .postgres {
+          // Every list goes (each is a root or under a row of one): the tables emptied at
+          // once rather than row by row through the cascades (1,000,000 rows: 4.2 s). The
+          // load's ALTER TABLEs lock `row` and `list` for the transaction anyway; a table
+          // left out that refers to these makes TRUNCATE fail rather than cascade.
+          try execute("TRUNCATE list, section, block, row, list_action, list_cell")
+        } else {
+          try execute("DELETE FROM list WHERE parent_row IS NULL")
+        }
         try flushUndoSteps()
         try execute("DELETE FROM undo_step")  // an import is not undone, nor what came before
       }
