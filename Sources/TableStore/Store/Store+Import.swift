@@ -16,12 +16,22 @@ extension Store {
     } catch {
       throw .invalidData(path: "", message: "not JSON: \(error.described(in: text.utf8))")
     }
+    _ = try importJSON(tree: tree)
+  }
+
+  /// ``importJSON(_:)`` of a file already parsed (`tableweb import` reports a syntax
+  /// error before it opens the database): its checks overlap the write as there. Returns
+  /// how many rows the file has, at every level.
+  package func importJSON(tree: JSONValue) throws(StoreError) -> Int {
     guard importsInBulk, let (screen, rows) = StreamedRows.skeleton(of: tree) else {
-      return try replaceContents(with: AppScreen(json: tree), by: nil)
+      let root = try AppScreen(json: tree)
+      try replaceContents(with: root, by: nil)
+      return root.totalRows
     }
     rows.fold = dialect == .sqlite ? .all : try foldsASCIILikeSwift() ? .ascii : .none
     rows.check(tree)
     try replaceContents(with: screen, by: nil, streaming: rows)
+    return rows.counts.reduce(0, +)
   }
 
   /// Replaces all of the app's data with `screen` after checking it as a file is checked.
