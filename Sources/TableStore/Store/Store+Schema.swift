@@ -212,7 +212,7 @@ extension Store {
     // 15: `row.key` unique through an index of its own, `row_key`, rather than the column's
     // inline `UNIQUE` (which SQLite cannot drop): a bulk import drops it and builds it once
     // at its end, as it does the other indexes (`tablebench import`, 1,000,000 rows: the
-    // inline constraint made a bare INSERT 1.56×). SQLite rebuilds `row` for it, keeping
+    // inline constraint made a bare INSERT 1.25–1.56×). SQLite rebuilds `row` for it, keeping
     // every row (`rebuildRowWithKeyIndex()`); PostgreSQL keeps its constraint, which the
     // load drops already, and runs the text as written (a no-op).
     rowKeyIndexMigration,
@@ -243,9 +243,10 @@ extension Store {
         "the database needs schema version \(Store.migrations.count) and cannot be upgraded read-only"
       )
     }
-    // Rebuilding `row` drops the old table: SQLite must not see that as deleting its rows
-    // (foreign keys cascade to the lists under them). The setting holds only outside a
-    // transaction, so it is off for the migrations and checked after the rebuild.
+    // Rebuilding `row` drops the old table, which SQLite with foreign keys on treats as
+    // deleting its rows through the cascades (here it refused: "database table is
+    // locked"). The setting changes only outside a transaction, so it is off for the
+    // migrations, and the references are checked after the rebuild.
     let rebuildsRow =
       dialect == .sqlite
       && Store.migrations[current...].contains(Store.rowKeyIndexMigration)
