@@ -51,6 +51,7 @@ extension ImportBenchmark {
       phases[time] = store.importPhases
     }
     printImport(writing: write, parse: parse, bare: bare, baseline: "COPY", phases: phases)
+    try printReimport(file, into: store)
     // Into an empty database, as the import above (whose first round found one).
     let overlapped = try bestTimed {
       _ = try connection.execute("TRUNCATE list CASCADE")

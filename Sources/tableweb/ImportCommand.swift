@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TableModel
 import TableStore
 
 /// `tableweb import FILE.json [--db PATH]`: replaces the database's data with a data file.
@@ -8,7 +9,7 @@ struct ImportCommand: AsyncParsableCommand {
     commandName: "import",
     abstract: "Replace all of the database's data with a JSON data file (see docs/data-format.md).",
     discussion:
-      "An invalid file is rejected whole, naming the JSON path of its first problem; the database is then not touched."
+      "An invalid file is rejected whole, naming the JSON path of its first problem; the database's data is then not touched."
   )
 
   @Argument(help: "The data file to import.")
@@ -25,21 +26,34 @@ struct ImportCommand: AsyncParsableCommand {
     } catch {
       throw CommandFailure("cannot read \(file): \(Self.reason(error))")
     }
-    // Check the file before opening (and perhaps creating) the database. Its UTF-8 is
-    // checked once, as it is parsed.
-    let checked: AppFile
+    // The JSON syntax is checked before the database is opened (and perhaps created), its
+    // UTF-8 once, as it is parsed. The format's checks then run on a second thread while
+    // the rows that passed them are written (`Store.importJSON(tree:)`); the first
+    // problem rolls the write back.
+    let tree: JSONValue
     do {
-      checked = try AppFile(jsonBytes: data)
+      tree = try JSONValue(parsing: data)
     } catch {
-      throw CommandFailure("\(file): \(error)")
+      throw CommandFailure(
+        "\(file): \(StoreError.invalidData(path: "", message: "not JSON: \(error.described(in: data))"))"
+      )
     }
+    let created = !Store.isPostgresURL(db) && !FileManager.default.fileExists(atPath: db)
+    let rows: Int
     do {
       let store = try Store(path: db)
-      try store.importFile(checked)
+      rows = try store.importJSON(tree: tree)
     } catch {
+      // A file the import made is not left behind, empty, by a file that failed.
+      if created {
+        for suffix in ["", "-wal", "-shm"] {
+          try? FileManager.default.removeItem(atPath: db + suffix)
+        }
+      }
+      if case .invalidData = error { throw CommandFailure("\(file): \(error)") }
       throw CommandFailure("\(DatabaseOption.shown(db)): \(error)")
     }
-    print("Imported \(checked.root.totalRows) rows from \(file) into \(DatabaseOption.shown(db)).")
+    print("Imported \(rows) rows from \(file) into \(DatabaseOption.shown(db)).")
   }
 
   /// Why a file could not be read, as the system says it (`No such file or directory`).

@@ -189,6 +189,34 @@ def test_import_errors_say_why_and_where(tmp_path):
     assert "(line 3, column 17)" in result.stderr
 
 
+def test_a_bad_row_late_in_a_long_file_changes_nothing(tmp_path):
+    """`tableweb import` checks a flat file's rows while it writes those that passed: a
+    problem in the last row names its JSON path, the data already there is untouched,
+    and a database file the import would have made is not left behind."""
+    rows = [{"id": f"r{index}", "text": f"Row {index}"} for index in range(30_000)]
+    (tmp_path / "good.json").write_text(
+        json.dumps({"id": "L", "title": "Big", "sections": [{"id": "S", "rows": rows[:20_000]}]}))
+    rows[-1]["style"] = "fancy"
+    (tmp_path / "bad.json").write_text(
+        json.dumps({"id": "L", "title": "Big", "sections": [{"id": "S", "rows": rows}]}))
+    result = run_tableweb("import", "bad.json", "--db", str(tmp_path / "new.sqlite"), cwd=tmp_path)
+    assert result.returncode == 1
+    assert "bad.json: sections[0].rows[29999].style: unknown style" in result.stderr
+    assert "sections[0].rows[29999].style" in result.stderr
+    assert not list(tmp_path.glob("new.sqlite*"))
+
+    db = str(tmp_path / "t.sqlite")
+    result = run_tableweb("import", "good.json", "--db", db, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Imported 20000 rows from good.json" in result.stdout
+    before = run_tableweb("export", "--db", db).stdout
+    result = run_tableweb("import", "bad.json", "--db", db, cwd=tmp_path)
+    assert result.returncode == 1
+    assert "sections[0].rows[29999].style" in result.stderr
+    assert run_tableweb("export", "--db", db).stdout == before
+    assert '"Row 19999"' in before
+
+
 def test_a_port_in_use_is_one_clear_message(tmp_path):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

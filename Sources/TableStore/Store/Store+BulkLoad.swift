@@ -9,8 +9,9 @@ extension Store {
   /// transaction under way, with those tables' secondary indexes and triggers dropped for
   /// its length and made again (from the definitions the database holds) once at its end,
   /// in the same transaction: a failure anywhere rolls all of it back, the dropped indexes
-  /// and triggers with it. On SQLite the unique constraints (`key`, ids) stay, so a
-  /// duplicate fails the row; on PostgreSQL `row`'s primary key, unique and foreign-key
+  /// and triggers with it. On SQLite that includes `row_key` (`row.key`'s uniqueness,
+  /// migration 15), so a duplicate key fails the load when it is built again; the other
+  /// unique constraints (ids, the other tables' keys) stay. On PostgreSQL `row`'s primary key, unique and foreign-key
   /// constraints (and `list.parent_row`'s reference to it) are dropped too and added again
   /// at the end, each checked over every row in one pass, so a duplicate or a dangling
   /// reference fails the load there. Other tables' primary keys stay.

@@ -188,5 +188,7 @@ extension Store {
     11: postgresSearchIndex,
     // SQLite's search index made external-content (13): nothing to do.
     12: "SELECT 1;",
+    // SQLite's search index without row lengths (16): nothing to do.
+    15: "SELECT 1;",
   ]
 }

@@ -209,7 +209,22 @@ extension Store {
     """
     CREATE INDEX undo_step_undone ON undo_step(session) WHERE undone;
     """,
+    // 15: `row.key` unique through an index of its own, `row_key`, rather than the column's
+    // inline `UNIQUE` (which SQLite cannot drop): a bulk import drops it and builds it once
+    // at its end, as it does the other indexes (`tablebench import`, 1,000,000 rows: the
+    // inline constraint made a bare INSERT 1.25–1.56×). SQLite rebuilds `row` for it, keeping
+    // every row (`rebuildRowWithKeyIndex()`); PostgreSQL keeps its constraint, which the
+    // load drops already, and runs the text as written (a no-op).
+    rowKeyIndexMigration,
+    // 16: the search index without each row's length in tokens (`columnsize = 0`, which
+    // only ranking reads): made again from `row.search`; nothing on PostgreSQL.
+    sqliteSearchIndexDrop + sqliteSearchIndex,
   ]
+
+  /// Migration 15's text: on SQLite, the marker `migrate()` carries out as
+  /// `rebuildRowWithKeyIndex()`, which a script cannot do (`row`'s columns are read from
+  /// the schema, whatever migrations before added).
+  static let rowKeyIndexMigration = "SELECT 'row.key: the unique index row_key';"
 
   /// Brings the schema up to date, one migration per transaction. A migration takes the
   /// write lock, and a second server starting at the same time finds it already done.
@@ -228,12 +243,70 @@ extension Store {
         "the database needs schema version \(Store.migrations.count) and cannot be upgraded read-only"
       )
     }
+    // Rebuilding `row` drops the old table, which SQLite with foreign keys on treats as
+    // deleting its rows through the cascades (here it refused: "database table is
+    // locked"). The setting changes only outside a transaction, so it is off for the
+    // migrations, and the references are checked after the rebuild.
+    let rebuildsRow =
+      dialect == .sqlite
+      && Store.migrations[current...].contains(Store.rowKeyIndexMigration)
+    if rebuildsRow { try execute("PRAGMA foreign_keys = OFF") }
+    defer { if rebuildsRow { try? execute("PRAGMA foreign_keys = ON") } }
     for version in current..<Store.migrations.count {
       try database.inTransaction(writing: true) { () throws(StoreError) in
         guard try database.schemaVersion() == version else { return }
-        try database.runScript(migration(version))
+        if dialect == .sqlite && Store.migrations[version] == Store.rowKeyIndexMigration {
+          try rebuildRowWithKeyIndex()
+        } else {
+          try database.runScript(migration(version))
+        }
         try database.setSchemaVersion(version + 1)
       }
+    }
+  }
+
+  /// Makes SQLite's `row` again without the inline `UNIQUE` of `key`, with the unique
+  /// index `row_key` in its place: the table's own definition read from the schema (so
+  /// every column any migration added), its rows copied with their ids, its indexes and
+  /// triggers made again. Needs `PRAGMA foreign_keys` off (see `migrate()`); the rows
+  /// referring to `row` are checked after.
+  func rebuildRowWithKeyIndex() throws(StoreError) {
+    guard
+      let table = try fetchOne(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'row'", [],
+        { $0.string(0) })
+    else { throw .notFound("table row") }
+    let inline = "key TEXT NOT NULL UNIQUE,"
+    guard table.contains(inline) else {
+      // Rebuilt already (a file whose version was set back): only the index to make sure of.
+      return try execute("CREATE UNIQUE INDEX IF NOT EXISTS row_key ON row(key)")
+    }
+    guard table.hasPrefix("CREATE TABLE row (") else {
+      throw .sqlite(
+        code: 0, message: "row's definition is not the one migration 15 rebuilds", sql: table)
+    }
+    let rebuilt =
+      "CREATE TABLE row_rebuilt ("
+      + table.dropFirst("CREATE TABLE row (".count).replacingOccurrences(
+        of: inline, with: "key TEXT NOT NULL,")
+    let dependents = try fetchAll(
+      """
+      SELECT sql FROM sqlite_master
+      WHERE tbl_name = 'row' AND type IN ('index', 'trigger') AND sql IS NOT NULL
+      ORDER BY type, name
+      """, []
+    ) { $0.string(0) }
+    try execute(rebuilt)
+    try execute("INSERT INTO row_rebuilt SELECT * FROM row")
+    try execute("DROP TABLE row")
+    try execute("ALTER TABLE row_rebuilt RENAME TO row")
+    for create in dependents { try execute(create) }
+    try execute("CREATE UNIQUE INDEX row_key ON row(key)")
+    let dangling = try fetchAll("PRAGMA foreign_key_check", []) { $0.string(0) }
+    guard dangling.isEmpty else {
+      throw .sqlite(
+        code: 0, message: "rows of \(Set(dangling).sorted()) refer to rows that are not there",
+        sql: nil)
     }
   }
 
