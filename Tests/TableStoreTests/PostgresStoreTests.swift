@@ -4,7 +4,8 @@ import Testing
 
 @testable import TableStore
 
-/// What only the PostgreSQL store does: reconnecting after its connection was lost.
+/// What only the PostgreSQL store does: reconnecting after its connection was lost; undo
+/// steps read by their session.
 @Suite struct PostgresStoreTests {
   /// The backend of a store's connection is terminated (as a server restart would): the
   /// next command finds it broken at its first statement, before anything was applied,
@@ -25,5 +26,57 @@ import Testing
     _ = try store.select("t2", in: "tones")
     #expect(try store.snapshot(of: "home").sections[0].rows[0].detail == "Radar")
     #expect(try store.version(of: "tones") == (version ?? 0) + 1)
+  }
+
+  /// The statement that adds a transaction's undo steps trims each stack to its newest 50
+  /// by reading the session's own steps, however the table's statistics stand. Here they
+  /// were taken while 3 sessions had steps, as on a new database; 300 sessions have 57 each
+  /// since. Keyed by the id alone (before migration 15), PostgreSQL looked for a session's
+  /// 50th newest step down the id's index, through every session's steps: here 14,670 rows
+  /// passed over a trim, 746,000 in all.
+  @Test func aTrimReadsOnlyTheSessionsOwnSteps() throws {
+    let temporary = try TemporaryStore(kind: .postgres, json: CommandTests.file)
+    let store = temporary.store
+    func addSteps(_ count: Int, sessions: Int, prefix: String) -> String {
+      """
+      INSERT INTO undo_step (session, list, version, command, author, undone, edits, prior)
+        SELECT '\(prefix)' || (i % \(sessions)), 'L', i, 'update', NULL, false, '[]', '[]'
+        FROM generate_series(1, \(count)) i;
+      """
+    }
+    try store.database.runScript(
+      "ALTER TABLE undo_step SET (autovacuum_enabled = false);"
+        + addSteps(300, sessions: 3, prefix: "early") + "ANALYZE undo_step;"
+        + addSteps(300 * 57, sessions: 300, prefix: "s"))
+    let steps = (0..<50).flatMap { index -> [any DatabaseValueConvertible] in
+      let nothing: String? = nil
+      return [
+        "s\(index)", "L", 20_000 + index, "update", nothing, "[]", "[]", nothing, true, index,
+      ]
+    }
+    let plan = try store.fetchAll(
+      "EXPLAIN (ANALYZE, FORMAT JSON) " + Store.undoStepsInsert(count: 50),
+      steps + [Store.undoDepth - 1]
+    ) { $0.string(0) }.joined()
+    let passedOver = try #require(
+      try JSONSerialization.jsonObject(with: Data(plan.utf8)) as? [Any]
+    ).reduce(0) { $0 + Self.rowsRemovedByFilter(in: $1) }
+    #expect(passedOver < 1_000, "rows passed over: \(passedOver)")
+    #expect(
+      try store.fetchInt("SELECT count(*) FROM undo_step WHERE session = 's7'") == Store.undoDepth)
+  }
+
+  /// The sum of every "Rows Removed by Filter" in an `EXPLAIN (ANALYZE, FORMAT JSON)` plan.
+  static func rowsRemovedByFilter(in node: Any) -> Int {
+    switch node {
+    case let object as [String: Any]:
+      let own =
+        (object["Rows Removed by Filter"] as? Int ?? 0) * (object["Actual Loops"] as? Int ?? 1)
+      return object.values.reduce(own) { $0 + rowsRemovedByFilter(in: $1) }
+    case let array as [Any]:
+      return array.reduce(0) { $0 + rowsRemovedByFilter(in: $1) }
+    default:
+      return 0
+    }
   }
 }

@@ -209,6 +209,12 @@ extension Store {
     """
     CREATE INDEX undo_step_undone ON undo_step(session) WHERE undone;
     """,
+    // 15: PostgreSQL's undo steps keyed by (session, id), the order every read of a
+    // session's stack walks, in place of the id alone and `undo_step_session` (see
+    // Store+PostgresSchema.swift); nothing on SQLite, where the id is the rowid.
+    """
+    SELECT 1;
+    """,
   ]
 
   /// Brings the schema up to date, one migration per transaction. A migration takes the
