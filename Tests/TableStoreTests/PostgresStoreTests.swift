@@ -66,6 +66,41 @@ import Testing
       try store.fetchInt("SELECT count(*) FROM undo_step WHERE session = 's7'") == Store.undoDepth)
   }
 
+  /// A database keyed the old way (the id alone, and `undo_step_session`) is re-keyed when
+  /// a newer tableweb opens it, its steps kept.
+  @Test func anOlderUndoTableIsReKeyedWhenOpened() throws {
+    let temporary = try TemporaryStore(kind: .postgres, json: CommandTests.file)
+    let rekeyed = try #require(
+      Store.migrations.indices.last { Store.postgresMigrations[$0]?.contains("undo_step") == true })
+    try temporary.store.database.runScript(
+      """
+      ALTER TABLE undo_step DROP CONSTRAINT undo_step_pkey;
+      ALTER TABLE undo_step ADD PRIMARY KEY (id);
+      CREATE INDEX undo_step_session ON undo_step(session, id);
+      INSERT INTO undo_step (session, list, version, command, author, undone, edits, prior)
+        SELECT 's' || (i % 3), 'L', i, 'update', NULL, false, '[]', '[]'
+        FROM generate_series(1, 30) i;
+      """)
+    try temporary.store.database.inTransaction(writing: true) { () throws(StoreError) in
+      try temporary.store.database.setSchemaVersion(rekeyed)
+    }
+    let store = try Store(path: temporary.path)
+    #expect(try store.database.schemaVersion() == Store.migrations.count)
+    let key = try store.fetchAll(
+      """
+      SELECT a.attname FROM pg_index i JOIN pg_attribute a
+        ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+      WHERE i.indrelid = 'undo_step'::regclass AND i.indisprimary
+      ORDER BY array_position(i.indkey::int2[], a.attnum)
+      """, []
+    ) { $0.string(0) }
+    #expect(key == ["session", "id"])
+    #expect(
+      try store.fetchInt("SELECT count(*) FROM pg_indexes WHERE indexname = 'undo_step_session'")
+        == 0)
+    #expect(try store.fetchInt("SELECT count(*) FROM undo_step WHERE session = 's1'") == 10)
+  }
+
   /// The sum of every "Rows Removed by Filter" in an `EXPLAIN (ANALYZE, FORMAT JSON)` plan.
   static func rowsRemovedByFilter(in node: Any) -> Int {
     switch node {
