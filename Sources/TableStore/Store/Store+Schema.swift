@@ -219,6 +219,12 @@ extension Store {
     // 16: the search index without each row's length in tokens (`columnsize = 0`, which
     // only ranking reads): made again from `row.search`; nothing on PostgreSQL.
     sqliteSearchIndexDrop + sqliteSearchIndex,
+    // 17: PostgreSQL's undo steps keyed by (session, id), the order every read of a
+    // session's stack walks, in place of the id alone and `undo_step_session` (see
+    // Store+PostgresSchema.swift); nothing on SQLite, where the id is the rowid.
+    """
+    SELECT 1;
+    """,
   ]
 
   /// Migration 15's text: on SQLite, the marker `migrate()` carries out as

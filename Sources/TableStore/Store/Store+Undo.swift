@@ -70,8 +70,8 @@ extension Store {
           title: "", sections: [AppSection(rows: composition.context.deletedRows)])
       }
       try execute(
-        "UPDATE undo_step SET undone = ?, version = ?, restore = ? WHERE id = ?", !redo, version,
-        restore.map { $0.json.serialized }, step.id)
+        "UPDATE undo_step SET undone = ?, version = ?, restore = ? WHERE session = ? AND id = ?",
+        !redo, version, restore.map { $0.json.serialized }, session, step.id)
       return change
     }
   }
@@ -186,32 +186,39 @@ extension Store {
     var start = 0
     while start < pending.count {
       let part = pending[start..<min(pending.count, start + ChangeLogStore.rowsPerInsert)]
-      let rows = part.indices.map { _ in "(?, ?, ?::bigint, ?, ?, ?, ?, ?, ?::boolean, ?::int)" }
       try executeLater(
-        """
-        WITH new (session, list, version, command, author, edits, prior, restore, trims, n) AS (
-            VALUES \(rows.joined(separator: ", "))),
-          sessions AS (SELECT session, bool_or(trims) AS trims FROM new GROUP BY session),
-          undone AS (
-            DELETE FROM undo_step u USING sessions s WHERE u.session = s.session AND u.undone
-            RETURNING u.session),
-          off_stack AS (
-            DELETE FROM undo_step u USING sessions s
-            WHERE u.session = s.session
-              AND (s.trims OR s.session IN (SELECT session FROM undone))
-              AND u.id < (
-                SELECT o.id FROM undo_step o WHERE o.session = s.session
-                ORDER BY o.id DESC LIMIT 1 OFFSET ?)
-                + CASE WHEN s.session IN (SELECT session FROM undone) THEN 0 ELSE 1 END)
-        INSERT INTO undo_step (session, list, version, command, author, undone, edits, prior, restore)
-        SELECT session, list, version, command, author, false, edits, prior, restore FROM new
-        ORDER BY n
-        """,
+        Store.undoStepsInsert(count: part.count),
         arguments: part.enumerated().flatMap { index, step in step + [index] } + [
           Store.undoDepth - 1
         ])
       start += part.count
     }
+  }
+
+  /// The statement `flushUndoSteps()` sends for `count` steps (PostgreSQL). Its arguments:
+  /// each step's session, list, version, command, author, edits, prior, restore, whether
+  /// it trims and its place among them; then the offset of the oldest step on a stack.
+  static func undoStepsInsert(count: Int) -> String {
+    let rows = (0..<count).map { _ in "(?, ?, ?::bigint, ?, ?, ?, ?, ?, ?::boolean, ?::int)" }
+    return """
+      WITH new (session, list, version, command, author, edits, prior, restore, trims, n) AS (
+          VALUES \(rows.joined(separator: ", "))),
+        sessions AS (SELECT session, bool_or(trims) AS trims FROM new GROUP BY session),
+        undone AS (
+          DELETE FROM undo_step u USING sessions s WHERE u.session = s.session AND u.undone
+          RETURNING u.session),
+        off_stack AS (
+          DELETE FROM undo_step u USING sessions s
+          WHERE u.session = s.session
+            AND (s.trims OR s.session IN (SELECT session FROM undone))
+            AND u.id < (
+              SELECT o.id FROM undo_step o WHERE o.session = s.session
+              ORDER BY o.id DESC LIMIT 1 OFFSET ?)
+              + CASE WHEN s.session IN (SELECT session FROM undone) THEN 0 ELSE 1 END)
+      INSERT INTO undo_step (session, list, version, command, author, undone, edits, prior, restore)
+      SELECT session, list, version, command, author, false, edits, prior, restore FROM new
+      ORDER BY n
+      """
   }
 
   /// How often a session's steps past the newest ``undoDepth`` are deleted: every this
