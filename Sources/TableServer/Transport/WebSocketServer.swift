@@ -56,6 +56,9 @@ package final class WebSocketServer: @unchecked Sendable {
     /// Valid while `lifecycle` is running or stopping; nil once destroyed.
     var context: ContextHandle?
     var pendingWork: [@Sendable () -> Void] = []
+    /// Threads waking the service thread (`lws_cancel_service`, outside the lock) now: the
+    /// context is destroyed only once there are none.
+    var wakers = 0
     var stopWaiters: [CheckedContinuation<Void, Never>] = []
     var port = 0
   }
@@ -248,14 +251,25 @@ package final class WebSocketServer: @unchecked Sendable {
 
   /// ``perform(_:)``, saying whether the work was taken (false once the server stopped).
   func enqueue(_ work: @escaping @Sendable () -> Void) -> Bool {
-    shared.withLock {
-      guard let context = $0.context, $0.lifecycle == .running || $0.lifecycle == .stopping
-      else { return false }
-      $0.pendingWork.append(work)
+    let (taken, wake) = shared.withLock { state -> (Bool, ContextHandle?) in
+      guard let context = state.context,
+        state.lifecycle == .running || state.lifecycle == .stopping
+      else { return (false, nil) }
+      state.pendingWork.append(work)
       // One wake-up per batch: later work rides along until the service thread takes it.
-      if $0.pendingWork.count == 1 { lws_cancel_service(context.pointer) }
-      return true
+      guard state.pendingWork.count == 1 else { return (true, nil) }
+      state.wakers += 1
+      return (true, context)
     }
+    if let wake {
+      // Woken outside the lock: woken under it, the service thread would wait at once in
+      // `runPendingWork()` for the lock this thread still holds, for as long as this thread
+      // then waits to run again (a search thread at nice 10 on a busy machine: up to 144 ms
+      // in `tablebench search`, everyone's commands held meanwhile).
+      lws_cancel_service(wake.pointer)
+      shared.withLock { $0.wakers -= 1 }
+    }
+    return taken
   }
 
   /// How many WebSocket connections this service thread holds. Any thread but the service
@@ -313,6 +327,9 @@ package final class WebSocketServer: @unchecked Sendable {
       state.context = nil
       state.pendingWork = []
     }
+    // A wake-up under way (see `enqueue(_:)`) ends before the context goes; none can
+    // start now that it is nil.
+    while shared.withLock({ $0.wakers }) > 0 { sched_yield() }
     // Connections still open are closed by the destroy, which reports them to the delegate.
     lws_context_destroy(context)
     serviceContext = nil
