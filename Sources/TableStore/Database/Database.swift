@@ -6,6 +6,13 @@ typealias SQLiteConnection = OpaquePointer
 /// A `sqlite3_stmt *` prepared-statement handle.
 typealias SQLiteStatement = OpaquePointer
 
+/// SQLite set up once, before the first connection: memory statistics off, so that
+/// connections on different threads share no mutex for each allocation (the build here has
+/// no lookaside allocator, so every small allocation is one). Nothing reads the statistics.
+private let sqliteConfigured: Void = {
+  _ = tableweb_sqlite_disable_memstatus()
+}()
+
 /// One connection to a SQLite database file.
 ///
 /// - Important: A `Database` is not `Sendable`: use it from one thread at a time. It is
@@ -26,6 +33,7 @@ package final class Database {
   public init(path: String, readOnly: Bool = false, busyTimeout milliseconds: Int32 = 5_000)
     throws(SQLiteError)
   {
+    _ = sqliteConfigured
     var handle: OpaquePointer?
     let flags =
       (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
