@@ -50,8 +50,8 @@ package final class SearchThread: @unchecked Sendable {
   }
 
   /// Frees `results` on the search thread rather than the caller's. Any thread.
-  package func release(_ results: [TableSnapshot]) {
-    queue.perform { withExtendedLifetime(results) {} }
+  package func release(_ results: ReleasedResults) {
+    queue.perform { results.free() }
   }
 
   /// Lets the reader go (closing its connection) and ends the thread once the searches

@@ -214,7 +214,7 @@ package final class SessionHost: ConnectionDelegate {
         readSearch(query, list, base)
       }
     }
-    if let releaseSearches, let released = server?.searches.takeReleased(), !released.isEmpty {
+    if let releaseSearches, let released = server?.searches.takeReleased() {
       releaseSearches(released)
     }
   }
@@ -226,7 +226,7 @@ package final class SessionHost: ConnectionDelegate {
   /// `searchRead(_:in:read:)` on the core thread.
   var readSearch: ((SearchQuery, String, TableSnapshot?) -> Void)?
   /// Where search results the core no longer keeps go to be freed (the search thread).
-  var releaseSearches: (([TableSnapshot]) -> Void)?
+  var releaseSearches: ((ReleasedResults) -> Void)?
 
   /// The results of a search read off the core thread: the sessions that show it get them
   /// (see `SessionServer.searchRead(_:in:result:)`).
