@@ -31,7 +31,13 @@ extension WebSocketServer: MessageTransport {
     close(
       open.id, status: LWS_CLOSE_STATUS_POLICY_VIOLATION,
       reason: Self.explanation(of: .unreadAnswers))
+    // A peer that reads nothing never lets the close frame out: it is cut off after
+    // `unreadAnswersCloseSeconds` rather than left for the keepalive to find.
+    lws_set_timeout(open.wsi, PENDING_TIMEOUT_CLOSE_SEND, Self.unreadAnswersCloseSeconds)
   }
+
+  /// How long a connection closed for unread answers has to take its close frame.
+  static let unreadAnswersCloseSeconds: Int32 = 3
 
   /// - Important: Must be called on the service thread.
   public func replaceQueue(of connection: ConnectionID, with frames: [OutgoingFrame]) {
