@@ -236,6 +236,41 @@ import Testing
     try Self.expectSearchFindsANewRow(store)
   }
 
+  /// On SQLite a bulk import that is a transaction of its own runs with the reference
+  /// checks off, empties the lists' tables one by one and checks every reference once at
+  /// its end. A table that refers to them and is not among those it empties is caught
+  /// there: the import fails with SQLite's foreign-key error, nothing written, and the
+  /// checks are on again (a delete cascades) whether the import failed or not.
+  @Test func aReferenceLeftDanglingByTheLoadFailsItAtTheEnd() throws {
+    let temporary = try TemporaryStore(
+      kind: .sqlite, json: Self.randomFile(seed: 5, longRows: 2_000))
+    let store = temporary.store
+    // The last row: the smaller file imported next gives its rows ids from 1 again.
+    try store.execute("CREATE TABLE note (row_id INTEGER NOT NULL REFERENCES row(id))")
+    try store.execute("INSERT INTO note (row_id) SELECT max(id) FROM row")
+    let before = try Self.whatAFailureKeeps(store)
+    let stored = try Self.storedRows(store)
+    let file = CommandTests.file
+    #expect {
+      try store.importJSON(file)
+    } throws: { error in
+      guard case .sqlite(787, let message, _) = error as? StoreError else { return false }
+      return message.contains("note row 1 refers to a missing row")
+    }
+    #expect(try store.fetchInt("PRAGMA foreign_keys") == 1)
+    #expect(try Self.whatAFailureKeeps(store) == before)
+    #expect(try Self.storedRows(store) == stored)
+    try store.execute("DROP TABLE note")
+    try store.importJSON(file)
+    #expect(try store.fetchInt("PRAGMA foreign_keys") == 1)
+    #expect(try store.fetchAll("PRAGMA foreign_key_check", []) { $0.string(0) }.isEmpty)
+    // The checks are on again: deleting a list's root row set cascades to its sections.
+    let sections = try store.fetchInt("SELECT count(*) FROM section") ?? 0
+    try store.execute("DELETE FROM list WHERE parent_row IS NULL")
+    #expect(sections > 0)
+    #expect(try store.fetchInt("SELECT count(*) FROM section") == 0)
+  }
+
   /// `row.key`'s uniqueness (PostgreSQL's constraint, SQLite's index `row_key`) is dropped
   /// for the load and made again at its end: two rows with one key (a screen the file's checks never saw) are
   /// refused then, with nothing written and the constraint back.
