@@ -1,7 +1,7 @@
 import CPostgres
 
-/// libpq's pipeline mode: statements whose answers nobody waits for are sent at once and
-/// their results read later, at the next statement that needs its answer.
+/// libpq's pipeline mode: statements whose answers nobody waits for are queued, sent with
+/// the next statement that needs its answer, and their results read then.
 ///
 /// A group of commands committed together (``Store/committingTogether(_:)``) would spend
 /// most of its time waiting on round trips: per update, a read it needs the answer of and

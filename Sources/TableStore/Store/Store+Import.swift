@@ -70,10 +70,11 @@ extension Store {
     // Recorded even without an author (`tableweb import`): user NULL, role editor.
     let record = ChangeRecord(
       list: "", command: "import", author: author ?? ChangeAuthor(name: nil, role: .editor))
-    // SQLite looks up a row's references as it goes in (its block: 0.3 s a million rows,
-    // `tablebench import`). A bulk load that is a transaction of its own has that off and
-    // checks every reference in one pass before it commits (0.08 s); the old rows then go
-    // table by table, since nothing cascades.
+    // SQLite looks up a row's references as it goes in (its block) and deletes the old
+    // rows through the cascades, row by row. A bulk load that is a transaction of its own
+    // has that off, empties the lists' tables whole and checks every reference in one pass
+    // before it commits (`tablebench import`, 1,000,000 rows: the check 0.06 s; an import
+    // over them deletes the old rows in 0.27 s instead of 1.8 s).
     let referencesOff = try turnReferencesOffForLoad()
     defer { if referencesOff { try? execute("PRAGMA foreign_keys = ON") } }
     // Every list is replaced: every writer waits (on PostgreSQL, the exclusive write lock).
