@@ -152,12 +152,27 @@ extension Store {
   /// more at the import (`python3 Benchmarks/fts_merges.py`: 1,000,000 rows, two runs at
   /// load 1.2–1.8).
   static let sqliteSearchIndex = """
-    CREATE VIRTUAL TABLE row_search USING fts5(
-      search, tokenize = 'trigram', content = 'row', content_rowid = 'id', detail = none,
-      columnsize = 0);
+    \(sqliteSearchTable)
     INSERT INTO row_search (row_search) VALUES ('rebuild');
     INSERT INTO row_search (row_search) VALUES ('optimize');
     \(sqliteSearchIndexTriggers)
+    """
+
+  /// `row_search`, empty (see ``sqliteSearchIndex``).
+  static let sqliteSearchTable = """
+    CREATE VIRTUAL TABLE row_search USING fts5(
+      search, tokenize = 'trigram', content = 'row', content_rowid = 'id', detail = none,
+      columnsize = 0);
+    """
+
+  /// Fills the empty `row_search` with the index a `SearchIndexBuilder` built (attached
+  /// as `search_load`): its data and term tables copied, nothing else of FTS5 touched in
+  /// between, so that the table reads them afresh.
+  static let sqliteSearchIndexCopy = """
+    DELETE FROM row_search_data;
+    INSERT INTO row_search_data SELECT * FROM search_load.row_search_data;
+    DELETE FROM row_search_idx;
+    INSERT INTO row_search_idx SELECT * FROM search_load.row_search_idx;
     """
 
   /// The triggers that keep `row_search` in step with `row.search`. An external-content
@@ -206,6 +221,42 @@ extension Store {
     case .sqlite: try database.runScript(Store.sqliteSearchIndex)
     case .postgres: try database.runScript(Store.postgresSearchIndex)
     }
+  }
+
+  /// Builds the search index of a bulk load, as ``buildSearchIndex()`` does, from what
+  /// `builder` built beside the load (SQLite; see `SearchIndexBuilder`): the writer waits
+  /// for the builder, then copies its index in. Should the builder have failed, the index
+  /// is built here from the rows instead. Leaves the builder's database attached as
+  /// `search_load`, which the caller detaches once the transaction has ended
+  /// (`detachSearchLoad()`): SQLite cannot detach it inside the transaction that read it.
+  func buildSearchIndex(from builder: SearchIndexBuilder) throws(StoreError) {
+    guard let sqlite = database as? Database else { return try buildSearchIndex() }
+    let image: DatabaseImage
+    do {
+      image = try builder.finish()
+    } catch {
+      return try buildSearchIndex()
+    }
+    importPhases.append(
+      ImportPhase(name: "  of which waiting for the search index's thread", duration: builder.waited))
+    importPhases.append(
+      ImportPhase(name: "  (its own thread: search index built)", duration: builder.building))
+    do {
+      // One attached by a failed attempt of the same import goes first.
+      try? sqlite.detach("search_load")
+      try sqlite.attach(image, as: "search_load")
+    } catch {
+      throw StoreError(error)
+    }
+    try database.runScript(
+      Store.sqliteSearchTable + "\n" + Store.sqliteSearchIndexCopy + "\n"
+        + Store.sqliteSearchIndexTriggers)
+  }
+
+  /// Detaches what ``buildSearchIndex(from:)`` attached, if it is there.
+  func detachSearchLoad() {
+    guard let sqlite = database as? Database, !sqlite.isInTransaction else { return }
+    try? sqlite.detach("search_load")
   }
 
   /// Drops the search index and its triggers (see ``buildSearchIndex()``). Until it is

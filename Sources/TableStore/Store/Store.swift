@@ -41,6 +41,9 @@ public final class Store {
   /// Where the last bulk import's time went, step by step, in order (`tablebench import`
   /// prints it).
   package var importPhases: [ImportPhase] = []
+  /// The search index a bulk load builds beside its rows (SQLite, an import that is a
+  /// transaction of its own): the importer hands it each row it inserts.
+  var searchIndexBuilder: SearchIndexBuilder?
   /// The prepared statement a bulk load inserts rows with (SQLite), kept by the store.
   var loadRowStatement: Statement?
   /// Rows of a bulk load waiting for PostgreSQL's COPY, in its text format.
