@@ -78,7 +78,8 @@ import Testing
       let text = number % 97 == 0 ? "" : Self.phrase(using: &random)
       var object = #"{"id":"r\#(number)","text":\#(Self.quoted(text))"#
       if number % 1_000 == 1 {
-        object += #","children":{"id":"C\#(number)","title":"C","sections":[{"rows":[{"text":"child \#(number)"}]}]}"#
+        object += #","children":{"id":"C\#(number)","title":"C","#
+        object += #""sections":[{"rows":[{"text":"child \#(number)"}]}]}"#
       }
       return object + "}"
     }

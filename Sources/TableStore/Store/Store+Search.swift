@@ -151,6 +151,10 @@ extension Store {
   /// (FTS5's "crisis merge"); with it, 2 over 5 ms, the longest 5.3–9.5 ms, for 0.62 s
   /// more at the import (`python3 Benchmarks/fts_merges.py`: 1,000,000 rows, two runs at
   /// load 1.2–1.8).
+  ///
+  /// An import that is a transaction of its own builds the same index on a thread of its
+  /// own while it writes the rows (`SearchIndexBuilder`) and copies it in
+  /// (`buildSearchIndex(from:)`), rather than running this after them.
   static let sqliteSearchIndex = """
     \(sqliteSearchTable)
     INSERT INTO row_search (row_search) VALUES ('rebuild');
@@ -238,7 +242,8 @@ extension Store {
       return try buildSearchIndex()
     }
     importPhases.append(
-      ImportPhase(name: "  of which waiting for the search index's thread", duration: builder.waited))
+      ImportPhase(
+        name: "  of which waiting for the search index's thread", duration: builder.waited))
     importPhases.append(
       ImportPhase(name: "  (its own thread: search index built)", duration: builder.building))
     do {
