@@ -171,7 +171,9 @@ extension Store {
 
   /// Fills the empty `row_search` with the index a `SearchIndexBuilder` built (attached
   /// as `search_load`): its data and term tables copied, nothing else of FTS5 touched in
-  /// between, so that the table reads them afresh.
+  /// between, so that the table reads them afresh. (A read of the new table before the
+  /// copy keeps its empty structure in FTS5's cache, and the next write through it then
+  /// fails the commit with `SQLITE_CONSTRAINT`: measured with Python's sqlite3.)
   static let sqliteSearchIndexCopy = """
     DELETE FROM row_search_data;
     INSERT INTO row_search_data SELECT * FROM search_load.row_search_data;
