@@ -75,11 +75,15 @@ extension Store {
     // has that off, empties the lists' tables whole and checks every reference in one pass
     // before it commits (`tablebench import`, 1,000,000 rows: the check 0.06 s; an import
     // over them deletes the old rows in 0.27 s instead of 1.8 s).
-    let referencesOff = try turnReferencesOffForLoad()
-    defer { if referencesOff { try? execute("PRAGMA foreign_keys = ON") } }
     // Such a load also builds its search index on a thread of its own (SearchIndexBuilder),
     // attached to this connection at its end until the transaction is over.
-    defer { if referencesOff { detachSearchLoad() } }
+    let referencesOff = try turnReferencesOffForLoad()
+    defer {
+      if referencesOff {
+        detachSearchLoad()
+        try? execute("PRAGMA foreign_keys = ON")
+      }
+    }
     // Every list is replaced: every writer waits (on PostgreSQL, the exclusive write lock).
     try write(recording: record, locking: .all) { (_: inout WriteContext) throws(StoreError) in
       let versions = Dictionary(

@@ -249,8 +249,6 @@ extension Store {
     importPhases.append(
       ImportPhase(name: "  (its own thread: search index built)", duration: builder.building))
     do {
-      // One attached by a failed attempt of the same import goes first.
-      try? sqlite.detach("search_load")
       try sqlite.attach(image, as: "search_load")
     } catch {
       throw StoreError(error)
