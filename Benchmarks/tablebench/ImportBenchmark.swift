@@ -79,6 +79,15 @@ struct ImportBenchmark: ParsableCommand {
     print(
       "    the same with the page cache the load widens to (256 MiB, not SQLite's default 2 MiB): "
         + "\(seconds(widened))")
+    let batched = try best {
+      round += 1
+      try bareInsert(
+        rowsOfList, path: folder.appendingPathComponent("batched\(round).sqlite").path,
+        rowsAtOnce: Store.loadRowsAtOnce)
+    }
+    print(
+      "    the same \(Store.loadRowsAtOnce) rows a statement, as the load inserts them: "
+        + "\(seconds(batched))")
     var phases: [Duration: [ImportPhase]] = [:]
     var imported: Store?
     let write = try best {
@@ -90,6 +99,8 @@ struct ImportBenchmark: ParsableCommand {
     }
     printImport(writing: write, parse: parse, bare: bare, baseline: "INSERT", phases: phases)
     print("    against the bare INSERT with the load's page cache: \(times(write, widened))")
+    print(
+      "    against the bare INSERT \(Store.loadRowsAtOnce) rows a statement: \(times(write, batched))")
     try printReimport(file!, into: imported!)
     let overlapped = try best {
       round += 1
@@ -140,9 +151,11 @@ struct ImportBenchmark: ParsableCommand {
   /// `uniqueKey`: `key` declared `UNIQUE`, as the store's `row.key` was before migration 15
   /// (an index kept up to date row by row; the load now builds `row_key` once at its end).
   /// `cacheKiB`: the page cache, as a bulk load widens it (`widenForBulkLoad()`); SQLite's
-  /// default (2 MiB) otherwise, the baseline of the ratio.
+  /// default (2 MiB) otherwise, the baseline of the ratio. `rowsAtOnce`: the rows each
+  /// statement inserts (the last few one at a time), as a bulk load inserts them.
   private func bareInsert(
-    _ rows: [AppRow], path: String, uniqueKey: Bool = false, cacheKiB: Int? = nil
+    _ rows: [AppRow], path: String, uniqueKey: Bool = false, cacheKiB: Int? = nil,
+    rowsAtOnce: Int = 1
   ) throws {
     let database = try Database(path: path)
     try database.execute("PRAGMA page_size = 1024")
@@ -157,12 +170,30 @@ struct ImportBenchmark: ParsableCommand {
         visible INTEGER NOT NULL, lines INTEGER NOT NULL, flagged INTEGER NOT NULL,
         slot_values TEXT, actions TEXT, search TEXT NOT NULL)
       """)
-    let sql =
-      "INSERT INTO row (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    let tuple = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    func sql(_ count: Int) -> String {
+      "INSERT INTO row (\(Self.columns)) VALUES "
+        + Array(repeating: tuple, count: count).joined(separator: ", ")
+    }
     try database.inTransaction(.immediate) { () throws(SQLiteError) in
-      let statement = try database.cachedStatement(sql)
+      let one = try database.cachedStatement(sql(1))
+      guard rowsAtOnce > 1 else {
+        for (index, row) in rows.enumerated() { try one.execute(Self.values(row, index: index)) }
+        return
+      }
+      let many = try database.cachedStatement(sql(rowsAtOnce))
+      var values: [any DatabaseValueConvertible] = []
+      let whole = rows.count - rows.count % rowsAtOnce
       for (index, row) in rows.enumerated() {
-        try statement.execute(Self.values(row, index: index))
+        guard index < whole else {
+          try one.execute(Self.values(row, index: index))
+          continue
+        }
+        values.append(contentsOf: Self.values(row, index: index))
+        if (index + 1) % rowsAtOnce == 0 {
+          try many.execute(values)
+          values.removeAll(keepingCapacity: true)
+        }
       }
     }
   }

@@ -44,8 +44,12 @@ public final class Store {
   /// The search index a bulk load builds beside its rows (SQLite, an import that is a
   /// transaction of its own): the importer hands it each row it inserts.
   var searchIndexBuilder: SearchIndexBuilder?
-  /// The prepared statement a bulk load inserts rows with (SQLite), kept by the store.
-  var loadRowStatement: Statement?
+  /// The prepared statement a bulk load inserts `Store.loadRowsAtOnce` rows with
+  /// (SQLite), kept by the store.
+  var loadRowsStatement: Statement?
+  /// The values of the bulk load's rows waiting for `loadRowsStatement` (SQLite), fewer
+  /// than `Store.loadRowsAtOnce` rows' worth.
+  var loadRowBatch: [any DatabaseValueConvertible] = []
   /// Rows of a bulk load waiting for PostgreSQL's COPY, in its text format.
   var copyBuffer: [UInt8] = []
   /// Whether a PostgreSQL bulk load folds the search text of rows that are all ASCII in
