@@ -246,10 +246,11 @@ extension Store {
   }
 
   /// The rows a bulk load inserts with one statement on SQLite: 900 parameters, under
-  /// the 999 that SQLite allowed before 3.32. One statement a row opens and closes a
-  /// cursor on `row` and on each of its partial indexes, and steps and resets the
+  /// the 999 that SQLite allowed before 3.32. A statement a row opens and closes a cursor
+  /// on `row` and on each of its three partial indexes, and steps and resets the
   /// statement, for every row: `tablebench import`, 1,000,000 rows, wrote its rows in
-  /// 1.55–1.59 s that way and in 1.25–1.32 s 32 to 512 rows at a time (8: 1.42 s).
+  /// 1.48–1.59 s that way and in 1.31–1.41 s 50 at a time (five runs each, alternating);
+  /// 32 to 512 at a time were alike, 8 at a time 1.42 s.
   package static let loadRowsAtOnce = 50
 
   /// `loadRowSQL` for `count` rows at once.
