@@ -16,7 +16,7 @@ extension ImportBenchmark {
       "SELECT current_setting('fsync'), current_setting('synchronous_commit')", [],
       { "fsync = \($0.string(0)), synchronous_commit = \($0.string(1))" })
     {
-      print("  (\(settings ?? "?"))")
+      print("  (\(settings))")
     }
     let rows = file.root.sections[0].rows
     try connection.executeScript(

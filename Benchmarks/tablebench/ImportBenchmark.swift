@@ -100,7 +100,8 @@ struct ImportBenchmark: ParsableCommand {
     printImport(writing: write, parse: parse, bare: bare, baseline: "INSERT", phases: phases)
     print("    against the bare INSERT with the load's page cache: \(times(write, widened))")
     print(
-      "    against the bare INSERT \(Store.loadRowsAtOnce) rows a statement: \(times(write, batched))")
+      "    against the bare INSERT \(Store.loadRowsAtOnce) rows a statement: \(times(write, batched))"
+    )
     try printReimport(file!, into: imported!)
     let overlapped = try best {
       round += 1

@@ -19,7 +19,7 @@ extension StoreBenchmark {
       "SELECT current_setting('fsync'), current_setting('synchronous_commit')", [],
       { "fsync = \($0.string(0)), synchronous_commit = \($0.string(1))" })
     {
-      print("  (\(settings ?? "?"))")
+      print("  (\(settings))")
     }
     var random = Generator(seed: 7)
     let changes = postgresChanges
