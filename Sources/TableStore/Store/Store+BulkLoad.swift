@@ -298,9 +298,16 @@ extension Store {
       }
       try loadRowsStatement!.execute(loadRowBatch)
     } catch {
+      // The statement's 50 rows of parameters would make the message 3,000 characters long.
+      var error = error
+      error.sql = Store.loadRowsDescription
       throw StoreError(error)
     }
   }
+
+  /// What an error names for the statement that inserts `loadRowsAtOnce` rows.
+  static let loadRowsDescription =
+    "INSERT INTO row (\(loadRowColumnList)) VALUES (?, …), … (\(loadRowsAtOnce) rows)"
 
   /// Inserts the rows `insertLoadedRow(_:)` left waiting: on SQLite, one at a time; on
   /// PostgreSQL, sends those it gathered for the COPY and ends it. A row the table
