@@ -69,11 +69,22 @@ def test_dragging_the_scrubber_to_the_end_reaches_the_last_row(page):
     assert page.locator(".scrubber").get_attribute("aria-valuenow") == "100"
 
 
+# Whether rows of the region around `fraction` of the list are on screen: the cells the
+# page drew before a jump stay in the document until the new region's rows arrive.
+REGION_ON_SCREEN = """([fraction, n]) => {
+    const box = document.querySelector('.page:last-child .scroller').getBoundingClientRect();
+    const numbers = [...document.querySelectorAll('.page:last-child .cell[data-id]')]
+        .filter((c) => { const r = c.getBoundingClientRect(); return r.bottom > box.top && r.top < box.bottom; })
+        .map((c) => Number(c.dataset.id.slice(1)));
+    return numbers.length > 0 && Math.abs(Math.min(...numbers) - fraction * n) < 0.001 * n;
+}"""
+
+
 def test_every_region_is_reached_and_scrolls_one_to_one(page):
     for fraction in (0.25, 0.5, 0.999):
         page.evaluate("f => { const s = document.querySelector('.page:last-child .scroller');"
                       " s.scrollTop = f * (s.scrollHeight - s.clientHeight); }", fraction)
-        page.wait_for_function("() => document.querySelectorAll('.page:last-child .cell[data-id]').length > 10")
+        page.wait_for_function(REGION_ON_SCREEN, arg=[fraction, N])
         page.wait_for_timeout(100)
         before = on_screen(page)
         assert_consecutive(before)
