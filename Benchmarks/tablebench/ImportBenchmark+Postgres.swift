@@ -71,7 +71,7 @@ extension ImportBenchmark {
   {
     _ = try connection.execute("TRUNCATE \(table)")
     try connection.inTransaction { () throws(PostgresError) in
-      let sql = "COPY \(table) (\(Self.columns)) FROM STDIN"
+      let sql = "COPY \(table) (\(Store.loadRowColumnList)) FROM STDIN"
       try connection.beginCopy(sql)
       var data: [UInt8] = []
       data.reserveCapacity(2 << 20)

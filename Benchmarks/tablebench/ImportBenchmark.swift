@@ -135,10 +135,8 @@ struct ImportBenchmark: ParsableCommand {
     return text
   }
 
-  /// The columns of the store's `row` table, with the values an import gives them.
-  static let columns =
-    "id, key, list_id, block_id, pos, text, detail, style, image, accessory, switch, checked, visible, lines, flagged, slot_values, actions, search"
-
+  /// The values an import gives the store's `row` table, in `Store.loadRowColumnList`'s
+  /// order.
   static func values(_ row: AppRow, index: Int) -> [any DatabaseValueConvertible] {
     [
       index + 1, row.id ?? "R\(index)", 1, 1 + index / 3_072, index % 3_072 * 1_024, row.text,
@@ -171,18 +169,13 @@ struct ImportBenchmark: ParsableCommand {
         visible INTEGER NOT NULL, lines INTEGER NOT NULL, flagged INTEGER NOT NULL,
         slot_values TEXT, actions TEXT, search TEXT NOT NULL)
       """)
-    let tuple = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-    func sql(_ count: Int) -> String {
-      "INSERT INTO row (\(Self.columns)) VALUES "
-        + Array(repeating: tuple, count: count).joined(separator: ", ")
-    }
     try database.inTransaction(.immediate) { () throws(SQLiteError) in
-      let one = try database.cachedStatement(sql(1))
+      let one = try database.cachedStatement(Store.loadRowsSQL(1))
       guard rowsAtOnce > 1 else {
         for (index, row) in rows.enumerated() { try one.execute(Self.values(row, index: index)) }
         return
       }
-      let many = try database.cachedStatement(sql(rowsAtOnce))
+      let many = try database.cachedStatement(Store.loadRowsSQL(rowsAtOnce))
       var values: [any DatabaseValueConvertible] = []
       let whole = rows.count - rows.count % rowsAtOnce
       for (index, row) in rows.enumerated() {

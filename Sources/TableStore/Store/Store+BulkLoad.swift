@@ -221,7 +221,7 @@ extension Store {
 
   /// The columns of `row` a bulk load writes, in the order `insertLoadedRow(_:)` takes
   /// their values.
-  static let loadRowColumnList = """
+  package static let loadRowColumnList = """
     id, key, list_id, block_id, pos, text, detail, style, image, accessory, switch, checked, \
     visible, lines, flagged, slot_values, actions, search
     """
@@ -254,7 +254,7 @@ extension Store {
   package static let loadRowsAtOnce = 50
 
   /// `loadRowSQL` for `count` rows at once.
-  static func loadRowsSQL(_ count: Int) -> String {
+  package static func loadRowsSQL(_ count: Int) -> String {
     let row = "(" + Array(repeating: "?", count: loadRowColumns).joined(separator: ", ") + ")"
     return "INSERT INTO row (\(loadRowColumnList)) VALUES "
       + Array(repeating: row, count: count).joined(separator: ", ")
