@@ -74,6 +74,9 @@ struct OutgoingQueue {
     }
   }
 
+  /// The frame written next, left in the queue.
+  var first: OutgoingFrame? { head < frames.count ? frames[head] : nil }
+
   mutating func popFirst() -> OutgoingFrame? {
     guard head < frames.count else { return nil }
     let frame = frames[head]

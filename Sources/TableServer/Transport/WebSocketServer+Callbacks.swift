@@ -255,7 +255,8 @@ extension WebSocketServer {
     }
   }
 
-  /// Writes at most one frame; false asks lws to drop the connection.
+  /// Writes one frame, or without extensions the waiting frames that fit in one write;
+  /// false asks lws to drop the connection.
   func writeable(_ id: ConnectionID) -> Bool {
     guard let connection = connections[id] else { return false }
     connection.releaseWrittenFrame()
@@ -269,19 +270,24 @@ extension WebSocketServer {
       }
       return true
     }
-    if let frame = connection.queue.popFirst() {
+    if configuration.permessageDeflate, let frame = connection.queue.popFirst() {
       guard connection.write(frame) else { return false }
-      if configuration.permessageDeflate {
-        // The compressor reads the frame until the next writeable callback: come back to
-        // release it even when nothing else waits.
+      written.frames += 1
+      written.writes += 1
+      // The compressor reads the frame until the next writeable callback: come back to
+      // release it even when nothing else waits.
+      lws_callback_on_writable(connection.wsi)
+      return true
+    }
+    if !connection.queue.isEmpty {
+      // Without extensions, the frames that fit go in one write; lws has sent them or
+      // copied what the socket did not take, so an idle connection holds no buffer.
+      guard let count = connection.writeWaitingFrames() else { return false }
+      written.frames += count
+      written.writes += 1
+      connection.releaseWrittenFrame()
+      if !connection.queue.isEmpty || connection.pendingClose != nil {
         lws_callback_on_writable(connection.wsi)
-      } else {
-        // Without extensions lws has sent the frame or copied what the socket did not
-        // take, so it can go now, and an idle connection holds no buffer.
-        connection.releaseWrittenFrame()
-        if !connection.queue.isEmpty || connection.pendingClose != nil {
-          lws_callback_on_writable(connection.wsi)
-        }
       }
       return true
     }

@@ -39,13 +39,15 @@ extension WebSocketServer {
 
   private func flush(_ connection: WebSocketConnection) {
     while !connection.pingDue, !connection.holdsWrittenFrame,
-      lws_partial_buffered(connection.wsi) == 0, let frame = connection.queue.popFirst()
+      lws_partial_buffered(connection.wsi) == 0, !connection.queue.isEmpty
     {
-      guard connection.write(frame) else {
+      guard let count = connection.writeWaitingFrames() else {
         // lws failed the connection; it closes asynchronously (LWS_CALLBACK_CLOSED).
         lws_set_timeout(connection.wsi, PENDING_TIMEOUT_USER_OK, -1)
         return
       }
+      written.frames += count
+      written.writes += 1
       connection.releaseWrittenFrame()
     }
     if !connection.queue.isEmpty || connection.pendingClose != nil || connection.pingDue {

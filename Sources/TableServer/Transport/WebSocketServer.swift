@@ -88,6 +88,9 @@ package final class WebSocketServer: @unchecked Sendable {
   var adoptedAdmission: Int?
   /// Connections whose queues are written after this turn of the loop (+Flush).
   var connectionsToFlush: [ConnectionID] = []
+  /// Text frames handed to lws on this thread, and the `lws_write` calls that took them:
+  /// fewer calls than frames when frames that waited together went in one write.
+  var written = (frames: 0, writes: 0)
   let upgradePolicy: UpgradePolicy
   /// Which writes under ``apiPathPrefix`` are taken (WebSocketServer+HTTP).
   let writePolicy: WritePolicy
