@@ -16,12 +16,33 @@ struct ChangeFeed {
   private(set) var history: [String: [(from: Int, frame: OutgoingFrame)]] = [:]
   private var changeOrder: [String: Int] = [:]
   private var changes = 0
+  /// The diffs sent inside a group commit, in order, kept apart until it has committed
+  /// (``settle()``); nil outside one (``holdNew()``). The group's checkpoint of the core
+  /// shares `history`: one diff written into it would copy the list's 512 and the lists'
+  /// table for every group, and free the old copies after it.
+  private var unsettled: [(list: String, from: Int, frame: OutgoingFrame)]?
 
   static let historyLength = 256
   static let historyLists = 256
 
+  /// From now until ``settle()``, new diffs wait beside the others.
+  mutating func holdNew() {
+    unsettled = []
+  }
+
+  /// Keeps the diffs that waited (their group committed), as if remembered one by one.
+  mutating func settle() {
+    guard let waiting = unsettled else { return }
+    unsettled = nil
+    for diff in waiting { remember(diff.frame, list: diff.list, from: diff.from) }
+  }
+
   /// Remembers a diff sent for `list` from version `from`.
   mutating func remember(_ frame: OutgoingFrame, list: String, from: Int) {
+    if unsettled != nil {
+      unsettled?.append((list, from, frame))
+      return
+    }
     // In place: a copy out of the dictionary would copy the whole history at each append.
     Self.append((from, frame), to: &history[list, default: []])
     changes += 1
@@ -45,7 +66,11 @@ struct ChangeFeed {
   /// The diffs that take `list` from `version` to `current`, if all were remembered.
   func diffs(of list: String, from version: Int, to current: Int) -> [OutgoingFrame]? {
     guard current > version else { return current == version ? [] : nil }
-    guard let diffs = history[list], let first = diffs.first, first.from <= version,
+    var diffs = history[list] ?? []
+    for diff in unsettled ?? [] where diff.list == list {
+      Self.append((diff.from, diff.frame), to: &diffs)
+    }
+    guard let first = diffs.first, first.from <= version,
       let last = diffs.last, last.from == current - 1
     else { return nil }
     return diffs[(version - first.from)...].map(\.frame)
@@ -55,5 +80,6 @@ struct ChangeFeed {
   mutating func forgetHistory() {
     history = [:]
     changeOrder = [:]
+    if unsettled != nil { unsettled = [] }
   }
 }

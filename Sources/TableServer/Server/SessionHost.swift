@@ -294,7 +294,9 @@ extension SessionHost {
       return
     }
     self.server?.anchorLogPosition()
-    guard let before = self.server?.checkpoint() else { return }
+    var before = self.server?.checkpoint()
+    guard before != nil else { return }
+    self.server?.holdGroup()
     held = []
     var failure: GroupCommitFailure?
     var ran: [() -> Void] = []
@@ -317,6 +319,9 @@ extension SessionHost {
     let made = held ?? []
     held = nil
     guard let failure else {
+      // The checkpoint goes first: what settles is then written in place, not copied.
+      before = nil
+      self.server?.settleGroup()
       groupsCommitted += 1
       telemetry?.groupCommitted(items: ran.count)
       for deed in made { deed() }

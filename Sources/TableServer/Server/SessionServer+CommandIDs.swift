@@ -25,10 +25,34 @@ struct AnsweredCommands: Sendable {
   /// The keys in the order they were answered; `oldest` is where the next one goes once full.
   private var order: [Key] = []
   private var oldest = 0
+  /// The answers given inside a group commit, in order, kept apart until it has committed
+  /// (``settle()``); nil outside one (``holdNew()``). The group's checkpoint of the core
+  /// shares `answers` and `order`: one answer written into them would copy all of them,
+  /// up to 65,536, for every group, and free the old copy after it.
+  private var unsettled: [(key: Key, answer: Answer)]?
 
-  subscript(key: Key) -> Answer? { answers[key] }
+  subscript(key: Key) -> Answer? {
+    if let unsettled, let given = unsettled.last(where: { $0.key == key }) { return given.answer }
+    return answers[key]
+  }
+
+  /// From now until ``settle()``, new answers wait beside the others.
+  mutating func holdNew() {
+    unsettled = []
+  }
+
+  /// Keeps the answers that waited (their group committed), as if given one by one.
+  mutating func settle() {
+    guard let waiting = unsettled else { return }
+    unsettled = nil
+    for (key, answer) in waiting { remember(answer, for: key) }
+  }
 
   mutating func remember(_ answer: Answer, for key: Key) {
+    if unsettled != nil {
+      unsettled?.append((key, answer))
+      return
+    }
     guard answers.updateValue(answer, forKey: key) == nil else { return }
     if order.count < Self.capacity {
       order.append(key)

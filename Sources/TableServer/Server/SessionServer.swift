@@ -300,6 +300,21 @@ extension SessionServer {
   /// `SessionCheckpointTests` reflects over the core to keep it so.
   func checkpoint() -> SessionServer { self }
 
+  /// After the checkpoint of a group: the answers to commands with an id and the diffs
+  /// kept for resumes wait apart until ``settleGroup()``. Those two only grow, and are
+  /// large (65,536 answers, 256 lists of diffs): written into while the checkpoint
+  /// shares them, they would be copied whole for every group.
+  mutating func holdGroup() {
+    answeredCommands.holdNew()
+    changeFeed.holdNew()
+  }
+
+  /// The group committed and its checkpoint is gone: what waited joins the rest.
+  mutating func settleGroup() {
+    answeredCommands.settle()
+    changeFeed.settle()
+  }
+
   /// The frames that bring `connection` up to date when its queue had to be dropped: its
   /// session's top screen as it is now, or nothing before it said hello. Its lists'
   /// presence is marked changed rather than made here, so it goes out with the next
