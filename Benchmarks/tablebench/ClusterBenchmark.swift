@@ -45,6 +45,9 @@ struct ClusterBenchmark: ParsableCommand {
   @Option(help: "Lists the writers edit (a writer keeps to one; none of them is the viewed list).")
   var lists = 15
 
+  @Flag(help: "Writers send a commandId with each edit, as the page does with each command.")
+  var commandIds = false
+
   @Option(help: "Seconds each throughput figure is measured over.")
   var seconds = 5.0
 
@@ -84,7 +87,8 @@ struct ClusterBenchmark: ParsableCommand {
     print(
       "PostgreSQL \(database.serverVersion / 10_000).\(database.serverVersion % 100) "
         + "(\(settings ?? "settings unknown")); \(viewers) viewers, \(writers) writers on "
-        + "\(lists) lists, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+        + "\(lists) lists\(commandIds ? " (each edit with a commandId)" : ""), "
+        + "\(ProcessInfo.processInfo.activeProcessorCount) cores")
 
     let sqlitePath = folder.appendingPathComponent("cluster.sqlite").path
     try BenchmarkServer.runToEnd(executable, ["import", app.path, "--db", sqlitePath])
@@ -92,7 +96,7 @@ struct ClusterBenchmark: ParsableCommand {
     defer { sqlite.stop() }  // also when a measurement fails
     let sqliteLatency = try sqlite.latency(viewers: viewers, rounds: rounds)
     let sqliteRate = try sqlite.throughput(
-      writers: writers, lists: lists, through: 1, seconds: seconds)
+      writers: writers, lists: lists, through: 1, seconds: seconds, commandIDs: commandIds)
     sqlite.stop()
 
     try BenchmarkServer.runToEnd(executable, ["import", app.path, "--db", postgres])
@@ -101,9 +105,9 @@ struct ClusterBenchmark: ParsableCommand {
     defer { cluster.stop() }
     let latency = try cluster.latency(viewers: viewers, rounds: rounds)
     let oneRate = try cluster.throughput(
-      writers: writers, lists: lists, through: 1, seconds: seconds)
+      writers: writers, lists: lists, through: 1, seconds: seconds, commandIDs: commandIds)
     let allRate = try cluster.throughput(
-      writers: writers, lists: lists, through: servers, seconds: seconds)
+      writers: writers, lists: lists, through: servers, seconds: seconds, commandIDs: commandIds)
     cluster.stop()
 
     print("\nAn edit → viewers (\(rounds) edits, each through the next server in turn):")

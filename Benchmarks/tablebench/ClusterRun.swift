@@ -162,7 +162,9 @@ final class ClusterRun {
   /// of lists L1…L`lists` and updating its random rows (as people edit what they see, and
   /// see each other's edits) as fast as its acks come back and the server's rate limit
   /// allows; counts the acks that arrive within `seconds`.
-  func throughput(writers: Int, lists: Int, through: Int, seconds: Double) throws -> Rate {
+  func throughput(
+    writers: Int, lists: Int, through: Int, seconds: Double, commandIDs: Bool = false
+  ) throws -> Rate {
     let connections = try join((0..<writers).map { ($0 % through, 1 + $0 % lists) })
     defer { for index in connections { clients.close(index) } }
     var writerOf: [Int: Int] = [:]
@@ -192,8 +194,10 @@ final class ClusterRun {
         for writer in 0..<writers where !waiting[writer] && now >= due[writer] {
           ref += 1
           let list = 1 + writer % lists
+          // The page's commandId: unique per session, as each writer is a session.
+          let id = commandIDs ? #","commandId":"c\#(through).\#(ref)""# : ""
           try clients.send(
-            #"{"type":"update","list":"L\#(list)","row":"L\#(list)R\#(1 + random.next(below: 20))","text":"W\#(writer) \#(through).\#(ref)","ref":\#(ref)}"#,
+            #"{"type":"update","list":"L\#(list)","row":"L\#(list)R\#(1 + random.next(below: 20))","text":"W\#(writer) \#(through).\#(ref)"\#(id),"ref":\#(ref)}"#,
             to: connections[writer])
           waiting[writer] = true
           due[writer] = now + spacing
