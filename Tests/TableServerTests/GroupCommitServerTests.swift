@@ -204,7 +204,9 @@ extension GroupCommitServerTests {
     #expect(host.groupsRunAgain == 1)
     #expect(try fixture.version("Ltasks") == v + 1)
     #expect(
-      transport.drain(first) == ["diff Ltasks \(v)→\(v + 1) update[1,0]\"Tea 1\"", "ack 1 v=\(v + 1)"])
+      transport.drain(first) == [
+        "diff Ltasks \(v)→\(v + 1) update[1,0]\"Tea 1\"", "ack 1 v=\(v + 1)",
+      ])
     host.connection(first, didReceive: update("Rtea", "Tea 1", id: "u1", ref: 2))
     #expect(transport.drain(first) == ["ack 2 v=\(v + 1)"])
   }
