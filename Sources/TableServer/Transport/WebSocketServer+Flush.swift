@@ -7,8 +7,9 @@ import CWebsockets
 /// `lws_callback_on_writable`, a poll of every socket and 10,000 callbacks; written here it
 /// is 10,000 writes. Frames still queue first (nothing is written while the work that
 /// queued them runs, so a queue can be replaced before it is written) and are written
-/// after lws's turn, in order, while the socket takes them whole: once lws holds part of
-/// a frame back, the rest waits for the writeable callback as before.
+/// after lws's turn, in order, several to a write when they fit
+/// (`WebSocketConnection.writeWaitingFrames()`), while the socket takes them whole: once
+/// lws holds part of a write back, the rest waits for the writeable callback as before.
 ///
 /// - Important: Service thread only.
 extension WebSocketServer {
