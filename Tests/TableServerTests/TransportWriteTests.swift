@@ -22,6 +22,23 @@ struct TransportWriteTests {
     return "a message of \(text.utf8.count) bytes: \(text.prefix(12))…"
   }
 
+  /// Makes `server` answer any message with ``texts``, queued in one callback.
+  static func answerWithTheTexts(_ server: TestServer) {
+    let transport = server.server
+    server.delegate.onReceive = { connection, _ in
+      for text in texts { _ = transport.send(OutgoingFrame(text), to: connection) }
+    }
+  }
+
+  /// Expects ``texts`` on `client`, whole and in order.
+  static func expectTheTexts(on client: WebSocketClient) {
+    for (index, text) in texts.enumerated() {
+      let event = client.nextEvent(timeout: .seconds(5))
+      let arrived = event == .message(text)
+      #expect(arrived, "frame \(index) (\(text.utf8.count) bytes): \(brief(event))")
+    }
+  }
+
   /// The frames and writes each service thread has counted so far.
   static func written(by transport: WebSocketServer) -> (frames: Int, writes: Int) {
     let counts = Recorded<[Int]>()
@@ -33,16 +50,10 @@ struct TransportWriteTests {
   @Test func framesThatWaitTogetherArriveWholeAndInOrderFromFewerWrites() async throws {
     let server = try TestServer()
     let transport = server.server
-    server.delegate.onReceive = { connection, _ in
-      for text in Self.texts { _ = transport.send(OutgoingFrame(text), to: connection) }
-    }
+    Self.answerWithTheTexts(server)
     let client = try server.connectedClient()
     client.send("go")
-    for (index, text) in Self.texts.enumerated() {
-      let event = client.nextEvent(timeout: .seconds(5))
-      let arrived = event == .message(text)
-      #expect(arrived, "frame \(index) (\(text.utf8.count) bytes): \(Self.brief(event))")
-    }
+    Self.expectTheTexts(on: client)
     // 1…1,000 bytes in one write; 16,000 alone (with the next it passes 16 KiB); 65,535,
     // 65,536 and 70,000 each alone (larger than a write together); 3 and 4 together.
     let counts = Self.written(by: transport)
@@ -95,18 +106,12 @@ struct TransportWriteTests {
       $0.maxMessageSize = 1 << 20
     }
     let transport = server.server
-    server.delegate.onReceive = { connection, _ in
-      for text in Self.texts { _ = transport.send(OutgoingFrame(text), to: connection) }
-    }
+    Self.answerWithTheTexts(server)
     let client = try WebSocketClient(url: server.url, permessageDeflate: true)
     client.connect()
     #expect(client.nextEvent(timeout: .seconds(5)) == .opened)
     client.send("go")
-    for (index, text) in Self.texts.enumerated() {
-      let event = client.nextEvent(timeout: .seconds(5))
-      let arrived = event == .message(text)
-      #expect(arrived, "frame \(index) (\(text.utf8.count) bytes): \(Self.brief(event))")
-    }
+    Self.expectTheTexts(on: client)
     let counts = Self.written(by: transport)
     #expect(counts.frames == Self.texts.count)
     #expect(counts.writes == Self.texts.count)
