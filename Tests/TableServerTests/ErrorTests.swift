@@ -151,6 +151,14 @@ import Testing
     driver.expect(
       c1, sends: #"{"type":"reload"}"#,
       replies: ["c1 ← error null rate_limited", "c1 ✕ too many commands 1008"])
+    // What is still on its way is dropped, also once the bucket has refilled: the close
+    // is asked (and counted) once.
+    driver.expect(c1, sends: #"{"type":"reload"}"#, replies: [])
+    driver.now += .seconds(2)
+    for ref in 19...30 {
+      driver.expect(
+        c1, sends: #"{"type":"tap","list":"Lhome","row":"Rabout","ref":\#(ref)}"#, replies: [])
+    }
   }
 
   @Test(arguments: StoreKind.allCases)
