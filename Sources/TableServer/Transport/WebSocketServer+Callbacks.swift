@@ -272,8 +272,7 @@ extension WebSocketServer {
     }
     if configuration.permessageDeflate, let frame = connection.queue.popFirst() {
       guard connection.write(frame) else { return false }
-      written.frames += 1
-      written.writes += 1
+      countWrite(of: 1)
       // The compressor reads the frame until the next writeable callback: come back to
       // release it even when nothing else waits.
       lws_callback_on_writable(connection.wsi)
@@ -283,8 +282,7 @@ extension WebSocketServer {
       // Without extensions, the frames that fit go in one write; lws has sent them or
       // copied what the socket did not take, so an idle connection holds no buffer.
       guard let count = connection.writeWaitingFrames() else { return false }
-      written.frames += count
-      written.writes += 1
+      countWrite(of: count)
       connection.releaseWrittenFrame()
       if !connection.queue.isEmpty || connection.pendingClose != nil {
         lws_callback_on_writable(connection.wsi)

@@ -47,8 +47,7 @@ extension WebSocketServer {
         lws_set_timeout(connection.wsi, PENDING_TIMEOUT_USER_OK, -1)
         return
       }
-      written.frames += count
-      written.writes += 1
+      countWrite(of: count)
       connection.releaseWrittenFrame()
     }
     if !connection.queue.isEmpty || connection.pendingClose != nil || connection.pingDue {

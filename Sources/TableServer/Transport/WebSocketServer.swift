@@ -90,7 +90,13 @@ package final class WebSocketServer: @unchecked Sendable {
   var connectionsToFlush: [ConnectionID] = []
   /// Text frames handed to lws on this thread, and the `lws_write` calls that took them:
   /// fewer calls than frames when frames that waited together went in one write.
-  var written = (frames: 0, writes: 0)
+  private(set) var written = (frames: 0, writes: 0)
+
+  /// One `lws_write` took `frames` text frames.
+  func countWrite(of frames: Int) {
+    written.frames += frames
+    written.writes += 1
+  }
   let upgradePolicy: UpgradePolicy
   /// Which writes under ``apiPathPrefix`` are taken (WebSocketServer+HTTP).
   let writePolicy: WritePolicy
