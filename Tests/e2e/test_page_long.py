@@ -10,15 +10,18 @@ CAP = 33_554_432
 server = serving(lambda: numbered_list(N))  # one import for the module: it takes ~9 s
 
 
-ROWS = """() => [...document.querySelectorAll('.page:last-child .cell[data-id]')].map((n) => {
-    const r = n.getBoundingClientRect();
-    return {id: n.dataset.id, text: n.querySelector('.text').textContent, top: r.top, bottom: r.bottom};
-}).sort((a, b) => a.top - b.top)"""
+# The rows inside the scroller's box, top to bottom (the page keeps a few more drawn).
+ON_SCREEN = """() => {
+    const box = document.querySelector('.page:last-child .scroller').getBoundingClientRect();
+    return [...document.querySelectorAll('.page:last-child .cell[data-id]')].map((n) => {
+        const r = n.getBoundingClientRect();
+        return {id: n.dataset.id, text: n.querySelector('.text').textContent, top: r.top, bottom: r.bottom};
+    }).filter((r) => r.bottom > box.top && r.top < box.bottom).sort((a, b) => a.top - b.top);
+}"""
 
 
 def on_screen(page):
-    box = page.evaluate("() => document.querySelector('.page:last-child .scroller').getBoundingClientRect().toJSON()")
-    return [r for r in page.evaluate(ROWS) if r["bottom"] > box["top"] and r["top"] < box["bottom"]]
+    return page.evaluate(ON_SCREEN)
 
 
 def assert_consecutive(rows):
@@ -71,13 +74,10 @@ def test_dragging_the_scrubber_to_the_end_reaches_the_last_row(page):
 
 # Whether rows of the region around `fraction` of the list are on screen: the cells the
 # page drew before a jump stay in the document until the new region's rows arrive.
-REGION_ON_SCREEN = """([fraction, n]) => {
-    const box = document.querySelector('.page:last-child .scroller').getBoundingClientRect();
-    const numbers = [...document.querySelectorAll('.page:last-child .cell[data-id]')]
-        .filter((c) => { const r = c.getBoundingClientRect(); return r.bottom > box.top && r.top < box.bottom; })
-        .map((c) => Number(c.dataset.id.slice(1)));
+REGION_ON_SCREEN = f"""([fraction, n]) => {{
+    const numbers = ({ON_SCREEN})().map((r) => Number(r.id.slice(1)));
     return numbers.length > 0 && Math.abs(Math.min(...numbers) - fraction * n) < 0.001 * n;
-}"""
+}}"""
 
 
 def test_every_region_is_reached_and_scrolls_one_to_one(page):
